@@ -1,0 +1,1 @@
+"""The daemon: sensor link, move recognition, the referee session, screens, journal, CLI."""

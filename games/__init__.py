@@ -1,0 +1,1 @@
+"""The rules of the games: pure, standard library only, no I/O."""

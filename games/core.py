@@ -1,0 +1,292 @@
+"""The shared vocabulary of every game: cells, pieces, actions, verdicts, scores.
+
+Pure: standard library only, no I/O, no clock. Randomness comes only from the
+``random.Random`` a game is given.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Cell = str
+"""A named place a sensor watches: ``"H8"``, ``"a1"``, ``"r9c6"``, a rack slot."""
+
+PlayerId = int
+"""A seat at the table, counted from 0 in turn order."""
+
+JSON = dict[str, Any]
+
+
+class GameError(ValueError):
+    """Base of every error the rules raise."""
+
+
+class IllegalMove(GameError):
+    """An action the rules do not allow; ``reason`` is the sentence for the player."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class BadSettings(GameError):
+    """A player count or game option the game cannot be played with."""
+
+
+class UnknownGame(GameError):
+    """No game of that name."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """What stands on a cell.
+
+    ``kind`` names the sort of piece (``"man"``, ``"tile"``, ``"domino"``,
+    ``"ball"``); ``label`` is what a tag reader can tell (a letter, ``"?"`` for a
+    blank, a domino half such as ``"6-3:6"``, a colour); ``owner`` is a seat or
+    ``None``; ``state`` is the game's word for it (``"stable"``, ``"far-row"``).
+    """
+
+    kind: str
+    label: str = ""
+    owner: PlayerId | None = None
+    state: str = ""
+
+    def to_dict(self) -> JSON:
+        d: JSON = {"kind": self.kind, "label": self.label}
+        if self.owner is not None:
+            d["owner"] = self.owner
+        if self.state:
+            d["state"] = self.state
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Piece:
+        return cls(
+            kind=str(d["kind"]),
+            label=str(d.get("label", "")),
+            owner=d.get("owner"),
+            state=str(d.get("state", "")),
+        )
+
+
+Layout = dict[Cell, Piece]
+"""What the rules say stands on each occupied cell now."""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Anything a game accepts: a move, a roll, a draw, a pass, a resignation.
+
+    Each game defines its actions as frozen dataclass subclasses with a distinct
+    ``type`` and turns them to and from plain dicts for the journal.
+    """
+
+    type: ClassVar[str] = "action"
+
+    def to_dict(self) -> JSON:
+        """A JSON-safe dict with a ``"type"`` key; the game's ``decode`` reverses it."""
+        out: JSON = {"type": self.type}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True)
+class Pass(Action):
+    """The player to move passes (where the game allows it)."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
+class Resign(Action):
+    """A player gives the game up."""
+
+    type: ClassVar[str] = "resign"
+    player: PlayerId = 0
+
+
+@dataclass(frozen=True)
+class ScoreEvent:
+    """Points that changed hands, with why."""
+
+    player: PlayerId
+    points: int
+    reason: str
+
+    def to_dict(self) -> JSON:
+        return {"player": self.player, "points": self.points, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The rules' answer to an action: accepted (with what it scored) or not (why)."""
+
+    accepted: bool
+    reason: str = ""
+    events: tuple[ScoreEvent, ...] = ()
+    removed: tuple[Cell, ...] = ()
+    """Cells whose pieces the rules took off (captures, destroyed tiles)."""
+
+    @classmethod
+    def ok(
+        cls, events: Sequence[ScoreEvent] = (), removed: Sequence[Cell] = (), reason: str = ""
+    ) -> Verdict:
+        return cls(True, reason, tuple(events), tuple(removed))
+
+    @classmethod
+    def reject(cls, reason: str) -> Verdict:
+        return cls(False, reason)
+
+    def points(self, players: int) -> list[int]:
+        """Points this verdict gave each seat."""
+        out = [0] * players
+        for e in self.events:
+            out[e.player] += e.points
+        return out
+
+    def to_dict(self) -> JSON:
+        d: JSON = {"accepted": self.accepted}
+        if self.reason:
+            d["reason"] = self.reason
+        if self.events:
+            d["events"] = [e.to_dict() for e in self.events]
+        if self.removed:
+            d["removed"] = list(self.removed)
+        return d
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winners (several for a shared win), or a draw."""
+
+    winners: tuple[PlayerId, ...]
+    reason: str
+    draw: bool = False
+
+    def to_dict(self) -> JSON:
+        return {"winners": list(self.winners), "draw": self.draw, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class Options:
+    """A game's settings: defaults overridden by a mapping of plain values."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str, default: Any) -> Any:
+        return self.values.get(key, default)
+
+
+class Game(ABC):
+    """One game in progress. Subclasses are listed in ``games.registry``.
+
+    A game is fully determined by its class, player count, seed, options and the
+    actions played: replaying them rebuilds it exactly.
+    """
+
+    name: ClassVar[str]
+    """The command-line id: ``"double-take"``."""
+    title: ClassVar[str]
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    seat_names: ClassVar[tuple[str, ...]] = ()
+    """Names of the seats where they have one (``"red"``, ``"green"``)."""
+
+    def __init__(
+        self,
+        players: int = 2,
+        rng: random.Random | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise BadSettings(
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        self.players = players
+        self.rng = rng if rng is not None else random.Random(0)
+        self.options = dict(options or {})
+        self.history: list[Action] = []
+
+    # -- what the table needs to know -------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> PlayerId:
+        """The seat whose turn it is."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Every seat's score (or the game's count that stands for it)."""
+
+    @abstractmethod
+    def layout(self) -> Layout:
+        """What should stand on each occupied cell now."""
+
+    @abstractmethod
+    def cells(self) -> list[Cell]:
+        """Every cell of the board, in reading order."""
+
+    @property
+    @abstractmethod
+    def outcome(self) -> Outcome | None:
+        """``None`` while the game goes on."""
+
+    # -- actions -----------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to move may take now."""
+
+    @abstractmethod
+    def check(self, action: Action) -> Verdict:
+        """Judge an action without playing it."""
+
+    @abstractmethod
+    def _apply(self, action: Action) -> Verdict:
+        """Play an action already known to be legal; return what it scored."""
+
+    @abstractmethod
+    def decode(self, data: Mapping[str, Any]) -> Action:
+        """Rebuild an action from ``Action.to_dict`` output; raise GameError if malformed."""
+
+    def play(self, action: Action) -> Verdict:
+        """Play ``action`` if legal; a rejected verdict leaves the game unchanged."""
+        if self.outcome is not None:
+            return Verdict.reject("the game is over")
+        verdict = self.check(action)
+        if not verdict.accepted:
+            return verdict
+        verdict = self._apply(action)
+        self.history.append(action)
+        return verdict
+
+    def seat_name(self, player: PlayerId) -> str:
+        if player < len(self.seat_names):
+            return self.seat_names[player]
+        return f"player {player + 1}"
+
+    def state_dict(self) -> JSON:
+        """A JSON-safe picture of the position for reports and the ``--json`` stream."""
+        out = self.outcome
+        return {
+            "game": self.name,
+            "players": self.players,
+            "to_move": self.to_move,
+            "scores": self.scores(),
+            "layout": {cell: piece.to_dict() for cell, piece in sorted(self.layout().items())},
+            "outcome": out.to_dict() if out else None,
+        }
+
+
+class Player(ABC):
+    """A computer player: picks an action for the seat to move."""
+
+    @abstractmethod
+    def choose(self, game: Game) -> Action:
+        """An action that ``game.check`` accepts."""

@@ -1,0 +1,1 @@
+"""Devices behind small interfaces, each with a real and a simulated twin."""

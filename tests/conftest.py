@@ -1,0 +1,23 @@
+"""Test options shared by every folder."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--hardware",
+        action="store_true",
+        default=False,
+        help="run tests that need a Raspberry Pi with the board attached",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--hardware"):
+        return
+    skip = pytest.mark.skip(reason="needs a Raspberry Pi with the board attached (--hardware)")
+    for item in items:
+        if "hardware" in item.keywords:
+            item.add_marker(skip)

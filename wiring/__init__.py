@@ -1,0 +1,1 @@
+"""The physical map: pins, cell maps and board profiles."""
