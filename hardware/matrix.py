@@ -1,0 +1,103 @@
+"""The GPIO occupancy matrix: rows driven one at a time, columns read through diodes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.settle import SettleFilter
+from wiring.profile import MatrixWiring
+
+
+def check_matrix_cells(wiring: MatrixWiring, cells: Sequence[str]) -> tuple[str, ...]:
+    """Check ``cells`` names every matrix position exactly once, row by row."""
+    size = len(wiring.row_pins) * len(wiring.column_pins)
+    if len(cells) != size:
+        raise ValueError(
+            f"a matrix of {len(wiring.row_pins)} rows × {len(wiring.column_pins)} columns "
+            f"has {size} cells but {len(cells)} cell names were given: list one name per "
+            "position, row by row"
+        )
+    repeated = sorted(cell for cell, n in Counter(cells).items() if n > 1)
+    if repeated:
+        raise ValueError(f"cell names must be unique; repeated: {', '.join(repeated)}")
+    return tuple(cells)
+
+
+class MatrixScanner:
+    """Reads every switch of a diode matrix once per :meth:`scan`."""
+
+    def __init__(self, wiring: MatrixWiring, cells: Sequence[str], *, pin_factory: Any) -> None:
+        self.cells = check_matrix_cells(wiring, cells)
+        self._columns_count = len(wiring.column_pins)
+        self._rows: list[DigitalOutputDevice] = []
+        self._columns: list[DigitalInputDevice] = []
+        try:
+            for pin in wiring.row_pins:
+                self._rows.append(
+                    DigitalOutputDevice(
+                        pin,
+                        active_high=not wiring.active_low,
+                        initial_value=False,
+                        pin_factory=pin_factory,
+                    )
+                )
+            for pin in wiring.column_pins:
+                # With active_low the driven row sinks current, so an open
+                # switch must read high: pull-ups. Otherwise pull-downs.
+                self._columns.append(
+                    DigitalInputDevice(pin, pull_up=wiring.active_low, pin_factory=pin_factory)
+                )
+        except BaseException:
+            self.close()
+            raise
+
+    def scan(self) -> dict[str, str]:
+        """Drive each row in turn and return the cells whose switch is closed."""
+        raw: dict[str, str] = {}
+        for r, row in enumerate(self._rows):
+            row.on()
+            try:
+                for c, column in enumerate(self._columns):
+                    if column.is_active:
+                        raw[self.cells[r * self._columns_count + c]] = OCCUPIED
+            finally:
+                row.off()
+        return raw
+
+    def close(self) -> None:
+        """Release every pin (rows return to inputs, so they stop driving)."""
+        for device in [*self._columns, *self._rows]:
+            device.close()
+        self._rows.clear()
+        self._columns.clear()
+
+
+class GpioMatrixBoard:
+    """A :class:`hardware.board.SensorBoard` over a :class:`MatrixScanner`."""
+
+    def __init__(
+        self, scanner: MatrixScanner, settle: SettleFilter, scan_interval_s: float
+    ) -> None:
+        if scan_interval_s <= 0:
+            raise ValueError(f"the scan interval must be positive ({scan_interval_s} s)")
+        self.cells: tuple[str, ...] = scanner.cells
+        self._scanner = scanner
+        self._settle = settle
+        self._interval = scan_interval_s
+        self._next_scan: float | None = None
+
+    def poll(self, now: float) -> list[BoardEvent]:
+        """Scan if the interval has passed; report the board when its settled state changes."""
+        if self._next_scan is not None and now < self._next_scan:
+            return []
+        self._next_scan = now + self._interval
+        settled = self._settle.update(self._scanner.scan(), now)
+        return [] if settled is None else [BoardSettled(settled)]
+
+    def close(self) -> None:
+        self._scanner.close()
