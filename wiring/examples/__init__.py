@@ -1,0 +1,1 @@
+"""Example files shipped with the package (read with importlib.resources)."""

@@ -1,0 +1,1 @@
+"""The shipped board profiles, one TOML file each (read with importlib.resources)."""

@@ -1,0 +1,86 @@
+"""The pin table of a profile: every header pin it uses, in physical order."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from wiring.header import I2C1_PINS, bus_role, can_pwm, physical_pin, pins_named
+from wiring.profile import Profile
+
+
+@dataclass(frozen=True, order=True)
+class PinRow:
+    """One line of the table: a physical pin, its name on the header, and its use."""
+
+    physical: int
+    header_name: str
+    use: str
+
+
+def _span(cells: tuple[str, ...]) -> str:
+    return f"{cells[0]}..{cells[-1]}" if len(cells) > 1 else cells[0]
+
+
+def _gpio_row(bcm: int, use: str) -> PinRow:
+    role = bus_role(bcm)
+    name = f"GPIO{bcm}" + (f" ({role})" if role else "")
+    return PinRow(physical_pin(bcm), name, use)
+
+
+def pin_rows(profile: Profile) -> list[PinRow]:
+    """Every header pin the profile uses, sorted by physical pin."""
+    rows: list[PinRow] = []
+    matrix = profile.matrix
+    if matrix is not None:
+        width = len(matrix.column_pins)
+        height = len(matrix.row_pins)
+        level = "low" if matrix.active_low else "high"
+        for r, bcm in enumerate(matrix.row_pins):
+            cells = profile.cells[r * width : (r + 1) * width]
+            use = f"matrix row {r} (driven {level}): {_span(cells)}"
+            rows.append(_gpio_row(bcm, use))
+        for c, bcm in enumerate(matrix.column_pins):
+            cells = profile.cells[c::width][:height]
+            rows.append(_gpio_row(bcm, f"matrix column {c} (read): {_span(cells)}"))
+    for button, bcm in profile.buttons.pins.items():
+        rows.append(_gpio_row(bcm, f"button {button} (other leg to GND)"))
+    if profile.buzzer_pin is not None:
+        pwm = ", PWM" if can_pwm(profile.buzzer_pin) else ""
+        rows.append(_gpio_row(profile.buzzer_pin, f"buzzer + (- to GND{pwm})"))
+    if profile.led_pin is not None:
+        rows.append(_gpio_row(profile.led_pin, "status LED anode, through 330 Ω (cathode to GND)"))
+    oled = profile.oled
+    if oled.i2c_port == 1:
+        sda, scl = I2C1_PINS
+        rows.append(_gpio_row(sda, f"OLED SDA ({oled.driver} at 0x{oled.i2c_address:02X})"))
+        rows.append(_gpio_row(scl, "OLED SCL"))
+        rows.append(PinRow(pins_named("3V3")[0], "3V3", "OLED VCC"))
+        rows.append(PinRow(pins_named("GND")[1], "GND", "OLED GND"))
+    return sorted(rows)
+
+
+def pin_table(profile: Profile) -> str:
+    """A plain-text table of every header pin the profile uses, by physical pin.
+
+    This is what ``tabletop wiring PROFILE`` prints.
+    """
+    rows = pin_rows(profile)
+    name_width = max([len("BCM / name"), *(len(r.header_name) for r in rows)])
+    lines = [f"{profile.name}: {profile.description}".rstrip(": ")]
+    lines.append(f"{'pin':>3}  {'BCM / name':<{name_width}}  use")
+    lines.append(f"{'-' * 3}  {'-' * name_width}  {'-' * 3}")
+    lines += [f"{r.physical:>3}  {r.header_name:<{name_width}}  {r.use}" for r in rows]
+    if profile.oled.i2c_port != 1:
+        lines.append(
+            f"OLED on I2C bus {profile.oled.i2c_port}: its pins are set by the overlay "
+            "that creates that bus"
+        )
+    if profile.serial is not None:
+        s = profile.serial
+        lines.append(
+            f"sensors: {s.rows}×{s.columns} {s.sensor} board on {s.port} at {s.baudrate} baud "
+            "(USB, no header pins)"
+        )
+    if profile.simulated_only:
+        lines.append("simulated only: a real daemon refuses this profile")
+    return "\n".join(lines)
