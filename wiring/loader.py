@@ -7,8 +7,6 @@ merged key by key. ``[board] name`` is never inherited.
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -18,6 +16,7 @@ from typing import Any
 from wiring.errors import ProfileError
 from wiring.profile import Profile
 from wiring.schema import Document, build_profile, closest, section_tables
+from wiring.tomlfile import read_toml
 
 __all__ = ["ProfileError", "check_fits", "list_profiles", "load_profile"]
 
@@ -80,38 +79,8 @@ def _locate(name_or_path: str, relative_to: Path | None, asked_by: str) -> _Sour
     return _Source(f"wiring/profiles/{name_or_path}{_SUFFIX}", name_or_path, file)
 
 
-_LOCATION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-
-
 def _parse(source: _Source) -> dict[str, Any]:
-    try:
-        text = source.file.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ProfileError(
-            f"cannot read profile {source.label}",
-            [f"{source.label}: not UTF-8 text ({e.reason}); save the file as UTF-8"],
-        ) from None
-    except OSError as e:
-        raise ProfileError(
-            f"cannot read profile {source.label}",
-            [f"{source.label}: {e.strerror or e}; check the file exists and is readable"],
-        ) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        message = str(e)
-        where = ""
-        match = _LOCATION.search(message)
-        if match:
-            where = f"line {match.group(1)}, column {match.group(2)}: "
-            message = message[: match.start()]
-        raise ProfileError(
-            f"cannot read profile {source.label}",
-            [
-                f"{source.label}: {where}TOML syntax error: {message}; fix that line "
-                "(strings need quotes, sections are written [name], one key = value a line)"
-            ],
-        ) from None
+    return read_toml(source.file, source.label, "profile", ProfileError)
 
 
 def _read_chain(first: _Source) -> tuple[list[tuple[_Source, dict[str, Any]]], list[str]]:
