@@ -1,0 +1,187 @@
+"""The ``tabletop`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from games.core import GameError
+from games.registry import GAMES
+
+GAME_NAMES = [g.name for g in GAMES]
+
+
+def _add_sim(sub: Any) -> None:
+    p = sub.add_parser("sim", help="play a game on simulated hardware")
+    p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--profile", help="the simulated board (default: the game's own)")
+    p.add_argument("--script", help="a scenario script, or - to read one from standard input")
+    p.add_argument("--json", action="store_true", help="print one JSON object per change")
+    p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
+    p.add_argument(
+        "--journal", type=Path, help="keep the game in this SQLite file (resumes if unfinished)"
+    )
+    p.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
+    )
+
+
+def _options(pairs: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--option {pair!r} should look like KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def _read_script(arg: str) -> Iterable[Any]:
+    from .sim.script import parse, parse_all
+
+    if arg == "-":
+        return parse(sys.stdin, "standard input")
+    path = Path(arg)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read the script {path}: {exc.strerror}") from None
+    return parse_all(text, str(path))
+
+
+def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
+    from .sim.runner import SimOptions, Simulation
+
+    script = _read_script(args.script) if args.script else None
+    if args.frames:
+        args.frames.mkdir(parents=True, exist_ok=True)
+    sim = Simulation(
+        SimOptions(
+            game=args.game,
+            players=args.players,
+            seed=args.seed,
+            profile=args.profile,
+            journal=args.journal,
+            frames=args.frames,
+            options=_options(args.option),
+        )
+    )
+    try:
+        if args.json:
+            sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
+        else:
+            game = sim.session.game
+            seats = " vs ".join(game.seat_name(p) for p in range(game.players))
+            who = "script" if script is not None else "computer"
+            print(f"{game.title}, seed {args.seed}: {seats} ({who})", file=out)
+            sim.commits.append(lambda s: _transcript(s, out))
+        if script is not None:
+            sim.run_script(script)
+        else:
+            sim.play_computer()
+        final = sim.final()
+        if args.json:
+            print(json.dumps(final), file=out, flush=True)
+        else:
+            print(_result_line(final), file=out)
+    finally:
+        sim.close()
+    return 0
+
+
+def _transcript(session: Any, out: TextIO) -> None:
+    move = session.last_move
+    if move is None:
+        return
+    n = len(session.game.history)
+    points = {k: v for k, v in move["points"].items() if v}
+    extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
+    print(f"{n:4d}. {move['player']:<7} {move['text']}{extra}", file=out, flush=True)
+
+
+def _result_line(final: dict[str, Any]) -> str:
+    outcome = final["outcome"]
+    scores = ", ".join(f"{k} {v}" for k, v in final["scores"].items())
+    if outcome is None:
+        return f"Game not finished after {final['moves']} moves; scores: {scores}"
+    if outcome["draw"]:
+        return f"Draw: {outcome['reason']} ({final['moves']} moves; {scores})"
+    winner = final["winner"]
+    name = winner if isinstance(winner, str) else " and ".join(winner)
+    return f"{name.capitalize()} wins: {outcome['reason']} ({final['moves']} moves; {scores})"
+
+
+def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.loader import list_profiles, load_profile
+    from wiring.table import pin_table
+
+    names = [args.profile] if args.profile else list_profiles()
+    for i, name in enumerate(names):
+        if i:
+            print(file=out)
+        profile = load_profile(name)
+        print(pin_table(profile), file=out)
+        print(f"profile {profile.name}: OK", file=out)
+    return 0
+
+
+def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
+    from .daemon import run_daemon
+
+    return run_daemon(args.config, out)
+
+
+def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
+    from .export import export_game
+
+    print(json.dumps(export_game(args.journal, args.game), indent=1), file=out)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tabletop", description="The electronic referee inside a wooden game board."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_sim(sub)
+    p = sub.add_parser("run", help="run the referee on a real board (the daemon)")
+    p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
+    p = sub.add_parser("wiring", help="print and check a board profile's pin table")
+    p.add_argument("profile", nargs="?", help="a shipped profile name or a TOML file")
+    p = sub.add_parser("export", help="print a game record from a journal as JSON")
+    p.add_argument("--journal", type=Path, required=True)
+    p.add_argument("--game", type=int, help="the game id (default: the newest)")
+    return parser
+
+
+COMMANDS = {"sim": cmd_sim, "run": cmd_run, "wiring": cmd_wiring, "export": cmd_export}
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    from hardware.errors import HardwareError
+    from wiring.errors import WiringError
+
+    from .journal import JournalError
+
+    args = build_parser().parse_args(argv)
+    stream = out or sys.stdout
+    try:
+        return COMMANDS[args.command](args, stream)
+    except (GameError, WiringError, HardwareError, JournalError, ValueError, RuntimeError) as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

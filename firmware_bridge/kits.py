@@ -1,0 +1,57 @@
+"""What the daemon needs per game: its rules, its referee, its computer player.
+
+Like the games themselves, kits are a plain list with a lookup by name.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Game, Player, UnknownGame
+from games.registry import find_game
+
+from .referee import Referee
+from .session import Session
+
+
+@dataclass(frozen=True)
+class Kit:
+    name: str
+    make_referee: Callable[[Session], Referee]
+    make_player: Callable[[Game, random.Random], Player]
+    default_profile: str
+    make_game: Callable[[int, random.Random, Mapping[str, Any]], Game] | None = None
+
+    def new_game(self, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+        if self.make_game is not None:
+            return self.make_game(players, rng, options)
+        return find_game(self.name)(players, rng, options)
+
+
+def _double_take() -> Kit:
+    from games.double_take import DoubleTakePlayer
+
+    from .referees.double_take import DoubleTakeReferee
+
+    return Kit(
+        name="double-take",
+        make_referee=DoubleTakeReferee,
+        make_player=lambda game, rng: DoubleTakePlayer(rng),
+        default_profile="sim",
+    )
+
+
+KITS: dict[str, Callable[[], Kit]] = {
+    "double-take": _double_take,
+}
+
+
+def find_kit(name: str) -> Kit:
+    try:
+        return KITS[name]()
+    except KeyError:
+        find_game(name)  # raises UnknownGame with the list of games
+        raise UnknownGame(f"{name} cannot be played on a board yet") from None

@@ -1,0 +1,1 @@
+"""One referee per game: how each game is recognised and driven on the board."""

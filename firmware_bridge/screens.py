@@ -1,0 +1,124 @@
+"""Screens: what the 128×64 OLED shows, as data, and how it is drawn.
+
+A referee describes a ``Screen``; ``render`` draws it with Pillow into a 1-bit
+image. Drawing is deterministic (Pillow's built-in bitmap font), so frames can be
+compared with reference PNGs.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH = 128
+HEIGHT = 64
+CHAR_W = 6
+LINE_H = 10
+HEADER_H = 11
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """A small map of the board: rows top to bottom as the station sees them.
+
+    ``marks`` gives each occupied cell a style: ``"solid"`` (first seat's piece),
+    ``"hollow"`` (another seat's), ``"dot"``; ``focus`` is the cell a fix names,
+    drawn with a frame around it.
+    """
+
+    grid: tuple[tuple[str | None, ...], ...]
+    marks: Mapping[str, str] = field(default_factory=dict)
+    focus: str | None = None
+
+
+@dataclass(frozen=True)
+class Screen:
+    """One frame's content."""
+
+    header: str
+    status: str = ""
+    lines: tuple[str, ...] = ()
+    board: BoardMap | None = None
+    invert_body: bool = False
+
+    def text(self) -> list[str]:
+        """The words on the screen, for logs and the ``--json`` stream."""
+        top = f"{self.header} {self.status}".strip()
+        return [top, *self.lines]
+
+
+@cache
+def _font() -> ImageFont.ImageFont:
+    return ImageFont.load_default_imagefont()
+
+
+def wrap(text: str, width_px: int) -> list[str]:
+    """Break ``text`` into lines that fit ``width_px`` of the bitmap font."""
+    out: list[str] = []
+    for para in text.split("\n"):
+        out.extend(textwrap.wrap(para, max(4, width_px // CHAR_W)) or [""])
+    return out
+
+
+def _draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int) -> int:
+    rows = len(board.grid)
+    cols = max((len(r) for r in board.grid), default=0)
+    if not rows or not cols:
+        return right
+    pitch = max(3, min((HEIGHT - top - 1) // rows, 56 // cols))
+    left = right - cols * pitch
+    for r, row in enumerate(board.grid):
+        for c, cell in enumerate(row):
+            if cell is None:
+                continue
+            x = left + c * pitch
+            y = top + r * pitch
+            mark = board.marks.get(cell)
+            inner = (x + 1, y + 1, x + pitch - 2, y + pitch - 2)
+            if mark == "solid":
+                draw.rectangle(inner, fill=1)
+            elif mark == "hollow":
+                draw.rectangle(inner, outline=1)
+            elif mark == "dot" or pitch < 5:
+                cx, cy = x + pitch // 2, y + pitch // 2
+                draw.point((cx, cy), fill=1)
+            else:
+                draw.point((x + pitch // 2, y + pitch // 2), fill=1)
+            if cell == board.focus:
+                draw.rectangle((x - 1, y - 1, x + pitch, y + pitch), outline=1)
+                draw.rectangle((x, y, x + pitch - 1, y + pitch - 1), outline=0)
+    return left - 3
+
+
+def render(screen: Screen) -> Image.Image:
+    """Draw ``screen`` as a 128×64 1-bit image."""
+    image = Image.new("1", (WIDTH, HEIGHT), 0)
+    draw = ImageDraw.Draw(image)
+    font = _font()
+    draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=1)
+    draw.text((1, 0), screen.header, font=font, fill=0)
+    if screen.status:
+        w = int(draw.textlength(screen.status, font=font))
+        draw.text((WIDTH - w - 1, 0), screen.status, font=font, fill=0)
+    text_right = WIDTH
+    if screen.board is not None:
+        text_right = _draw_map(draw, screen.board, WIDTH - 1, HEADER_H + 2)
+    lines: list[str] = []
+    for line in screen.lines:
+        lines.extend(wrap(line, text_right))
+    y = HEADER_H + 1
+    for line in lines[: (HEIGHT - HEADER_H) // LINE_H]:
+        draw.text((1, y), line, font=font, fill=1)
+        y += LINE_H
+    if screen.invert_body:
+        body = image.crop((0, HEADER_H, WIDTH, HEIGHT)).point(lambda v: 255 - v)
+        image.paste(body, (0, HEADER_H))
+    return image
+
+
+def grid_of(rows: Sequence[Sequence[str | None]]) -> tuple[tuple[str | None, ...], ...]:
+    return tuple(tuple(r) for r in rows)

@@ -1,0 +1,209 @@
+"""The referee session: one game, its journal, its referee and what the table sees.
+
+The session owns all state. Events come in one at a time from the loop; every
+accepted action is journaled and committed before the display shows it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+from games.core import Action, Game, Verdict
+from hardware.board import BoardSettled, BoardStatus
+
+from .events import ButtonEvent, Event, Tick
+from .fixes import Fix, reconcile
+from .journal import Journal, JournalError
+from .referee import Referee
+from .screens import Screen, render
+
+
+class Display(Protocol):
+    def show(self, image: Any) -> None: ...
+
+
+class Signals(Protocol):
+    def accepted(self) -> None: ...
+
+    def rejected(self) -> None: ...
+
+    def attention(self) -> None: ...
+
+
+class _Silent:
+    def accepted(self) -> None:
+        pass
+
+    def rejected(self) -> None:
+        pass
+
+    def attention(self) -> None:
+        pass
+
+
+Listener = Callable[[dict[str, Any]], None]
+
+
+class Session:
+    """Plays one game on one board."""
+
+    def __init__(
+        self,
+        game: Game,
+        journal: Journal,
+        game_id: int,
+        make_referee: Callable[[Session], Referee],
+        display: Display | None = None,
+        signals: Signals | None = None,
+        labels: Callable[[str], str | None] | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self.game_id = game_id
+        self.display = display
+        self.signals: Signals = signals or _Silent()
+        self.labels = labels
+        """Tag id → enrolled piece label, on RFID boards."""
+        self.observation: dict[str, str] = {}
+        self.connected = True
+        self.link_message = ""
+        self.seen_board = False
+        self.restoring = False
+        """After a resume the board must match the layout before play goes on."""
+        self.last_verdict: Verdict | None = None
+        self.last_move: dict[str, Any] | None = None
+        self.listeners: list[Listener] = []
+        self._last_state: dict[str, Any] | None = None
+        self._last_screen: Screen | None = None
+        self.now = 0.0
+        self.referee = make_referee(self)
+
+    # -- building ---------------------------------------------------------------
+    @staticmethod
+    def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
+        """Rebuild a game from its journal entries."""
+        record = journal.game(game_id)
+        game = make_game(record.players, random.Random(record.seed), record.options)
+        for entry in journal.entries(game_id):
+            if entry.kind != "action":
+                continue
+            try:
+                action = game.decode(entry.payload)
+            except ValueError as exc:
+                raise JournalError(
+                    f"journal {journal.path}, game {game_id}, entry {entry.seq}: {exc}"
+                ) from exc
+            verdict = game.play(action)
+            if not verdict.accepted:
+                raise JournalError(
+                    f"journal {journal.path}, game {game_id}, entry {entry.seq} does not "
+                    f"replay: {verdict.reason}; the journal was written by another version "
+                    "or edited — start a new game or restore the file"
+                )
+        return game
+
+    # -- what referees call -----------------------------------------------------
+    def commit(self, action: Action) -> Verdict:
+        """Judge ``action``; if legal, journal it, play it and announce it."""
+        mover = self.game.to_move
+        verdict = self.game.check(action)
+        if not verdict.accepted:
+            return verdict
+        self.journal.append(self.game_id, "action", action.to_dict())
+        verdict = self.game.play(action)
+        self.last_verdict = verdict
+        points = verdict.points(self.game.players)
+        self.last_move = {
+            "player": self.game.seat_name(mover),
+            "action": action.to_dict(),
+            "text": self.referee.describe(action),
+            "points": {self.game.seat_name(p): n for p, n in enumerate(points)},
+        }
+        outcome = self.game.outcome
+        if outcome is not None:
+            self.journal.finish(self.game_id, outcome.to_dict())
+        self.signals.accepted()
+        return verdict
+
+    def reject(self, verdict: Verdict) -> None:
+        """Record that the table tried something illegal."""
+        if self.last_verdict is None or self.last_verdict.reason != verdict.reason:
+            self.signals.rejected()
+        self.last_verdict = verdict
+
+    def fixes(self) -> list[Fix]:
+        return reconcile(
+            self.game.layout(),
+            self.observation,
+            self.game.cells(),
+            self.referee.matches,
+            self.labels,
+        )
+
+    # -- events -----------------------------------------------------------------
+    def handle(self, event: Event) -> None:
+        if isinstance(event, Tick):
+            self.now = event.now
+            self.referee.on_tick(event.now)
+        elif isinstance(event, BoardSettled):
+            self.observation = dict(event.observation)
+            self.seen_board = True
+            if self.restoring and not self.fixes():
+                self.restoring = False
+            self.referee.on_board()
+        elif isinstance(event, BoardStatus):
+            self.connected = event.connected
+            self.link_message = event.message
+        elif isinstance(event, ButtonEvent):
+            self.referee.on_button(event)
+        self.refresh()
+
+    def screen(self) -> Screen:
+        if not self.connected:
+            return Screen("Board offline", "", (self.link_message or "Check the cable.",))
+        if self.restoring:
+            fixes = self.fixes()
+            if fixes:
+                return self.referee.fix_screen("Set up the board", fixes)
+        return self.referee.screen()
+
+    def refresh(self) -> None:
+        screen = self.screen()
+        if screen != self._last_screen:
+            self._last_screen = screen
+            if self.display is not None:
+                self.display.show(render(screen))
+        state = self.state(screen)
+        if state != self._last_state:
+            self._last_state = state
+            for listener in self.listeners:
+                listener(state)
+
+    def state(self, screen: Screen | None = None) -> dict[str, Any]:
+        """Everything the ``--json`` stream reports about the table now."""
+        screen = screen or self.screen()
+        game = self.game
+        verdict = self.last_verdict
+        outcome = game.outcome
+        return {
+            "turn": game.seat_name(game.to_move) if outcome is None else None,
+            "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+            "oled": screen.text(),
+            "fixes": [f.to_dict() for f in self.pending_fixes()],
+            "verdict": verdict.to_dict() if verdict else None,
+            "move": self.last_move,
+            "layout": game.state_dict()["layout"],
+            "connected": self.connected,
+            "outcome": outcome.to_dict() if outcome else None,
+            **self.referee.extra_state(),
+        }
+
+    def pending_fixes(self) -> list[Fix]:
+        if self.restoring or self.referee.wants_fixes():
+            return self.fixes()
+        return []
+
+    def state_summary(self) -> Mapping[str, Any]:
+        return self.state()

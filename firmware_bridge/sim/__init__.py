@@ -1,0 +1,1 @@
+"""Simulated hardware: the whole program headless, real except the electrons."""

@@ -1,0 +1,258 @@
+"""``tabletop sim``: a game on simulated hardware, driven by a script or by the computer.
+
+Every layer is the real one: gpiozero devices on mock pins wired as the profile
+says, the real matrix scanner and settle filter, the real session and journal,
+luma's dummy OLED. Only the hand that moves the pieces and presses the buttons
+is simulated, on a fake clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+
+from hardware.buttons import ButtonStation, SimButtons
+from hardware.clock import FakeClock
+from hardware.matrix import GpioMatrixBoard, MatrixScanner
+from hardware.oled import Oled, dummy_oled
+from hardware.settle import SettleFilter
+from hardware.signals import Signals
+from hardware.sim_matrix import SimulatedMatrix
+from wiring.loader import check_fits, load_profile
+from wiring.profile import Profile
+
+from ..journal import Journal
+from ..kits import Kit, find_kit
+from ..loop import Loop
+from ..session import Session
+from .script import Line, ScriptError, seconds
+from .world import MatrixSurface, World
+
+DEFAULT_PACE_S = 0.25
+"""How long a hand takes between two actions, unless the script says otherwise."""
+MAX_PLIES = 2000
+
+
+class SimError(RuntimeError):
+    """The simulation cannot be set up as asked."""
+
+
+@dataclass
+class SimOptions:
+    game: str
+    players: int = 2
+    seed: int = 1
+    profile: str | None = None
+    journal: Path | None = None
+    frames: Path | None = None
+    options: dict[str, Any] | None = None
+
+
+class Simulation:
+    """One simulated table: board, station, OLED, session and loop on a fake clock."""
+
+    def __init__(self, opts: SimOptions) -> None:
+        self.opts = opts
+        self.kit: Kit = find_kit(opts.game)
+        self.profile: Profile = load_profile(opts.profile or self.kit.default_profile)
+        self.clock = FakeClock()
+        self.factory = MockFactory()
+        self.pace = DEFAULT_PACE_S
+        self.rng = random.Random(opts.seed)
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []
+        self.commits: list[Callable[[Session], None]] = []
+        self._build()
+
+    # -- set-up ---------------------------------------------------------------------
+    def _build(self) -> None:
+        profile = self.profile
+        if profile.matrix is None:
+            raise SimError(
+                f"profile {profile.name} has no GPIO matrix; the simulated serial board "
+                "is chosen with a serial profile"
+            )
+        journal_path = self.opts.journal
+        self.journal = Journal(journal_path if journal_path else ":memory:")
+        record = self.journal.unfinished() if journal_path else None
+        if record is not None and record.game != self.kit.name:
+            raise SimError(
+                f"the journal {journal_path} holds an unfinished game of {record.game}; "
+                f"use another --journal or --game {record.game}"
+            )
+        if record is not None:
+            game_id = record.id
+            game = Session.replay(self.journal, game_id, self.kit.new_game)
+        else:
+            options = dict(self.opts.options or {})
+            game = self.kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
+            game_id = self.journal.new_game(
+                self.kit.name, self.opts.players, self.opts.seed, options, profile.name
+            )
+        problems = check_fits(profile, self.kit.name, game.cells())
+        if problems:
+            raise SimError("; ".join(problems))
+        cells = profile.cells
+        self.matrix = SimulatedMatrix(self.factory, profile.matrix, cells)
+        save_to = journal_path.with_suffix(".board.json") if journal_path else None
+        self.world = World(tuple(cells), MatrixSurface(self.matrix), save_to)
+        scanner = MatrixScanner(profile.matrix, cells, pin_factory=self.factory)
+        settle = SettleFilter(cells, profile.settle_ms / 1000)
+        self.board = GpioMatrixBoard(scanner, settle, 1.0 / profile.matrix.scan_hz)
+        self.oled = Oled(dummy_oled(profile.oled), frames_dir=self.opts.frames)
+        self.signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=self.factory)
+        self.session = Session(
+            game,
+            self.journal,
+            game_id,
+            self.kit.make_referee,
+            display=self.oled,
+            signals=self.signals,
+        )
+        self.session.listeners.append(self._on_state)
+        self.loop = Loop(self.session, self.board)
+        self.station = ButtonStation(
+            profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
+        )
+        self.buttons = SimButtons(self.factory, profile.buttons, self.clock)
+        self._commits_seen = len(game.history)
+        if record is not None:
+            saved = World.saved(save_to) if save_to else None
+            if saved is None:
+                saved = {c: p.label for c, p in game.layout().items()}
+            self.world.save_to = None
+            self.world.load(saved)
+            self.world.save_to = save_to
+            self.session.restoring = True
+        else:
+            self.world.load({c: p.label for c, p in game.layout().items()})
+        self.advance(0.5)
+
+    def close(self) -> None:
+        self.station.close()
+        self.signals.close()
+        self.board.close()
+        self.oled.close()
+        self.journal.close()
+        self.factory.reset()
+
+    # -- time ---------------------------------------------------------------------
+    def advance(self, seconds_: float) -> None:
+        """Let simulated time pass, scanning and handling events as the daemon would."""
+        assert self.profile.matrix is not None
+        dt = 1.0 / self.profile.matrix.scan_hz
+        end = self.clock.now() + seconds_
+        self.loop.step(self.clock.now())
+        while self.clock.now() + dt <= end + 1e-9:
+            self.clock.advance(dt)
+            self.loop.step(self.clock.now())
+        self._check_commits()
+
+    def _on_state(self, state: dict[str, Any]) -> None:
+        stamped = {"t": round(self.clock.now(), 3), **state}
+        for listener in self.listeners:
+            listener(stamped)
+
+    def _check_commits(self) -> None:
+        history = self.session.game.history
+        while self._commits_seen < len(history):
+            self._commits_seen += 1
+            for hook in self.commits:
+                hook(self.session)
+
+    # -- actions ------------------------------------------------------------------
+    def run_line(self, line: Line) -> None:
+        """Carry out one script line."""
+        try:
+            self._run(line)
+        except ValueError as exc:
+            if isinstance(exc, ScriptError):
+                raise
+            raise line.error(str(exc)) from None
+
+    def _run(self, line: Line) -> None:
+        verb, args = line.verb, line.args
+        if verb == "place":
+            cells = args[0].split(",")
+            label = args[1] if len(args) > 1 else "piece"
+            for cell in cells:
+                self.world.place(cell, label)
+            self.advance(self.pace)
+        elif verb == "lift":
+            self.world.lift(args[0])
+            self.advance(self.pace)
+        elif verb == "slide":
+            label = self.world.lift(args[0])
+            self.advance(0.04)
+            for over in args[1:-1]:
+                self.world.place(over, label)
+                self.advance(0.06)
+                self.world.lift(over)
+                self.advance(0.02)
+            self.world.place(args[-1], label)
+            self.advance(self.pace)
+        elif verb == "tap":
+            self.world.place(args[0], "hand")
+            self.advance(seconds(line, 1, 0.05))
+            self.world.lift(args[0])
+            self.advance(self.pace)
+        elif verb == "press":
+            self.buttons.press(args[0])
+            self.advance(self.pace)
+        elif verb == "hold":
+            self.buttons.hold(args[0], seconds(line, 1, self.profile.buttons.hold_time + 0.2))
+            self.advance(self.pace)
+        elif verb == "wait":
+            self.advance(seconds(line, 0, 0))
+        elif verb == "pace":
+            self.pace = seconds(line, 0, DEFAULT_PACE_S)
+        else:
+            raise line.error(f"'{verb}' has no meaning in {self.kit.name}")
+
+    def run_script(self, lines: Iterable[Line]) -> None:
+        for line in lines:
+            self.run_line(line)
+
+    def play_computer(self, max_plies: int = MAX_PLIES) -> None:
+        """The computer plays every seat until the game ends."""
+        players: dict[int, Any] = {}
+        plies = 0
+        game = self.session.game
+        while game.outcome is None:
+            if plies >= max_plies:
+                raise SimError(f"the game did not end within {max_plies} moves")
+            seat = game.to_move
+            player = players.setdefault(
+                seat, self.kit.make_player(game, random.Random(self.rng.random()))
+            )
+            action = player.choose(game)
+            before = len(game.history)
+            for step in self.session.referee.hand(action):
+                self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
+            if len(game.history) == before:
+                raise SimError(
+                    f"the board did not take the computer's move {action.to_dict()}: "
+                    f"{self.session.state()['oled']}"
+                )
+            plies += 1
+
+    def final(self) -> dict[str, Any]:
+        game = self.session.game
+        outcome = game.outcome
+        winner: Any = None
+        if outcome is not None and not outcome.draw:
+            names = [game.seat_name(p) for p in outcome.winners]
+            winner = names[0] if len(names) == 1 else names
+        return {
+            "final": True,
+            "game": game.name,
+            "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+            "winner": winner,
+            "outcome": outcome.to_dict() if outcome else None,
+            "moves": len(game.history),
+            "journal_game": self.session.game_id,
+        }

@@ -1,0 +1,99 @@
+"""The physical side of the simulation: what stands on each cell of the board.
+
+The world remembers which piece is where (an occupancy board only senses that
+something is there), and can be saved beside the journal: pulling the power does
+not move the pieces, so a resumed simulation finds them where they were.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+
+class Surface(Protocol):
+    """The sensing side of a simulated board: switches or tag readers."""
+
+    def place(self, cell: str, label: str) -> None: ...
+
+    def lift(self, cell: str) -> None: ...
+
+
+class World:
+    """Pieces on cells, forwarded to a simulated sensor surface."""
+
+    def __init__(self, cells: tuple[str, ...], surface: Surface, save_to: Path | None = None):
+        self.cells = cells
+        self._known = frozenset(cells)
+        self.surface = surface
+        self.contents: dict[str, str] = {}
+        self.save_to = save_to
+
+    def check(self, cell: str) -> None:
+        if cell not in self._known:
+            sample = ", ".join(self.cells[:3])
+            raise ValueError(
+                f"there is no cell {cell!r} on this board (cells are named like {sample}, …)"
+            )
+
+    def place(self, cell: str, label: str) -> None:
+        self.check(cell)
+        if cell in self.contents:
+            raise ValueError(f"{cell} already holds {self.contents[cell]}; lift it first")
+        self.contents[cell] = label
+        self.surface.place(cell, label)
+        self.save()
+
+    def lift(self, cell: str) -> str:
+        self.check(cell)
+        if cell not in self.contents:
+            raise ValueError(f"there is nothing on {cell} to lift")
+        label = self.contents.pop(cell)
+        self.surface.lift(cell)
+        self.save()
+        return label
+
+    def load(self, contents: Mapping[str, str]) -> None:
+        for cell in list(self.contents):
+            self.lift(cell)
+        for cell, label in sorted(contents.items()):
+            self.place(cell, label)
+
+    def save(self) -> None:
+        if self.save_to is None:
+            return
+        tmp = self.save_to.with_suffix(self.save_to.suffix + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(self.contents, fh, sort_keys=True)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.save_to)
+
+    @staticmethod
+    def saved(path: Path) -> dict[str, str] | None:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                data = json.load(fh)
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"the saved simulated board {path} is unreadable: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ValueError(f"the saved simulated board {path} is not a cell map")
+        return {str(k): str(v) for k, v in data.items()}
+
+
+class MatrixSurface:
+    """A simulated diode matrix: every piece just closes its cell's switch."""
+
+    def __init__(self, matrix: object) -> None:
+        self.matrix = matrix
+
+    def place(self, cell: str, label: str) -> None:
+        self.matrix.place(cell)  # type: ignore[attr-defined]
+
+    def lift(self, cell: str) -> None:
+        self.matrix.lift(cell)  # type: ignore[attr-defined]
