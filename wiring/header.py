@@ -62,7 +62,7 @@ def header_pins() -> tuple[HeaderPin, ...]:
     info = PiBoardInfo.from_revision(_REFERENCE_REVISION)
     pins: list[HeaderPin] = []
     for number, pin in sorted(info.headers["J8"].pins.items()):
-        name = str(pin.function)
+        name = str(pin.name)
         bcm = int(name[4:]) if name.startswith("GPIO") else None
         caps = frozenset(str(i) for i in pin.interfaces if i not in ("", "gpio"))
         pins.append(HeaderPin(int(number), name, bcm, caps))
