@@ -38,6 +38,8 @@ PIECES_EACH = 12
 WINNING_COUNT = 4
 """Own pieces on the far row that win at once (every own point of that row)."""
 
+PositionKey = tuple[frozenset[tuple[Cell, PlayerId]], PlayerId]
+
 
 # -- the board ----------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -147,7 +149,12 @@ class Step(Action):
 
 # -- the game -----------------------------------------------------------------------
 class DoubleTake(Game):
-    """A game of Double Take in progress. Red (seat 0) moves first from ranks 1–3."""
+    """A game of Double Take in progress. Red (seat 0) moves first from ranks 1–3.
+
+    Every step either advances its piece or takes pieces, so a game always ends and
+    legal play never repeats a position; the repetition draw is kept because the
+    rules name it.
+    """
 
     name: ClassVar[str] = "double-take"
     title: ClassVar[str] = "Double Take"
@@ -181,7 +188,7 @@ class DoubleTake(Game):
                 self._board[cell] = colour
         self._to_move: PlayerId = RED
         self._outcome: Outcome | None = None
-        self._seen: Counter[tuple[frozenset[tuple[Cell, PlayerId]], PlayerId]] = Counter()
+        self._seen: Counter[PositionKey] = Counter()
         self._settle(mover=None)
 
     @classmethod
@@ -262,6 +269,10 @@ class DoubleTake(Game):
             state = "far-row" if self._on_far_row(cell, owner) else ""
             out[cell] = Piece(kind="man", label=self.seat_names[owner], owner=owner, state=state)
         return out
+
+    def position_key(self) -> PositionKey:
+        """The board and the player to move: what the repetition rule compares."""
+        return (frozenset(self._board.items()), self._to_move)
 
     def state_dict(self) -> dict[str, Any]:
         out = super().state_dict()
@@ -398,19 +409,18 @@ class DoubleTake(Game):
     def _steps(self, player: PlayerId) -> Iterator[Step]:
         board = self._board
         geo = self._geo
-        far = geo.far_rank(player)
         ahead = geo.forward(player)
         for frm in geo.cells:
             if board.get(frm) != player:
                 continue
-            on_far = geo.rank[frm] == far
             for link in geo.links[frm]:
                 if link.to in board or (link.over is not None and link.over in board):
                     continue
                 taken = self._taken(player, frm, link.to)
                 if taken:
                     yield Step(frm, link.to, taken)
-                if not on_far and link.rank_step * ahead > 0:
+                # A far-row piece has no forward step, so it moves here only to capture.
+                if link.rank_step * ahead > 0:
                     yield Step(frm, link.to)
 
     def _check_step(self, step: Step) -> Verdict:
@@ -477,7 +487,7 @@ class DoubleTake(Game):
         if all(n < WINNING_COUNT for n in self.pieces_left()):
             self._outcome = Outcome((), "both sides have fewer than four pieces", draw=True)
             return
-        key = (frozenset(self._board.items()), self._to_move)
+        key = self.position_key()
         self._seen[key] += 1
         if self._seen[key] >= self.repetitions:
             self._outcome = Outcome(

@@ -1,0 +1,104 @@
+"""The firmware's main loop, one ``step`` at a time: read requests, scan, send."""
+
+try:
+    from . import ticks, wire
+except ImportError:
+    import ticks
+    import wire
+
+
+class Firmware:
+    """Scans the board and speaks the link protocol over ``port``.
+
+    ``port`` has ``read()`` (the bytes waiting, possibly none) and ``write(data)``;
+    ``scanner`` is one of the scanners in ``scanners``; ``watchdog`` (optional) has
+    ``feed()``. Nothing here reads a clock: ``step`` is given the time in ms ticks.
+    """
+
+    def __init__(
+        self, port, scanner, rows, columns, sensor, snapshot_ms=2000, watchdog=None, warmup_ms=100
+    ):
+        if rows * columns != scanner.cells:
+            raise ValueError("config: ROWS x COLUMNS does not match the scanner's cells")
+        self.port = port
+        self.scanner = scanner
+        self.rows = rows
+        self.columns = columns
+        self.sensor_code = wire.SENSOR_CODES[sensor]
+        self.snapshot_ms = snapshot_ms
+        self.watchdog = watchdog
+        self.state = [None] * scanner.cells
+        self.deframer = wire.Deframer()
+        self._seq = 0
+        self._snap_id = 0
+        self._last_snapshot = None
+        self.warmup_ms = warmup_ms
+        self._started = None
+        self._request_waiting = False
+
+    def _send(self, mtype, payload=b""):
+        self.port.write(wire.frame(mtype, self._seq, payload))
+        self._seq = (self._seq + 1) & 0xFFFF
+
+    def send_hello(self):
+        self._send(wire.HELLO, wire.hello_payload(self.rows, self.columns, self.sensor_code))
+
+    def send_snapshot(self, now):
+        self._snap_id = (self._snap_id + 1) & 0xFF
+        for payload in wire.snapshot_payloads(self._snap_id, self.state):
+            self._send(wire.SNAPSHOT, payload)
+        self._last_snapshot = now
+
+    def send_error(self, code, text):
+        self._send(wire.ERROR, wire.error_payload(code, text))
+
+    def start(self, now):
+        """Announce the board. The first snapshot waits ``warmup_ms``, until every
+        cell has been scanned and debounced, so it never shows a half-read board."""
+        self._started = now
+        self.send_hello()
+
+    def ready(self, now):
+        return self._started is not None and ticks.ticks_diff(now, self._started) >= self.warmup_ms
+
+    def step(self, now):
+        """One pass of the main loop at ``now`` (ms ticks)."""
+        if self.watchdog is not None:
+            self.watchdog.feed()
+        if self._started is None:
+            self.start(now)
+        data = self.port.read()
+        if data:
+            foreign = self.deframer.foreign
+            for mtype, _seq, payload in self.deframer.feed(data):
+                self._handle(mtype, payload, now)
+            if self.deframer.foreign != foreign:
+                self.send_error(
+                    wire.ERR_VERSION,
+                    "this firmware speaks protocol v%d" % wire.PROTOCOL_VERSION,
+                )
+        for index, value in self.scanner.poll(now):
+            self.state[index] = value
+            self._send(wire.CELL, wire.cell_payload(index, value))
+        if not self.ready(now):
+            return
+        if self._request_waiting:
+            self._request_waiting = False
+            self.send_hello()
+            self.send_snapshot(now)
+        elif self._last_snapshot is None or (
+            ticks.ticks_diff(now, self._last_snapshot) >= self.snapshot_ms
+        ):
+            self.send_snapshot(now)
+
+    def _handle(self, mtype, payload, now):
+        if mtype == wire.SNAPSHOT_REQUEST:
+            if self.ready(now):
+                self.send_hello()
+                self.send_snapshot(now)
+            else:
+                self._request_waiting = True
+        elif mtype == wire.PING:
+            self._send(wire.PONG, (payload + b"\x00\x00")[:2])
+        else:
+            self.send_error(wire.ERR_UNKNOWN_TYPE, "unexpected message type %d" % mtype)

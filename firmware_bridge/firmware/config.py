@@ -1,0 +1,40 @@
+# The board this Pico scans. Edit to match your wiring, then copy to the Pico
+# (see docs/firmware.md). Pin numbers are the Pico's GPIO numbers.
+
+ROWS = 15
+COLUMNS = 15
+# "occupancy": switches only; "rfid": one MFRC522 reader per cell;
+# "occupancy+rfid": both, a tag is read only where occupancy changed.
+SENSOR = "occupancy"
+
+# The link to the Pi: "usb" (the Pico's USB port) or "uart".
+LINK = "usb"
+UART_ID = 0
+UART_TX = 0
+UART_RX = 1
+UART_BAUD = 115200
+
+# The matrix: rows through 74HC595s, columns through 74HC165s, on one SPI bus.
+MATRIX_SPI = 0
+MATRIX_SCK = 18
+MATRIX_MOSI = 19  # to the first 595's SER
+MATRIX_MISO = 16  # from the first 165's QH
+ROW_LATCH = 17  # the 595s' RCLK
+COLUMN_LOAD = 20  # the 165s' SH/LD
+ACTIVE_LOW = True  # driven row pulled low, columns pulled up
+DEBOUNCE_MS = 30
+
+# The RFID readers: MFRC522s on their own SPI bus, chip-select routed by a
+# multiplexer whose address lines carry the cell index (least significant first).
+RFID_SPI = 1
+RFID_SCK = 10
+RFID_MOSI = 11
+RFID_MISO = 12
+RFID_CS = 13
+RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
+RFID_DEBOUNCE_MS = 120
+READERS_PER_STEP = 16  # readers swept per loop pass on an "rfid" board
+TAG_RETRY_MS = 250  # how often an unreadable tag is tried again
+
+SNAPSHOT_MS = 2000  # a full snapshot this often, besides on request
+WATCHDOG_MS = 4000  # the Pico resets if the loop stalls this long (max 8388)

@@ -1,0 +1,148 @@
+"""What the firmware scans: an occupancy matrix, a sweep of RFID readers, or both.
+
+Every scanner has ``cells`` and ``poll(now)``, which returns the debounced changes as
+(cell index, value) pairs: value None when the cell emptied, b"" when it holds a
+piece without a readable tag, else the tag's bytes.
+"""
+
+try:
+    from . import ticks
+    from .debounce import Debouncer
+except ImportError:
+    import ticks
+    from debounce import Debouncer
+
+PRESENT = b""
+
+
+class ShiftRegisterMatrix:
+    """Rows driven through chained 74HC595s, columns read through chained 74HC165s.
+
+    Both chains share one SPI bus: MOSI feeds the 595s' serial input, MISO reads the
+    last 165's output. Row ``r`` is output ``r % 8`` of the ``r // 8``-th 595 from the
+    Pico; column ``c`` is input ``c % 8`` of the ``c // 8``-th 165. With ``active_low``
+    the driven row is pulled low and a closed switch pulls its column low through
+    its diode (columns have pull-ups).
+    """
+
+    def __init__(self, spi, latch, load, rows, columns, active_low=True):
+        self.spi = spi
+        self.latch = latch
+        self.load = load
+        self.rows = rows
+        self.columns = columns
+        self.active_low = active_low
+        self._row_bytes = (rows + 7) // 8
+        self._in = bytearray((columns + 7) // 8)
+        self._patterns = [self._pattern(r) for r in range(rows)]
+        self.latch.value(1)
+        self.load.value(1)
+
+    def _pattern(self, row):
+        word = 1 << row
+        if self.active_low:
+            word = ~word & ((1 << (8 * self._row_bytes)) - 1)
+        # The first byte out ends up in the farthest 595, so send the high byte first.
+        out = bytearray(self._row_bytes)
+        for i in range(self._row_bytes):
+            out[self._row_bytes - 1 - i] = (word >> (8 * i)) & 0xFF
+        return out
+
+    def scan(self, out):
+        """Write one bit per cell into ``out`` (1 = switch closed), row by row."""
+        columns = self.columns
+        invert = 0xFF if self.active_low else 0
+        buf = self._in
+        for row in range(self.rows):
+            self.spi.write(self._patterns[row])
+            self.latch.value(0)
+            self.latch.value(1)
+            # SH/LD low copies the column inputs into the 165s; high again to shift.
+            self.load.value(0)
+            self.load.value(1)
+            self.spi.readinto(buf, 0)
+            base = row * columns
+            for c in range(columns):
+                out[base + c] = ((buf[c >> 3] ^ invert) >> (c & 7)) & 1
+        return out
+
+
+class MatrixScanner:
+    """Occupancy only: one full matrix scan per poll, each cell debounced."""
+
+    def __init__(self, matrix, debounce_ms):
+        self.matrix = matrix
+        self.cells = matrix.rows * matrix.columns
+        self.debouncer = Debouncer(self.cells, debounce_ms)
+        self._raw = bytearray(self.cells)
+
+    def poll(self, now):
+        raw = self.matrix.scan(self._raw)
+        update = self.debouncer.update
+        changes = []
+        for i in range(self.cells):
+            value = PRESENT if raw[i] else None
+            if update(i, value, now):
+                changes.append((i, value))
+        return changes
+
+
+class ReaderSweep:
+    """RFID only: reads ``per_poll`` readers per poll, round the board."""
+
+    def __init__(self, readers, cells, debounce_ms, per_poll=16):
+        self.readers = readers
+        self.cells = cells
+        self.per_poll = max(1, min(per_poll, cells))
+        self.debouncer = Debouncer(cells, debounce_ms)
+        self._next = 0
+
+    def poll(self, now):
+        changes = []
+        for _ in range(self.per_poll):
+            i = self._next
+            self._next = (i + 1) % self.cells
+            tag = self.readers.read_uid(i)
+            if self.debouncer.update(i, tag, now):
+                changes.append((i, tag))
+        return changes
+
+
+class MatrixWithReaders:
+    """Occupancy switches and a reader per cell: a tag is read only where occupancy
+    changed, so a move costs one matrix scan and one tag read, not a sweep.
+
+    A piece whose tag did not answer is reported present without a tag and read
+    again every ``retry_ms`` until it answers.
+    """
+
+    def __init__(self, matrix_scanner, readers, retry_ms=250):
+        self.matrix = matrix_scanner
+        self.readers = readers
+        self.cells = matrix_scanner.cells
+        self.retry_ms = retry_ms
+        self._untagged = {}
+
+    def poll(self, now):
+        changes = []
+        for i, value in self.matrix.poll(now):
+            if value is None:
+                self._untagged.pop(i, None)
+                changes.append((i, None))
+                continue
+            tag = self.readers.read_uid(i)
+            if tag is None:
+                self._untagged[i] = now
+                changes.append((i, PRESENT))
+            else:
+                changes.append((i, tag))
+        for i in list(self._untagged):
+            if ticks.ticks_diff(now, self._untagged[i]) < self.retry_ms:
+                continue
+            tag = self.readers.read_uid(i)
+            if tag is None:
+                self._untagged[i] = now
+            else:
+                del self._untagged[i]
+                changes.append((i, tag))
+        return changes

@@ -1,0 +1,219 @@
+"""The link protocol, firmware side: COBS framing, CRC-16 and packets.
+
+docs/protocol.md is the reference. Kept free of anything MicroPython lacks, so the
+same file runs on the Pico and under CPython.
+"""
+
+PROTOCOL_VERSION = 1
+FIRMWARE_VERSION = (1, 0, 0)
+
+HELLO = 0x01
+CELL = 0x02
+SNAPSHOT = 0x03
+SNAPSHOT_REQUEST = 0x04
+PING = 0x05
+PONG = 0x06
+ERROR = 0x07
+
+SENSOR_OCCUPANCY = 0
+SENSOR_RFID = 1
+SENSOR_OCCUPANCY_RFID = 2
+SENSOR_CODES = {"occupancy": 0, "rfid": 1, "occupancy+rfid": 2}
+
+ERR_BAD_FRAME = 1
+ERR_UNKNOWN_TYPE = 2
+ERR_VERSION = 3
+ERR_READER = 4
+
+HEADER_LEN = 4
+CRC_LEN = 2
+MAX_PACKET = 256
+MAX_ENCODED = MAX_PACKET + MAX_PACKET // 254 + 1
+MAX_TAG = 10
+SNAPSHOT_HEAD = 7
+
+
+def _crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+        table.append(crc)
+    return table
+
+
+_CRC_TABLE = _crc_table()
+
+
+def crc16(data):
+    """CRC-16/CCITT-FALSE: polynomial 0x1021, initial value 0xFFFF, no reflection."""
+    crc = 0xFFFF
+    table = _CRC_TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+def cobs_encode(data):
+    """COBS-encode ``data``: the result holds no zero byte."""
+    out = bytearray(1)
+    code_at = 0
+    code = 1
+    n = len(data)
+    for i in range(n):
+        byte = data[i]
+        if byte == 0:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+            continue
+        out.append(byte)
+        code += 1
+        if code == 0xFF and i + 1 < n:
+            out[code_at] = code
+            code_at = len(out)
+            out.append(0)
+            code = 1
+    out[code_at] = code
+    return out
+
+
+def cobs_decode(data):
+    """Undo :func:`cobs_encode`; None when ``data`` is not valid COBS.
+
+    ``data`` holds no zero byte: the deframer split the stream on them.
+    """
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        if code == 0 or i + code > n:
+            return None
+        out.extend(data[i + 1 : i + code])
+        i += code
+        if code != 0xFF and i < n:
+            out.append(0)
+    return out
+
+
+def frame(mtype, seq, payload=b""):
+    """One packet as sent on the wire: 0x00, COBS(header, payload, CRC), 0x00."""
+    packet = bytearray(HEADER_LEN)
+    packet[0] = PROTOCOL_VERSION
+    packet[1] = mtype
+    packet[2] = (seq >> 8) & 0xFF
+    packet[3] = seq & 0xFF
+    packet.extend(payload)
+    crc = crc16(packet)
+    packet.append(crc >> 8)
+    packet.append(crc & 0xFF)
+    out = bytearray(1)
+    out.extend(cobs_encode(packet))
+    out.append(0)
+    return out
+
+
+def hello_payload(rows, columns, sensor_code):
+    major, minor, patch = FIRMWARE_VERSION
+    return bytes((major, minor, patch, rows, columns, sensor_code))
+
+
+def _entry(value):
+    # One cell: 0 empty, 1 present without a tag, 1 + n then n bytes of tag.
+    if value is None:
+        return b"\x00"
+    return bytes((1 + len(value),)) + value
+
+
+def cell_payload(index, value):
+    """A cell event; ``value`` is None (absent), b"" (present) or the tag bytes."""
+    out = bytearray(((index >> 8) & 0xFF, index & 0xFF))
+    if value is None:
+        out.extend(b"\x00\x00")
+    else:
+        out.append(1)
+        out.append(len(value))
+        out.extend(value)
+    return out
+
+
+def snapshot_payloads(snap_id, values):
+    """The payloads of one snapshot, each small enough for one packet."""
+    budget = MAX_PACKET - HEADER_LEN - CRC_LEN - SNAPSHOT_HEAD
+    total = len(values)
+    parts = []
+    first = 0
+    while True:
+        body = bytearray()
+        count = 0
+        while first + count < total:
+            entry = _entry(values[first + count])
+            if len(body) + len(entry) > budget:
+                break
+            body.extend(entry)
+            count += 1
+        head = bytearray((snap_id & 0xFF, total >> 8, total & 0xFF, first >> 8, first & 0xFF))
+        head.append(count >> 8)
+        head.append(count & 0xFF)
+        head.extend(body)
+        parts.append(head)
+        first += count
+        if first >= total:
+            return parts
+
+
+def error_payload(code, text):
+    return bytes((code,)) + text.encode()[:64]
+
+
+class Deframer:
+    """Splits the incoming byte stream at zero bytes into checked packets.
+
+    ``feed`` returns (type, seq, payload) for each good packet; anything else is
+    counted in ``bad`` and ``foreign`` (a good packet of another protocol version).
+    """
+
+    def __init__(self):
+        self._buf = bytearray()
+        self._overflow = False
+        self.bad = 0
+        self.foreign = 0
+
+    def feed(self, data):
+        packets = []
+        for byte in data:
+            if byte != 0:
+                if len(self._buf) < MAX_ENCODED:
+                    self._buf.append(byte)
+                else:
+                    self._overflow = True
+                continue
+            if self._overflow:
+                self.bad += 1
+            elif self._buf:
+                packet = self._check(self._buf)
+                if packet is not None:
+                    packets.append(packet)
+            self._buf = bytearray()
+            self._overflow = False
+        return packets
+
+    def _check(self, encoded):
+        packet = cobs_decode(encoded)
+        if packet is None or len(packet) < HEADER_LEN + CRC_LEN:
+            self.bad += 1
+            return None
+        body = packet[:-CRC_LEN]
+        if crc16(body) != (packet[-2] << 8) | packet[-1]:
+            self.bad += 1
+            return None
+        if body[0] != PROTOCOL_VERSION:
+            self.foreign += 1
+            return None
+        return (body[1], (body[2] << 8) | body[3], bytes(body[HEADER_LEN:]))

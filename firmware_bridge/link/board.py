@@ -1,0 +1,182 @@
+"""The serial sensor board: the Pico's link turned into settled observations.
+
+It lives here rather than in ``hardware/`` because it is built on the link
+protocol, which belongs to ``firmware_bridge`` (``hardware`` may import only
+``wiring``). It implements ``hardware.board.SensorBoard``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from firmware_bridge.link.decoder import LinkDecoder
+from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
+from firmware_bridge.link.messages import (
+    PROTOCOL_VERSION,
+    BoardError,
+    ForeignHello,
+    Hello,
+    Reading,
+    SnapshotRequest,
+    encode,
+)
+from firmware_bridge.link.mirror import BoardMirror
+from firmware_bridge.link.transport import Opener, SerialTransport, open_serial
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
+from hardware.clock import Clock
+from hardware.settle import SettleFilter
+from wiring.profile import SerialWiring
+
+log = logging.getLogger(__name__)
+
+REQUEST_INTERVAL_S = 0.5
+"""Least time between two snapshot requests."""
+SILENCE_S = 5.0
+"""With no good frame for this long (snapshots come every 2 s) the board counts as gone."""
+
+FIRMWARE_HINT = (
+    "copy the files of firmware_bridge/firmware/ from this tabletop to the Pico with "
+    "mpremote (see docs/firmware.md)"
+)
+
+
+def reading_text(reading: bytes) -> str:
+    """The observation value of a present cell: its tag in upper-case hex, or OCCUPIED."""
+    return reading.hex().upper() if reading else OCCUPIED
+
+
+class SerialSensorBoard:
+    """A board scanned by the Pico firmware, read over a serial link.
+
+    Emits ``BoardStatus(connected=False, ...)`` when the link goes and keeps the
+    last observation meanwhile; on reconnect it asks for a full snapshot, and the
+    settle filter reports the board as it is now. Raises
+    :class:`ProtocolVersionError` when the firmware speaks another protocol and
+    :class:`BoardMismatchError` when its size or sensor kind is not the profile's.
+    """
+
+    def __init__(
+        self,
+        wiring: SerialWiring,
+        cells: Sequence[str],
+        *,
+        clock: Clock,
+        settle_window_s: float,
+        opener: Opener = open_serial,
+    ) -> None:
+        size = wiring.rows * wiring.columns
+        if len(cells) != size:
+            raise ValueError(
+                f"a serial board of {wiring.rows} rows × {wiring.columns} columns has {size} "
+                f"cells but the profile lists {len(cells)}: list one name per cell index"
+            )
+        self.cells: tuple[str, ...] = tuple(cells)
+        self.wiring = wiring
+        self.transport = SerialTransport(wiring.port, wiring.baudrate, opener=opener)
+        self.decoder = LinkDecoder()
+        self.mirror = BoardMirror(size)
+        self.hello: Hello | None = None
+        self._clock = clock
+        self._settle = SettleFilter(self.cells, settle_window_s)
+        self._seq = 0
+        self._connected: bool | None = None
+        self._last_request = float("-inf")
+        self._last_frame = clock.now()
+
+    def poll(self, now: float) -> list[BoardEvent]:
+        """Read the link; return status changes and newly settled observations."""
+        events: list[BoardEvent] = []
+        if not self.transport.is_open and self.transport.open_due(now):
+            self._resync(now)
+        if self.transport.is_open:
+            envelopes = self.decoder.feed(self.transport.read(now))
+            for envelope in envelopes:
+                self._check_hello(envelope.message)
+                if isinstance(envelope.message, BoardError):
+                    log.warning(
+                        "the board reports error %d: %s",
+                        envelope.message.code,
+                        envelope.message.text,
+                    )
+                self.mirror.apply(envelope)
+            if envelopes:
+                self._last_frame = now
+                if self.hello is not None:
+                    self._set_status(events, True, self._connected_message(self.hello))
+            elif now - self._last_frame >= SILENCE_S:
+                self._set_status(
+                    events, False, "Board not answering: check the firmware is running"
+                )
+            if self.mirror.wants_snapshot or now - self._last_frame >= SILENCE_S:
+                self._request_snapshot(now)
+        if not self.transport.is_open:
+            self._set_status(events, False, f"Board disconnected: {self.transport.hint}")
+        if self.transport.is_open and self.mirror.current:
+            settled = self._settle.update(self._raw(self.mirror.readings), now)
+            if settled is not None:
+                events.append(BoardSettled(settled))
+        return events
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def _resync(self, now: float) -> None:
+        self.decoder.reset()
+        self.mirror.reset()
+        self.hello = None
+        self._last_frame = now
+        self._last_request = float("-inf")
+        self._request_snapshot(now)
+
+    def _request_snapshot(self, now: float) -> None:
+        if now - self._last_request < REQUEST_INTERVAL_S:
+            return
+        self._last_request = now
+        self.transport.write(now, encode(SnapshotRequest(), self._seq))
+        self._seq = (self._seq + 1) & 0xFFFF
+
+    def _raw(self, readings: list[Reading]) -> dict[str, str]:
+        return {
+            self.cells[i]: reading_text(reading)
+            for i, reading in enumerate(readings)
+            if reading is not None
+        }
+
+    def _check_hello(self, message: object) -> None:
+        if isinstance(message, ForeignHello):
+            firmware = ".".join(str(part) for part in message.firmware)
+            raise ProtocolVersionError(
+                f"the board's firmware {firmware} speaks link protocol v{message.protocol}, "
+                f"this tabletop speaks v{PROTOCOL_VERSION}: {FIRMWARE_HINT}"
+            )
+        if not isinstance(message, Hello):
+            return
+        wanted_rfid = self.wiring.sensor == "rfid"
+        has_rfid = message.sensor != "occupancy"
+        if (message.rows, message.columns) != (self.wiring.rows, self.wiring.columns):
+            raise BoardMismatchError(
+                f"the board on {self.wiring.port} is {message.rows}×{message.columns} but the "
+                f"profile says {self.wiring.rows}×{self.wiring.columns}: fix ROWS and COLUMNS "
+                "in the Pico's config.py or the profile's [serial] rows and columns"
+            )
+        if wanted_rfid != has_rfid:
+            raise BoardMismatchError(
+                f"the board on {self.wiring.port} reads {message.sensor} but the profile "
+                f"expects {self.wiring.sensor}: fix SENSOR in the Pico's config.py or the "
+                "profile's [serial] sensor"
+            )
+        self.hello = message
+
+    @staticmethod
+    def _connected_message(hello: Hello) -> str:
+        return (
+            f"Board connected: firmware {hello.firmware_text}, "
+            f"{hello.rows}×{hello.columns} {hello.sensor}"
+        )
+
+    def _set_status(self, events: list[BoardEvent], connected: bool, message: str) -> None:
+        if self._connected == connected:
+            return
+        self._connected = connected
+        events.append(BoardStatus(connected=connected, message=message))

@@ -1,0 +1,54 @@
+"""The receiving end of the link: bytes in, checked envelopes out, bad frames counted."""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+
+from firmware_bridge.link.errors import FrameError
+from firmware_bridge.link.framing import Deframer
+from firmware_bridge.link.messages import Envelope, decode
+
+log = logging.getLogger(__name__)
+
+_WARN_EVERY = 100
+
+
+class LinkDecoder:
+    """Turns a byte stream into envelopes; never raises on what the wire sends.
+
+    A frame that fails any check is counted in ``bad_frames`` (by reason in
+    ``reasons``), logged and skipped; the next zero delimiter starts afresh.
+    """
+
+    def __init__(self) -> None:
+        self._deframer = Deframer()
+        self.good_frames = 0
+        self.bad_frames = 0
+        self.reasons: Counter[str] = Counter()
+
+    def reset(self) -> None:
+        """Drop a half-received frame (after a reconnect)."""
+        self._deframer.reset()
+
+    def feed(self, data: bytes) -> list[Envelope]:
+        """The envelopes of every good frame ``data`` completes, in order."""
+        overlong = self._deframer.overlong
+        envelopes: list[Envelope] = []
+        for chunk in self._deframer.feed(data):
+            try:
+                envelopes.append(decode(chunk))
+            except FrameError as exc:
+                self._count_bad(str(exc))
+        for _ in range(self._deframer.overlong - overlong):
+            self._count_bad("longer than any packet")
+        self.good_frames += len(envelopes)
+        return envelopes
+
+    def _count_bad(self, reason: str) -> None:
+        self.bad_frames += 1
+        kind = reason.split(":")[0]
+        self.reasons[kind] += 1
+        log.debug("bad frame skipped: %s", reason)
+        if self.bad_frames % _WARN_EVERY == 1:
+            log.warning("bad frame from the board skipped (%d so far): %s", self.bad_frames, reason)

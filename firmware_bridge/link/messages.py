@@ -1,0 +1,254 @@
+"""The messages of the link protocol and their packet layout (docs/protocol.md).
+
+Pure: bytes in, messages out, and back. A cell's reading is None when the cell is
+empty, ``b""`` when it holds a piece with no tag read, else the tag's UID bytes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from firmware_bridge.link.errors import ForeignVersionError, FrameError
+from firmware_bridge.link.framing import CRC_LEN, HEADER_LEN, MAX_PACKET, unwrap, wrap
+
+PROTOCOL_VERSION = 1
+MAX_TAG = 10
+"""Longest UID (ISO 14443-A triple size)."""
+
+Reading = bytes | None
+
+
+class MessageType(IntEnum):
+    HELLO = 0x01
+    CELL = 0x02
+    SNAPSHOT = 0x03
+    SNAPSHOT_REQUEST = 0x04
+    PING = 0x05
+    PONG = 0x06
+    ERROR = 0x07
+
+
+SENSOR_KINDS: tuple[str, ...] = ("occupancy", "rfid", "occupancy+rfid")
+
+
+class ErrorCode(IntEnum):
+    BAD_FRAME = 1
+    UNKNOWN_TYPE = 2
+    VERSION = 3
+    READER = 4
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The board introduces itself (sent at boot and before a requested snapshot)."""
+
+    firmware: tuple[int, int, int]
+    rows: int
+    columns: int
+    sensor: str
+
+    @property
+    def firmware_text(self) -> str:
+        return ".".join(str(part) for part in self.firmware)
+
+
+@dataclass(frozen=True)
+class ForeignHello:
+    """A hello of another protocol version: only its firmware version is readable."""
+
+    protocol: int
+    firmware: tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class CellEvent:
+    """One cell's debounced reading changed."""
+
+    cell: int
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class SnapshotPart:
+    """Cells ``first`` onwards of snapshot ``snapshot_id`` of a board of ``total`` cells."""
+
+    snapshot_id: int
+    total: int
+    first: int
+    readings: tuple[Reading, ...]
+
+
+@dataclass(frozen=True)
+class SnapshotRequest:
+    """Host to board: send hello and a full snapshot."""
+
+
+@dataclass(frozen=True)
+class Ping:
+    token: int
+
+
+@dataclass(frozen=True)
+class Pong:
+    token: int
+
+
+@dataclass(frozen=True)
+class BoardError:
+    """The board reports a problem (a bad request, a reader that does not answer)."""
+
+    code: int
+    text: str
+
+
+Message = (
+    Hello | ForeignHello | CellEvent | SnapshotPart | SnapshotRequest | Ping | Pong | BoardError
+)
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A decoded packet: its sequence number and message."""
+
+    seq: int
+    message: Message
+
+
+_SNAPSHOT_HEAD = 7
+SNAPSHOT_BUDGET = MAX_PACKET - HEADER_LEN - CRC_LEN - _SNAPSHOT_HEAD
+"""Bytes of cell entries one snapshot packet can carry."""
+
+
+def _entry(reading: Reading) -> bytes:
+    if reading is None:
+        return b"\x00"
+    return bytes((1 + len(reading),)) + reading
+
+
+def _check_tag(reading: Reading) -> None:
+    if reading is not None and len(reading) > MAX_TAG:
+        raise ValueError(f"a tag of {len(reading)} bytes is longer than {MAX_TAG}")
+
+
+def _payload(message: Message) -> tuple[MessageType, bytes]:
+    match message:
+        case Hello(firmware, rows, columns, sensor):
+            return MessageType.HELLO, bytes((*firmware, rows, columns, SENSOR_KINDS.index(sensor)))
+        case CellEvent(cell, reading):
+            _check_tag(reading)
+            state = b"\x00\x00" if reading is None else bytes((1, len(reading))) + reading
+            return MessageType.CELL, cell.to_bytes(2, "big") + state
+        case SnapshotPart(snapshot_id, total, first, readings):
+            head = bytes((snapshot_id,)) + b"".join(
+                n.to_bytes(2, "big") for n in (total, first, len(readings))
+            )
+            for reading in readings:
+                _check_tag(reading)
+            return MessageType.SNAPSHOT, head + b"".join(_entry(r) for r in readings)
+        case SnapshotRequest():
+            return MessageType.SNAPSHOT_REQUEST, b""
+        case Ping(token):
+            return MessageType.PING, token.to_bytes(2, "big")
+        case Pong(token):
+            return MessageType.PONG, token.to_bytes(2, "big")
+        case BoardError(code, text):
+            return MessageType.ERROR, bytes((code,)) + text.encode()[:64]
+        case ForeignHello():
+            raise ValueError("a foreign hello is only ever decoded, never sent")
+
+
+def encode(message: Message, seq: int) -> bytes:
+    """The wire bytes (delimiters included) of ``message`` sent with sequence number ``seq``."""
+    mtype, payload = _payload(message)
+    header = bytes((PROTOCOL_VERSION, mtype)) + (seq & 0xFFFF).to_bytes(2, "big")
+    return wrap(header + payload)
+
+
+def snapshot_parts(snapshot_id: int, readings: list[Reading]) -> list[SnapshotPart]:
+    """A whole board's readings cut into parts that each fit one packet."""
+    parts: list[SnapshotPart] = []
+    first = 0
+    while True:
+        size = 0
+        end = first
+        while end < len(readings) and size + len(_entry(readings[end])) <= SNAPSHOT_BUDGET:
+            size += len(_entry(readings[end]))
+            end += 1
+        parts.append(SnapshotPart(snapshot_id, len(readings), first, tuple(readings[first:end])))
+        first = end
+        if first >= len(readings):
+            return parts
+
+
+def _decode_payload(mtype: int, payload: bytes) -> Message:
+    n = len(payload)
+    if mtype == MessageType.HELLO:
+        if n != 6:
+            raise FrameError(f"a hello has 6 payload bytes, not {n}")
+        if payload[5] >= len(SENSOR_KINDS):
+            raise FrameError(f"unknown sensor kind {payload[5]}")
+        return Hello(
+            (payload[0], payload[1], payload[2]), payload[3], payload[4], SENSOR_KINDS[payload[5]]
+        )
+    if mtype == MessageType.CELL:
+        if n < 4:
+            raise FrameError(f"a cell event has at least 4 payload bytes, not {n}")
+        cell, state, size = int.from_bytes(payload[:2], "big"), payload[2], payload[3]
+        if state > 1 or size > MAX_TAG or n != 4 + size or (state == 0 and size):
+            raise FrameError("a cell event's state and tag length do not fit its size")
+        return CellEvent(cell, None if state == 0 else payload[4:])
+    if mtype == MessageType.SNAPSHOT:
+        if n < _SNAPSHOT_HEAD:
+            raise FrameError(f"a snapshot part has at least 7 payload bytes, not {n}")
+        total = int.from_bytes(payload[1:3], "big")
+        first = int.from_bytes(payload[3:5], "big")
+        count = int.from_bytes(payload[5:7], "big")
+        if first + count > total:
+            raise FrameError(f"snapshot cells {first}+{count} run past the board's {total}")
+        readings: list[Reading] = []
+        at = _SNAPSHOT_HEAD
+        for _ in range(count):
+            if at >= n:
+                raise FrameError("a snapshot part ends before its last cell")
+            size = payload[at]
+            if size > MAX_TAG + 1 or at + size > n:
+                raise FrameError("a snapshot cell's tag runs past the part")
+            readings.append(None if size == 0 else payload[at + 1 : at + size])
+            at += max(size, 1)
+        if at != n:
+            raise FrameError("a snapshot part has bytes after its last cell")
+        return SnapshotPart(payload[0], total, first, tuple(readings))
+    if mtype == MessageType.SNAPSHOT_REQUEST:
+        if n:
+            raise FrameError("a snapshot request has no payload")
+        return SnapshotRequest()
+    if mtype in (MessageType.PING, MessageType.PONG):
+        if n != 2:
+            raise FrameError(f"a ping or pong has 2 payload bytes, not {n}")
+        token = int.from_bytes(payload, "big")
+        return Ping(token) if mtype == MessageType.PING else Pong(token)
+    if mtype == MessageType.ERROR:
+        if n < 1:
+            raise FrameError("an error report has at least a code")
+        return BoardError(payload[0], payload[1:].decode("utf-8", "replace"))
+    raise FrameError(f"unknown message type {mtype}")
+
+
+def decode_body(body: bytes) -> Envelope:
+    """The envelope of a CRC-checked packet body (header and payload)."""
+    version, mtype, seq = body[0], body[1], int.from_bytes(body[2:4], "big")
+    payload = body[HEADER_LEN:]
+    if version != PROTOCOL_VERSION:
+        # The hello's first three bytes stay the firmware version in every protocol
+        # version, so a mismatch can always name what the board runs.
+        if mtype == MessageType.HELLO and len(payload) >= 3:
+            return Envelope(seq, ForeignHello(version, (payload[0], payload[1], payload[2])))
+        raise ForeignVersionError(f"a frame of protocol v{version}, expected v{PROTOCOL_VERSION}")
+    return Envelope(seq, _decode_payload(mtype, payload))
+
+
+def decode(encoded: bytes) -> Envelope:
+    """The envelope of one encoded packet (the bytes between two zero delimiters)."""
+    return decode_body(unwrap(encoded))
+

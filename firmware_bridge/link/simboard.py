@@ -1,0 +1,237 @@
+"""A simulated serial board: the real firmware on the far end of a pseudo-terminal.
+
+The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains,
+RFID readers); the firmware from ``firmware_bridge/firmware`` scans it through
+the fake ``machine`` pins and writes real frames into the pty, which the host
+opens with pyserial like any device. Nothing runs in a thread: ``step`` runs the
+firmware's loop once, so a test with a FakeClock stays deterministic.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import tty
+from collections.abc import Sequence
+from types import SimpleNamespace
+
+from firmware_bridge.firmware import app, runner, scanners
+from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
+from hardware.clock import Clock
+
+SIM_CONFIG = {
+    "MATRIX_SPI": 0,
+    "MATRIX_SCK": 18,
+    "MATRIX_MOSI": 19,
+    "MATRIX_MISO": 16,
+    "ROW_LATCH": 17,
+    "COLUMN_LOAD": 20,
+    "ACTIVE_LOW": True,
+    "DEBOUNCE_MS": 30,
+    "RFID_DEBOUNCE_MS": 60,
+    "TAG_RETRY_MS": 250,
+    "SNAPSHOT_MS": 2000,
+}
+SENSORS = ("occupancy", "rfid", "occupancy+rfid")
+
+
+class SimulatedBoardError(ValueError):
+    """A scenario asked the simulated board for something it cannot do."""
+
+
+class _PtyPort:
+    """The firmware's end of the pty, non-blocking; bytes that do not fit are lost,
+    as on a UART nobody reads."""
+
+    def __init__(self, master: int) -> None:
+        self.master = master
+        self.dropped = 0
+
+    def read(self) -> bytes:
+        try:
+            return os.read(self.master, 4096)
+        except (BlockingIOError, OSError):
+            # EIO while no one holds the other end open: nothing to read.
+            return b""
+
+    def write(self, data: bytes) -> None:
+        try:
+            written = os.write(self.master, bytes(data))
+        except (BlockingIOError, OSError):
+            written = 0
+        self.dropped += len(data) - written
+
+
+class SimulatedSerialBoard:
+    """The physical board plus the firmware running behind a pty.
+
+    ``port_name`` is a stable path (a symlink, like a /dev/serial/by-id name) to
+    open with pyserial; ``unplug``/``replug`` close the pty and open a new one
+    behind the same path, rebooting the firmware as a real USB unplug would.
+    """
+
+    def __init__(
+        self,
+        rows: int,
+        columns: int,
+        sensor: str = "occupancy",
+        clock: Clock | None = None,
+        *,
+        cells: Sequence[str] | None = None,
+        snapshot_ms: int = 2000,
+    ) -> None:
+        if sensor not in SENSORS:
+            raise SimulatedBoardError(
+                f"unknown sensor kind {sensor!r}: use one of {', '.join(SENSORS)}"
+            )
+        if not (0 < rows <= 255 and 0 < columns <= 255):
+            raise SimulatedBoardError(f"a board of {rows}×{columns} cells cannot be built")
+        if cells is not None and len(cells) != rows * columns:
+            raise SimulatedBoardError(
+                f"{len(cells)} cell names given for a board of {rows * columns} cells"
+            )
+        self.rows = rows
+        self.columns = columns
+        self.sensor = sensor
+        self.clock = clock
+        self.cells: tuple[str, ...] | None = tuple(cells) if cells is not None else None
+        self.snapshot_ms = snapshot_ms
+        self.pieces: dict[int, bytes] = {}
+        """What lies on the board: cell index -> tag bytes (b"" for no tag)."""
+        self._dir = tempfile.mkdtemp(prefix="tabletop-sim-")
+        self.port_name = os.path.join(self._dir, "usb-tabletop-sim-board")
+        self._master: int | None = None
+        self._slave: int | None = None
+        self.firmware: app.Firmware
+        self.boots = 0
+        self.replug()
+
+    def _boot(self) -> None:
+        machine = FakeMachine()
+        config = SimpleNamespace(
+            **SIM_CONFIG, ROWS=self.rows, COLUMNS=self.columns, SENSOR=self.sensor
+        )
+        self._matrix: ShiftRegisterMatrix | None = None
+        self._readers: FakeReaders | None = None
+        scanner: object
+        if self.sensor in ("occupancy", "occupancy+rfid"):
+            self._matrix = ShiftRegisterMatrix(
+                machine.bench,
+                spi_bus=config.MATRIX_SPI,
+                latch_pin=config.ROW_LATCH,
+                load_pin=config.COLUMN_LOAD,
+                rows=self.rows,
+                columns=self.columns,
+                active_low=config.ACTIVE_LOW,
+            )
+        if self.sensor == "occupancy":
+            scanner = runner.build_scanner(machine, config)
+        else:
+            # The readers are simulated per cell, not as MFRC522 registers on SPI.
+            self._readers = FakeReaders(self.rows * self.columns)
+            if self.sensor == "rfid":
+                scanner = scanners.ReaderSweep(
+                    self._readers, self.rows * self.columns, config.RFID_DEBOUNCE_MS, 64
+                )
+            else:
+                config.SENSOR = "occupancy"
+                matrix = runner.build_scanner(machine, config)
+                config.SENSOR = self.sensor
+                scanner = scanners.MatrixWithReaders(matrix, self._readers, config.TAG_RETRY_MS)
+        if self._master is None:
+            raise SimulatedBoardError("the simulated board is unplugged")
+        self.port = _PtyPort(self._master)
+        self.machine = machine
+        self.firmware = app.Firmware(
+            self.port,
+            scanner,
+            self.rows,
+            self.columns,
+            self.sensor,
+            self.snapshot_ms,
+            machine.WDT(timeout=4000),
+        )
+        self._wire_pieces()
+        self.boots += 1
+
+    def _wire_pieces(self) -> None:
+        if self._matrix is not None:
+            self._matrix.closed = set(self.pieces)
+        if self._readers is not None:
+            self._readers.tags = {i: tag for i, tag in self.pieces.items() if tag}
+
+    def index(self, cell: int | str) -> int:
+        """The cell index of ``cell`` (an index, or a name when cell names were given)."""
+        if isinstance(cell, int):
+            if not 0 <= cell < self.rows * self.columns:
+                raise SimulatedBoardError(
+                    f"cell {cell} is off a board of {self.rows * self.columns} cells"
+                )
+            return cell
+        if self.cells is None or cell not in self.cells:
+            raise SimulatedBoardError(f"no cell named {cell!r} on the simulated board")
+        return self.cells.index(cell)
+
+    def place(self, cell: int | str, tag: str | None = None) -> None:
+        """Lay a piece on ``cell``; ``tag`` is its UID in hex on an RFID board."""
+        index = self.index(cell)
+        uid = b""
+        if tag is not None:
+            try:
+                uid = bytes.fromhex(tag)
+            except ValueError:
+                raise SimulatedBoardError(f"tag {tag!r} is not hex digits") from None
+            if not 4 <= len(uid) <= 10:
+                raise SimulatedBoardError(f"tag {tag!r} must be 4 to 10 bytes long")
+        self.pieces[index] = uid
+        self._wire_pieces()
+
+    def lift(self, cell: int | str) -> None:
+        """Take whatever lies on ``cell`` off the board."""
+        self.pieces.pop(self.index(cell), None)
+        self._wire_pieces()
+
+    def step(self, now: float | None = None) -> None:
+        """Run the firmware's main loop once at ``now`` (seconds; the clock's by default)."""
+        if self._master is None:
+            return
+        if now is None:
+            if self.clock is None:
+                raise SimulatedBoardError("step needs a time: give now or a clock")
+            now = self.clock.now()
+        self.firmware.step(round(now * 1000))
+
+    @property
+    def plugged(self) -> bool:
+        return self._master is not None
+
+    def unplug(self) -> None:
+        """Pull the cable: the pty closes and the host's reads fail."""
+        if os.path.islink(self.port_name):
+            os.unlink(self.port_name)
+        for fd in (self._master, self._slave):
+            if fd is not None:
+                os.close(fd)
+        self._master = self._slave = None
+
+    def replug(self) -> None:
+        """Plug the cable back in: a new pty behind ``port_name``, the firmware rebooted."""
+        if self._master is not None:
+            self.unplug()
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        os.set_blocking(master, False)
+        self._master, self._slave = master, slave
+        os.symlink(os.ttyname(slave), self.port_name)
+        self._boot()
+
+    def close(self) -> None:
+        self.unplug()
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+    def __enter__(self) -> SimulatedSerialBoard:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
