@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from gpiozero.pins.pi import PiBoardInfo
-
 GPIO_PINS: tuple[int, ...] = tuple(range(28))
 """The BCM numbers brought out on the 40-pin header."""
 
@@ -59,6 +57,9 @@ class HeaderPin:
 @cache
 def header_pins() -> tuple[HeaderPin, ...]:
     """All 40 header pins, in physical order."""
+    # Imported here: gpiozero takes longer to import than the rest of the layer.
+    from gpiozero.pins.pi import PiBoardInfo
+
     info = PiBoardInfo.from_revision(_REFERENCE_REVISION)
     pins: list[HeaderPin] = []
     for number, pin in sorted(info.headers["J8"].pins.items()):

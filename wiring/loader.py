@@ -57,7 +57,7 @@ class _Source:
 
 def _locate(name_or_path: str, relative_to: Path | None, asked_by: str) -> _Source:
     if is_path(name_or_path):
-        path = Path(name_or_path)
+        path = Path(name_or_path).expanduser()
         if relative_to is not None and not path.is_absolute():
             path = relative_to / path
         if not path.is_file():
