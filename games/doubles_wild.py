@@ -152,7 +152,11 @@ class DoublesWild(Game):
         """
         game = cls(players, rng, options)
         for cell, who in board.items():
-            i = game._index(cell)
+            i = geo.INDEX.get(cell, -1)
+            if i < 0:
+                raise BadSettings(
+                    f"{cell!r} is not a spot: spots are r<row>c<column> with both from 3 to 11"
+                )
             seat = COLOURS.index(who) if isinstance(who, str) and who in COLOURS else who
             if isinstance(seat, str) or not 0 <= seat < players:
                 raise BadSettings(f"{cell}: {who!r} is not a seat of a {players}-player game")
