@@ -84,7 +84,8 @@ def build(machine, config, port=None, watchdog=None):
     )
 
 
-def run():
+def run(port=None, steps=-1):
+    """Boot and loop; ``steps`` >= 0 stops after that many passes (for tests)."""
     import machine
     import micropython
 
@@ -92,8 +93,10 @@ def run():
 
     # Frames are binary: a 0x03 byte must not raise KeyboardInterrupt.
     micropython.kbd_intr(-1)
-    firmware = build(machine, config)
+    firmware = build(machine, config, port)
     firmware.watchdog = machine.WDT(timeout=config.WATCHDOG_MS)
     firmware.start(ticks.ticks_ms())
-    while True:
+    while steps != 0:
         firmware.step(ticks.ticks_ms())
+        steps -= 1
+    return firmware

@@ -47,7 +47,7 @@ class LinkDecoder:
 
     def _count_bad(self, reason: str) -> None:
         self.bad_frames += 1
-        kind = reason.split(":")[0]
+        kind = reason.split(":", maxsplit=1)[0]
         self.reasons[kind] += 1
         log.debug("bad frame skipped: %s", reason)
         if self.bad_frames % _WARN_EVERY == 1:

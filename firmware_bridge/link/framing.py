@@ -31,19 +31,20 @@ def wrap(body: bytes) -> bytes:
     if len(body) + CRC_LEN > MAX_PACKET:
         raise ValueError(f"a packet of {len(body) + CRC_LEN} bytes exceeds {MAX_PACKET}")
     packet = body + crc16(body).to_bytes(2, "big")
-    return b"\x00" + cobs.encode(packet) + b"\x00"
+    encoded: bytes = cobs.encode(packet)
+    return b"\x00" + encoded + b"\x00"
 
 
 def unwrap(encoded: bytes) -> bytes:
     """Header and payload of one encoded packet (no delimiters), checked by its CRC."""
     try:
-        packet = cobs.decode(encoded)
+        packet: bytes = cobs.decode(encoded)
     except cobs.DecodeError as exc:
         raise FrameError(f"not valid COBS: {exc}") from None
     if len(packet) < HEADER_LEN + CRC_LEN:
         raise FrameError(f"a packet of {len(packet)} bytes is shorter than a header and CRC")
-    body, crc = packet[:-CRC_LEN], int.from_bytes(packet[-CRC_LEN:], "big")
-    if crc16(body) != crc:
+    body = packet[:-CRC_LEN]
+    if crc16(body) != int.from_bytes(packet[-CRC_LEN:], "big"):
         raise FrameError("CRC mismatch")
     return body
 

@@ -251,4 +251,3 @@ def decode_body(body: bytes) -> Envelope:
 def decode(encoded: bytes) -> Envelope:
     """The envelope of one encoded packet (the bytes between two zero delimiters)."""
     return decode_body(unwrap(encoded))
-
