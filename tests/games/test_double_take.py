@@ -452,7 +452,7 @@ def test_replaying_the_history_rebuilds_the_game() -> None:
 
 
 # -- random play --------------------------------------------------------------------------------
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rows=st.sampled_from([8, 9, 10]))
 def test_random_play_keeps_every_rule(seed: int, rows: int) -> None:
     game = DoubleTake(options={"rows": rows})
