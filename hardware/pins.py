@@ -1,0 +1,76 @@
+"""Pin factories: the Pi's own GPIO, or mock pins for the simulation, always chosen explicitly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gpiozero.pins.mock import MockFactory
+
+from hardware.errors import HardwareError, NotAPi, PinLibraryMissing
+
+DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
+
+
+def pi_model(model_path: Path = DEVICE_TREE_MODEL) -> str | None:
+    """The Raspberry Pi model this runs on, or None on any other machine."""
+    try:
+        model = model_path.read_bytes().rstrip(b"\0").decode(errors="replace").strip()
+    except OSError:
+        return None
+    return model if model.startswith("Raspberry Pi") else None
+
+
+def _lgpio() -> Any:
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    return LGPIOFactory()
+
+
+def _rpigpio() -> Any:
+    from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+    return RPiGPIOFactory()
+
+
+def real_pin_factory(*, model_path: Path = DEVICE_TREE_MODEL) -> Any:
+    """gpiozero's factory for this Pi's GPIO: lgpio, else RPi.GPIO.
+
+    Raises :class:`NotAPi` on any other machine, :class:`PinLibraryMissing`
+    when neither library is installed, and :class:`HardwareError` when the
+    GPIO chip cannot be opened.
+    """
+    if pi_model(model_path) is None:
+        raise NotAPi(
+            f"this machine is not a Raspberry Pi ({model_path} does not name one), so it has "
+            "no GPIO pins to use: run on the Pi, or use the simulated board (tabletop sim)"
+        )
+    missing: list[str] = []
+    failures: list[str] = []
+    for name, make in (("lgpio", _lgpio), ("RPi.GPIO", _rpigpio)):
+        try:
+            return make()
+        except ImportError as exc:
+            missing.append(f"{name} ({exc})")
+        except PermissionError as exc:
+            raise HardwareError(
+                f"no permission to open the GPIO chip with {name}: add this user to the gpio "
+                "group (sudo usermod -aG gpio $USER), then log out and in again"
+            ) from exc
+        # The libraries raise their own exception types (lgpio.error, RuntimeError, ...).
+        except Exception as exc:
+            failures.append(f"{name}: {exc}")
+    if failures:
+        raise HardwareError(
+            "the GPIO chip could not be opened (" + "; ".join(failures) + "): check that no "
+            "other program holds the pins and that /dev/gpiochip* exists"
+        )
+    raise PinLibraryMissing(
+        "no GPIO library for gpiozero is installed (" + "; ".join(missing) + "): install "
+        "lgpio with pip install 'tabletop[pi]' or sudo apt install python3-lgpio"
+    )
+
+
+def mock_pin_factory() -> MockFactory:
+    """A fresh gpiozero ``MockFactory`` for the simulated board."""
+    return MockFactory()
