@@ -7,10 +7,10 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.board import OCCUPIED, BoardSettled
 from hardware.clock import FakeClock
-from hardware.matrix import GpioMatrixBoard, MatrixScanner
+from hardware.matrix import GpioMatrixBoard, MatrixScanner, matrix_board
 from hardware.settle import SettleFilter
 from hardware.sim_matrix import SimulatedMatrix
-from wiring.profile import MatrixWiring
+from wiring.profile import ButtonWiring, MatrixWiring, OledWiring, Profile
 
 WIRING = MatrixWiring(row_pins=(5, 6, 12), column_pins=(13, 19, 26))
 CELLS = ("a3", "b3", "c3", "a2", "b2", "c2", "a1", "b1", "c1")
@@ -204,3 +204,32 @@ class TestGpioMatrixBoard:
         assert len(row.states) == 1
         gpio_board.poll(clock.now() + 0.02)
         assert len(row.states) == 3
+
+
+def profile(matrix: MatrixWiring | None) -> Profile:
+    return Profile(
+        name="test-3x3",
+        description="a 3×3 occupancy matrix",
+        games=("double-take",),
+        sensor="gpio-matrix",
+        cells=CELLS,
+        buttons=ButtonWiring(pins={"ok": 23}),
+        oled=OledWiring(),
+        matrix=matrix,
+        settle_ms=100,
+    )
+
+
+def test_board_from_profile_uses_its_settle_window(mock_factory: MockFactory) -> None:
+    sim = SimulatedMatrix(mock_factory, WIRING, CELLS)
+    board = matrix_board(profile(WIRING), pin_factory=mock_factory)
+    sim.place("b2")
+    assert board.poll(0.0) == []
+    assert board.poll(0.06) == []
+    assert board.poll(0.1) == [BoardSettled(occupied("b2"))]
+    board.close()
+
+
+def test_board_from_profile_without_matrix_is_refused(mock_factory: MockFactory) -> None:
+    with pytest.raises(ValueError, match="no \\[matrix\\] wiring"):
+        matrix_board(profile(None), pin_factory=mock_factory)
