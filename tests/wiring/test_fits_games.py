@@ -1,0 +1,31 @@
+"""The shipped profiles fit the registered games' boards, cell for cell."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.core import Game
+from games.registry import GAMES
+from wiring.loader import check_fits, list_profiles, load_profile
+
+PAIRS = [
+    (profile, game)
+    for profile in list_profiles()
+    for game in GAMES
+    if game.name in load_profile(profile).games
+]
+
+
+@pytest.mark.parametrize(("profile", "game"), PAIRS, ids=[f"{p}-{g.name}" for p, g in PAIRS])
+def test_shipped_profile_has_a_sensor_for_every_cell_of(profile: str, game: type[Game]) -> None:
+    assert check_fits(load_profile(profile), game.name, game().cells()) == []
+
+
+def test_double_take_with_ten_ranks_does_not_fit_the_real_board() -> None:
+    game = next(g for g in GAMES if g.name == "double-take")
+    cells = game(options={"rows": 10}).cells()
+    problems = check_fits(
+        load_profile("double-take-gpio"), "double-take", cells, settings={"rows": 10}
+    )
+    assert len(problems) == 1
+    assert "8×9 sensors but double-take with rows=10 needs 80" in problems[0]
