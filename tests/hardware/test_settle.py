@@ -130,7 +130,7 @@ def glitchy_run(draw: st.DrawFn) -> tuple[dict[str, str], list[tuple[float, dict
     return base, samples
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(glitchy_run())
 def test_changes_shorter_than_window_never_alter_settled_output(
     run: tuple[dict[str, str], list[tuple[float, dict[str, str]]]],
@@ -142,7 +142,7 @@ def test_changes_shorter_than_window_never_alter_settled_output(
     assert f.settled == base
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.floats(0.001, 0.3), readings), min_size=1, max_size=30))
 def test_settled_value_is_one_that_held_for_the_window(
     steps: list[tuple[float, str | None]],
