@@ -1,0 +1,169 @@
+"""The link protocol's encoder and decoder, on byte fixtures (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import pytest
+from cobs import cobs
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_bridge.firmware import wire
+from firmware_bridge.link.errors import ForeignVersionError, FrameError
+from firmware_bridge.link.framing import MAX_PACKET, crc16, wrap
+from firmware_bridge.link.messages import (
+    BoardError,
+    CellEvent,
+    Envelope,
+    ForeignHello,
+    Hello,
+    Ping,
+    Pong,
+    SnapshotPart,
+    SnapshotRequest,
+    decode,
+    encode,
+    snapshot_parts,
+)
+
+FIXTURES = [
+    (
+        Hello((1, 0, 0), 15, 15, "occupancy"),
+        0,
+        "00 03 01 01 01 02 01 01 03 0f 0f 03 1c f0 00",
+    ),
+    (
+        CellEvent(17, bytes.fromhex("04a224b2")),
+        5,
+        "00 03 01 02 02 05 0a 11 01 04 04 a2 24 b2 47 f9 00",
+    ),
+    (CellEvent(224, None), 258, "00 05 01 02 01 02 02 e0 01 03 b7 1c 00"),
+    (SnapshotRequest(), 7, "00 03 01 04 04 07 5e 53 00"),
+    (
+        SnapshotPart(3, 4, 0, (None, b"", bytes.fromhex("0102030405060708"), None)),
+        9,
+        "00 03 01 03 03 09 03 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 e6 0c 00",
+    ),
+]
+
+
+def _inner(frame: bytes) -> bytes:
+    assert frame[0] == 0 and frame[-1] == 0
+    return frame[1:-1]
+
+
+@pytest.mark.parametrize(("message", "seq", "wire_hex"), FIXTURES)
+def test_encoder_writes_the_fixture_bytes(message: object, seq: int, wire_hex: str) -> None:
+    assert encode(message, seq) == bytes.fromhex(wire_hex)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("message", "seq", "wire_hex"), FIXTURES)
+def test_decoder_reads_the_fixture_bytes(message: object, seq: int, wire_hex: str) -> None:
+    assert decode(_inner(bytes.fromhex(wire_hex))) == Envelope(seq, message)  # type: ignore[arg-type]
+
+
+def test_crc_is_ccitt_false_on_both_ends() -> None:
+    assert crc16(b"123456789") == 0x29B1
+    assert wire.crc16(b"123456789") == 0x29B1
+
+
+@given(st.binary(max_size=600))
+def test_firmware_cobs_matches_the_cobs_package(data: bytes) -> None:
+    assert bytes(wire.cobs_encode(data)) == cobs.encode(data)
+    assert bytes(wire.cobs_decode(cobs.encode(data))) == data
+
+
+def test_firmware_frames_match_the_host_encoder() -> None:
+    hello = wire.frame(wire.HELLO, 0, wire.hello_payload(15, 15, wire.SENSOR_OCCUPANCY))
+    assert bytes(hello) == encode(Hello(wire.FIRMWARE_VERSION, 15, 15, "occupancy"), 0)
+    tag = bytes.fromhex("04a224b2c35e80")
+    assert bytes(wire.frame(wire.CELL, 65535, wire.cell_payload(224, tag))) == encode(
+        CellEvent(224, tag), 65535
+    )
+    assert bytes(wire.frame(wire.CELL, 1, wire.cell_payload(3, b""))) == encode(
+        CellEvent(3, b""), 1
+    )
+
+
+readings = st.one_of(st.none(), st.just(b""), st.binary(min_size=4, max_size=10))
+
+
+@given(st.lists(readings, min_size=1, max_size=400), st.integers(0, 255))
+def test_snapshot_parts_match_and_fit_one_packet(values: list[bytes | None], sid: int) -> None:
+    host = snapshot_parts(sid, values)
+    firmware = wire.snapshot_payloads(sid, values)
+    assert len(host) == len(firmware)
+    joined: list[bytes | None] = []
+    for seq, (part, payload) in enumerate(zip(host, firmware, strict=True)):
+        frame = encode(part, seq)
+        assert bytes(wire.frame(wire.SNAPSHOT, seq, payload)) == frame
+        assert len(cobs.decode(_inner(frame))) <= MAX_PACKET
+        assert decode(_inner(frame)).message == part
+        joined.extend(part.readings)
+    assert joined == values
+
+
+@given(
+    st.one_of(
+        st.builds(
+            Hello,
+            st.tuples(st.integers(0, 255), st.integers(0, 255), st.integers(0, 255)),
+            st.integers(1, 255),
+            st.integers(1, 255),
+            st.sampled_from(["occupancy", "rfid", "occupancy+rfid"]),
+        ),
+        st.builds(CellEvent, st.integers(0, 65535), readings),
+        st.builds(Ping, st.integers(0, 65535)),
+        st.builds(Pong, st.integers(0, 65535)),
+        st.builds(BoardError, st.integers(0, 255), st.text(max_size=20)),
+        st.just(SnapshotRequest()),
+    ),
+    st.integers(0, 65535),
+)
+def test_every_message_survives_a_round_trip(message: object, seq: int) -> None:
+    assert decode(_inner(encode(message, seq))) == Envelope(seq, message)  # type: ignore[arg-type]
+
+
+def _body(*parts: int) -> bytes:
+    return _inner(wrap(bytes(parts)))
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        (1, 2, 0, 0, 0, 1, 1, 2),  # present with a tag length but no tag bytes
+        (1, 2, 0, 0, 0, 1, 0, 4),  # absent but a tag length
+        (1, 2, 0, 0, 0, 1, 2, 0),  # state 2 does not exist
+        (1, 1, 0, 0, 1, 0, 0, 15, 15),  # hello one byte short
+        (1, 1, 0, 0, 1, 0, 0, 15, 15, 9),  # unknown sensor kind
+        (1, 3, 0, 0, 1, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
+        (1, 3, 0, 0, 1, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
+        (1, 3, 0, 0, 1, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
+        (1, 99, 0, 0),  # unknown type
+        (1, 4, 0, 0, 1),  # snapshot request with a payload
+    ],
+)
+def test_decoder_rejects_a_payload_that_does_not_fit_its_type(body: tuple[int, ...]) -> None:
+    with pytest.raises(FrameError):
+        decode(_body(*body))
+
+
+def test_decoder_rejects_a_flipped_bit_by_crc() -> None:
+    frame = bytearray(_inner(bytes.fromhex(str(FIXTURES[1][2]))))
+    frame[6] ^= 0x10  # a data byte of the cell number, not a COBS code
+    with pytest.raises(FrameError, match="CRC"):
+        decode(bytes(frame))
+
+
+def test_a_hello_of_another_version_still_names_the_firmware() -> None:
+    envelope = decode(_body(2, 1, 0, 0, 3, 1, 4, 99, 99))
+    assert envelope.message == ForeignHello(2, (3, 1, 4))
+
+
+def test_other_frames_of_another_version_are_rejected() -> None:
+    with pytest.raises(ForeignVersionError, match="v2"):
+        decode(_body(2, 2, 0, 0, 0, 1, 1, 0))
+
+
+def test_encoder_refuses_a_tag_longer_than_ten_bytes() -> None:
+    with pytest.raises(ValueError, match="longer than 10"):
+        encode(CellEvent(0, bytes(11)), 0)
