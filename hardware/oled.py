@@ -119,8 +119,8 @@ class Oled:
         """A copy of the last frame shown, or None before the first."""
         return None if self._last is None else self._last.copy()
 
-    def show(self, image: Image.Image) -> bool:
-        """Display ``image`` unless it is the frame already shown; True if displayed."""
+    def show(self, image: Image.Image) -> None:
+        """Display ``image`` unless it is the frame already shown (see ``frames_shown``)."""
         if image.size != self.size:
             width, height = self.size
             raise ValueError(
@@ -129,7 +129,7 @@ class Oled:
             )
         frame = image if image.mode == "1" else image.convert("1")
         if self._last is not None and frame.tobytes() == self._last.tobytes():
-            return False
+            return
         # Keep our own copy: the caller may draw on the image again.
         frame = frame.copy()
         try:
@@ -140,7 +140,6 @@ class Oled:
         self.frames_shown += 1
         if self.frames_dir is not None:
             frame.save(self.frames_dir / f"frame-{self.frames_shown:05d}.png")
-        return True
 
     def close(self) -> None:
         """Blank the display and release the bus; closing twice is harmless."""
