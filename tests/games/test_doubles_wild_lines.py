@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import doubles_wild_board as geo
@@ -189,13 +189,16 @@ def test_three_way_tie_plays_off_with_three_seats() -> None:
     assert game.balls_left(1) == 18
 
 
+ALL_WINDOWS = {w for i in range(81) for w in geo.WINDOWS[i]}
+
+
+@settings(max_examples=60)
 @given(st.lists(st.sampled_from([-1, 0, 1]), min_size=81, max_size=81))
 def test_points_equal_the_three_in_a_rows_of_one_colour(board: list[int]) -> None:
     # A run of L holds L − 2 windows of three, so the score is the number of such
     # windows: a count that needs no idea of runs at all.
-    windows = {w for i in range(81) for w in geo.WINDOWS[i]}
     for player in (0, 1):
-        expected = sum(1 for w in windows if all(board[j] == player for j in w))
+        expected = sum(1 for w in ALL_WINDOWS if all(board[j] == player for j in w))
         assert geo.points(board, player) == expected
         in_lines = {i for line in geo.lines(board, player) for i in line}
         assert in_lines == {i for i in range(81) if board[i] == player and geo.protected(board, i)}
