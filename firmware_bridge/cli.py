@@ -84,6 +84,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             who = "script" if script is not None else "computer"
             print(f"{game.title}, seed {args.seed}: {seats} ({who})", file=out)
             sim.commits.append(lambda s: _transcript(s, out))
+        sim.start()
         if script is not None:
             sim.run_script(script)
         else:

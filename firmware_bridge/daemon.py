@@ -42,10 +42,10 @@ def build_board(profile: Profile, factory: Any, clock: Clock) -> SensorBoard:
         scanner = MatrixScanner(profile.matrix, profile.cells, pin_factory=factory)
         settle = SettleFilter(profile.cells, settle_s)
         return GpioMatrixBoard(scanner, settle, 1.0 / profile.matrix.scan_hz)
-    from .link.board import open_serial_board
+    from .link.board import SerialSensorBoard
 
     assert profile.serial is not None
-    return open_serial_board(profile.serial, profile.cells, clock=clock, settle_window_s=settle_s)
+    return SerialSensorBoard(profile.serial, profile.cells, clock=clock, settle_window_s=settle_s)
 
 
 def start_session(config: RunConfig, journal: Journal, display: Any, signals: Any) -> Session:

@@ -5,14 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hardware.board import BoardSettled, BoardStatus
+from hardware.buttons import ButtonEvent
 
-
-@dataclass(frozen=True)
-class ButtonEvent:
-    """A button of the station was pressed (``long`` for a long press)."""
-
-    name: str
-    long: bool = False
+__all__ = ["BoardSettled", "BoardStatus", "ButtonEvent", "Event", "Tick"]
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ class Loop:
 
     def step(self, now: float) -> int:
         """Poll the board once and handle every queued event; return how many."""
-        for event in self.board.poll(now):
-            self.events.put(event)
+        for board_event in self.board.poll(now):
+            self.events.put(board_event)
         handled = 0
         while True:
             try:

@@ -56,10 +56,18 @@ def _font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
 
 
+_PLAIN = str.maketrans({"→": ">", "←": "<", "–": "-", "—": "-", "×": "x", "…": "..."})
+
+
+def printable(text: str) -> str:
+    """``text`` in the characters the bitmap font has (Latin-1)."""
+    return text.translate(_PLAIN).encode("latin-1", "replace").decode("latin-1")
+
+
 def wrap(text: str, width_px: int) -> list[str]:
     """Break ``text`` into lines that fit ``width_px`` of the bitmap font."""
     out: list[str] = []
-    for para in text.split("\n"):
+    for para in printable(text).split("\n"):
         out.extend(textwrap.wrap(para, max(4, width_px // CHAR_W)) or [""])
     return out
 
@@ -80,16 +88,16 @@ def _draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int) 
             mark = board.marks.get(cell)
             inner = (x + 1, y + 1, x + pitch - 2, y + pitch - 2)
             if mark == "solid":
-                draw.rectangle(inner, fill=1)
+                draw.rectangle(inner, fill=255)
             elif mark == "hollow":
-                draw.rectangle(inner, outline=1)
+                draw.rectangle(inner, outline=255)
             elif mark == "dot" or pitch < 5:
                 cx, cy = x + pitch // 2, y + pitch // 2
-                draw.point((cx, cy), fill=1)
+                draw.point((cx, cy), fill=255)
             else:
-                draw.point((x + pitch // 2, y + pitch // 2), fill=1)
+                draw.point((x + pitch // 2, y + pitch // 2), fill=255)
             if cell == board.focus:
-                draw.rectangle((x - 1, y - 1, x + pitch, y + pitch), outline=1)
+                draw.rectangle((x - 1, y - 1, x + pitch, y + pitch), outline=255)
                 draw.rectangle((x, y, x + pitch - 1, y + pitch - 1), outline=0)
     return left - 3
 
@@ -99,11 +107,12 @@ def render(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT), 0)
     draw = ImageDraw.Draw(image)
     font = _font()
-    draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=1)
-    draw.text((1, 0), screen.header, font=font, fill=0)
+    draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=255)
+    draw.text((1, 0), printable(screen.header), font=font, fill=0)
     if screen.status:
-        w = int(draw.textlength(screen.status, font=font))
-        draw.text((WIDTH - w - 1, 0), screen.status, font=font, fill=0)
+        status = printable(screen.status)
+        w = int(draw.textlength(status, font=font))
+        draw.text((WIDTH - w - 1, 0), status, font=font, fill=0)
     text_right = WIDTH
     if screen.board is not None:
         text_right = _draw_map(draw, screen.board, WIDTH - 1, HEADER_H + 2)
@@ -112,7 +121,7 @@ def render(screen: Screen) -> Image.Image:
         lines.extend(wrap(line, text_right))
     y = HEADER_H + 1
     for line in lines[: (HEIGHT - HEADER_H) // LINE_H]:
-        draw.text((1, y), line, font=font, fill=1)
+        draw.text((1, y), line, font=font, fill=255)
         y += LINE_H
     if screen.invert_body:
         body = image.crop((0, HEADER_H, WIDTH, HEIGHT)).point(lambda v: 255 - v)

@@ -194,6 +194,7 @@ class Session:
             "fixes": [f.to_dict() for f in self.pending_fixes()],
             "verdict": verdict.to_dict() if verdict else None,
             "move": self.last_move,
+            "moves_played": len(game.history),
             "layout": game.state_dict()["layout"],
             "connected": self.connected,
             "outcome": outcome.to_dict() if outcome else None,

@@ -12,6 +12,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="run tests that need a Raspberry Pi with the board attached",
     )
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the reference files (OLED frames, protocol bytes) instead of comparing",
+    )
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -130,6 +130,9 @@ class Simulation:
             self.session.restoring = True
         else:
             self.world.load({c: p.label for c, p in game.layout().items()})
+
+    def start(self) -> None:
+        """Switch on: the first scans settle and the OLED shows the first screen."""
         self.advance(0.5)
 
     def close(self) -> None:
@@ -221,6 +224,9 @@ class Simulation:
         """The computer plays every seat until the game ends."""
         players: dict[int, Any] = {}
         plies = 0
+        assert self.profile.matrix is not None
+        # A computer's hand is quick: just long enough for each step to settle.
+        self.pace = self.profile.settle_ms / 1000 + 2 / self.profile.matrix.scan_hz
         game = self.session.game
         while game.outcome is None:
             if plies >= max_plies:
