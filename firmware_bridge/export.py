@@ -52,7 +52,7 @@ def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
             "started": record.started,
             "finished": record.finished,
             "moves": moves,
-            "scores": state["scores"],
+            "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
             "layout": state["layout"],
             "outcome": state["outcome"],
         }

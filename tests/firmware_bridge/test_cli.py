@@ -1,0 +1,78 @@
+"""The ``tabletop`` command's other verbs: wiring, run, export, and bad arguments."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.cli import main
+from hardware.pins import pi_model
+
+
+def run(args: list[str]) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(args, out=out), out.getvalue()
+
+
+def test_wiring_prints_the_pin_table_with_physical_pins() -> None:
+    code, text = run(["wiring", "double-take-gpio"])
+    assert code == 0
+    row = next(line for line in text.splitlines() if "GPIO17" in line)
+    assert row.split()[0] == "11"
+    assert "profile double-take-gpio: OK" in text
+
+
+def test_wiring_reports_a_bad_profile(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_text('extends = "double-take-gpio"\n[board]\nname = "mine"\n[buttons]\nok = 17\n')
+    code, _ = run(["wiring", str(bad)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "mine.toml" in err and "17" in err
+
+
+@pytest.mark.skipif(pi_model() is not None, reason="on a Pi the real board would be opened")
+def test_run_on_a_machine_that_is_not_a_pi_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "tabletop.toml"
+    config.write_text(
+        f'profile = "double-take-gpio"\njournal = "{tmp_path / "j.sqlite"}"\ngame = "double-take"\n'
+    )
+    code, _ = run(["run", "--config", str(config)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "not a Raspberry Pi" in err and "tabletop sim" in err
+
+
+def test_run_refuses_the_simulated_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'profile = "sim"\njournal = "{tmp_path / "j.sqlite"}"\n')
+    code, _ = run(["run", "--config", str(config)])
+    assert code == 2
+    assert "sim" in capsys.readouterr().err
+
+
+def test_export_replays_the_journal(tmp_path: Path) -> None:
+    journal = tmp_path / "g.sqlite"
+    code, _ = run(["sim", "--game", "double-take", "--seed", "2", "--journal", str(journal)])
+    assert code == 0
+    code, text = run(["export", "--journal", str(journal)])
+    assert code == 0
+    record = json.loads(text)
+    assert record["game"] == "double-take" and record["outcome"] is not None
+    code, stream = run(["sim", "--game", "double-take", "--seed", "2", "--json"])
+    final = json.loads(stream.splitlines()[-1])
+    assert len(record["moves"]) == final["moves"]
+    assert record["scores"] == final["scores"]
+
+
+def test_unknown_game_suggests_the_close_name(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _ = run(["sim", "--game", "double-tak"])
+    assert code == 2
+    assert "did you mean 'double-take'" in capsys.readouterr().err
