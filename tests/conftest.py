@@ -30,5 +30,5 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     skip = pytest.mark.skip(reason="needs a Raspberry Pi with the board attached (--hardware)")
     for item in items:
-        if "hardware" in item.keywords:
+        if item.get_closest_marker("hardware") is not None:
             item.add_marker(skip)
