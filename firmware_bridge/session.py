@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from games.core import Action, Game, Verdict
 from hardware.board import BoardSettled, BoardStatus
+from hardware.dice import DiceSource
 
 from .events import ButtonEvent, Event, Tick
 from .fixes import Fix, reconcile
@@ -58,6 +59,7 @@ class Session:
         display: Display | None = None,
         signals: Signals | None = None,
         labels: Callable[[str], str | None] | None = None,
+        dice: DiceSource | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -66,6 +68,8 @@ class Session:
         self.signals: Signals = signals or _Silent()
         self.labels = labels
         """Tag id → enrolled piece label, on RFID boards."""
+        self.dice = dice or DiceSource.system()
+        """The station's dice: the OS's randomness on the Pi, seeded in simulation."""
         self.observation: dict[str, str] = {}
         self.connected = True
         self.link_message = ""

@@ -18,6 +18,7 @@ from gpiozero.pins.mock import MockFactory
 
 from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
+from hardware.dice import DiceSource
 from hardware.matrix import GpioMatrixBoard, MatrixScanner
 from hardware.oled import Oled, dummy_oled
 from hardware.settle import SettleFilter
@@ -64,6 +65,7 @@ class Simulation:
         self.factory = MockFactory()
         self.pace = DEFAULT_PACE_S
         self.rng = random.Random(opts.seed)
+        self.dice = DiceSource.seeded(opts.seed)
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.commits: list[Callable[[Session], None]] = []
         self._build()
@@ -112,6 +114,7 @@ class Simulation:
             self.kit.make_referee,
             display=self.oled,
             signals=self.signals,
+            dice=self.dice,
         )
         self.session.listeners.append(self._on_state)
         self.loop = Loop(self.session, self.board)
@@ -211,10 +214,29 @@ class Simulation:
             self.advance(self.pace)
         elif verb == "wait":
             self.advance(seconds(line, 0, 0))
+        elif verb == "dice":
+            self.dice.load(tuple(int(v) for v in args))
+        elif verb == "blank":
+            self.choose(args[0].upper())
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
         else:
             raise line.error(f"'{verb}' has no meaning in {self.kit.name}")
+
+    def choose(self, value: object) -> None:
+        """Answer the open menu with ``value``, pressing right and ok as a player would."""
+        referee = self.session.referee
+        menu = referee.menu
+        if menu is None:
+            raise ValueError("nothing is being asked on the OLED now")
+        values = [v for _, v in menu.options]
+        if value not in values:
+            raise ValueError(f"{value} is not one of the choices ({menu.title})")
+        while referee.menu is menu and menu.choice != value:
+            self.buttons.press("right")
+            self.advance(0.05)
+        self.buttons.press("ok")
+        self.advance(self.pace)
 
     def run_script(self, lines: Iterable[Line]) -> None:
         for line in lines:
