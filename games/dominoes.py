@@ -56,6 +56,7 @@ __all__ = [
     "Draw",
     "EndTurn",
     "Place",
+    "first_player",
     "track_pips",
 ]
 
@@ -91,6 +92,16 @@ class Place(Action):
     def domino(self) -> Domino:
         return Domino(self.domino_a, self.domino_b)
 
+    def normalised(self) -> Place:
+        """The same placement as ``placements()`` names it: upper-left cell first, capitals."""
+        try:
+            ia, ib = cell_index(self.cell_a), cell_index(self.cell_b)
+        except BadCell:
+            return self
+        if ia > ib:
+            return Place(self.domino_b, self.domino_a, NAMES[ib], NAMES[ia])
+        return Place(self.domino_a, self.domino_b, NAMES[ia], NAMES[ib])
+
 
 @dataclass(frozen=True)
 class Discard(Action):
@@ -120,6 +131,11 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
+def first_player(hands: Sequence[Sequence[Domino]]) -> PlayerId:
+    """The seat holding the domino with the fewest pips; the lowest such seat on a tie."""
+    return min(range(len(hands)), key=lambda p: (min(d.pips for d in hands[p]), p))
+
+
 class Dominoes(Game):
     """Double Double Dominoes for 2–6 players on a 15×15 board."""
 
@@ -144,7 +160,7 @@ class Dominoes(Game):
         for _ in range(HAND_SIZE):
             for hand in self._hands:
                 hand.append(self._boneyard.pop())
-        self._to_move = min(range(players), key=lambda p: (min(d.pips for d in self._hands[p]), p))
+        self._to_move = first_player(self._hands)
         self._phase = "draw"
         self._chain_from: int | None = None
         self._last_drawn = False
