@@ -1,0 +1,346 @@
+"""The lexicon: one index answering word, prefix, suffix and substring questions.
+
+Pure: standard library only, no I/O. The index is built from a word list, written
+to bytes and read back from them; reading and writing files is the caller's job.
+
+How it works. Every question is a search for a marked needle in a short stretch
+of one text: ``«road»`` is a word, ``«roa`` a prefix, ``oad»`` a suffix, ``oad``
+a substring. The stretch is chosen by the first ``key_length`` letters of the
+query, hashed into buckets:
+
+- a query of ``key_length`` letters or more lands in the bucket of its first
+  ``key_length`` letters, which holds every distinct rest-of-word starting with
+  those letters, marked: ``«w»`` for a whole word, ``x»`` for a later suffix;
+- a shorter query lands in the bucket of the query itself, which holds one
+  record for it: ``«s»`` if it is a word, else ``«s`` and/or ``s»``, else ``s``.
+
+Every character of the text belongs to some marked piece of some word, so a
+match anywhere is a true answer, and the query's own bucket holds the piece that
+proves a true answer: the index is exact. The markers are not ASCII and queries
+must be, so a query can never contain one. A query costs a handful of calls into
+C (``int``, ``str.find``), whatever its length; the index is one ``str`` and one
+``array`` of bucket offsets, about 6 MB for the ENABLE list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+import sys
+import zlib
+from array import array
+from collections.abc import Callable, Iterable, Iterator
+from itertools import accumulate
+
+__all__ = ["Lexicon", "LexiconError", "Progress", "normalise_word_list"]
+
+Progress = Callable[[int, int], None]
+"""Told ``(done, total)`` steps while an index is built."""
+
+KEY_LENGTH = 6
+"""Letters of a query that pick its bucket; longer keys mean shorter buckets."""
+
+START = "\xab"  # «, opens a piece that begins a word
+END = "\xbb"  # », closes a piece that ends a word
+SEP = "\xb7"  # ·, closes a piece that ends inside a word
+
+_MAGIC = b"TTLEX\x00\x01\x00"
+_HEADER = struct.Struct("<8sBIII32sI")
+"""magic, key length, buckets, words, text length, checksum (md5 hex), crc32."""
+
+_WORD_PIECE = re.compile(f"{START}([a-z]+){END}")
+_PROGRESS_EVERY = 4096
+
+
+class LexiconError(ValueError):
+    """A word list or a stored index that cannot be used; the message says why."""
+
+
+def normalise_word_list(lines: Iterable[str], source: str) -> list[str]:
+    """Check a word list, one word a line, and return its words sorted, lower case, unique.
+
+    Surrounding spaces and blank lines are ignored. Raises ``LexiconError`` naming
+    ``source`` and the line number for a line that is not a word of letters a–z,
+    and for a list without words.
+    """
+    words: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        word = line.strip()
+        if not word:
+            continue
+        if not (word.isascii() and word.isalpha()):
+            bad = next(c for c in word if not ("a" <= c.lower() <= "z"))
+            raise LexiconError(
+                f"{source}, line {number}: {word[:40]!r} is not a word: found {bad!r}, "
+                "but a word list holds one word of letters a-z on each line"
+            )
+        words.add(word.lower())
+    if not words:
+        raise LexiconError(
+            f"{source}: no words found; a word list holds one word of letters a-z on each line"
+        )
+    return sorted(words)
+
+
+def _canonical_checksum(words: list[str]) -> str:
+    """md5 hex of the words written one a line, as the shipped list is."""
+    digest = hashlib.md5(usedforsecurity=False)
+    for word in words:
+        digest.update(word.encode("ascii") + b"\n")
+    return digest.hexdigest()
+
+
+def _bucket_count(keys: int) -> int:
+    """An odd bucket count near the number of keys, so most keys get a bucket alone."""
+    return keys | 1
+
+
+class Lexicon:
+    """An exact, compact index of a word list.
+
+    Queries take letters a–z in either case; any other string (empty, digits,
+    spaces, accents) is answered ``False``. A whole word counts as its own
+    prefix, suffix and substring.
+    """
+
+    __slots__ = ("_buckets", "_offsets", "_size", "_text", "checksum", "key_length")
+
+    def __init__(
+        self, text: str, offsets: array[int], size: int, checksum: str, key_length: int
+    ) -> None:
+        self._text = text
+        self._offsets = offsets
+        self._buckets = len(offsets) - 1
+        self._size = size
+        self.checksum = checksum
+        """md5 hex of the source list (for the shipped ENABLE list, of its file)."""
+        self.key_length = key_length
+
+    # -- queries: kept to a few calls into C each, as they run in every move check
+
+    def is_word(self, s: str) -> bool:
+        """Is ``s`` a word of the list?"""
+        if not s.isascii():
+            return False
+        try:
+            b = int(s[: self.key_length], 36) % self._buckets
+        except ValueError:
+            return False
+        offsets = self._offsets
+        return self._text.find(f"{START}{s.lower()}{END}", offsets[b], offsets[b + 1]) >= 0
+
+    __contains__ = is_word
+
+    def is_prefix(self, s: str) -> bool:
+        """Does some word begin with ``s``?"""
+        if not s.isascii():
+            return False
+        try:
+            b = int(s[: self.key_length], 36) % self._buckets
+        except ValueError:
+            return False
+        offsets = self._offsets
+        return self._text.find(f"{START}{s.lower()}", offsets[b], offsets[b + 1]) >= 0
+
+    def is_suffix(self, s: str) -> bool:
+        """Does some word end with ``s``?"""
+        if not s.isascii():
+            return False
+        try:
+            b = int(s[: self.key_length], 36) % self._buckets
+        except ValueError:
+            return False
+        offsets = self._offsets
+        return self._text.find(f"{s.lower()}{END}", offsets[b], offsets[b + 1]) >= 0
+
+    def is_substring(self, s: str) -> bool:
+        """Does ``s`` occur inside some word (a partial word)?"""
+        if not s.isascii():
+            return False
+        try:
+            b = int(s[: self.key_length], 36) % self._buckets
+        except ValueError:
+            return False
+        offsets = self._offsets
+        return self._text.find(s.lower(), offsets[b], offsets[b + 1]) >= 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def words(self) -> Iterator[str]:
+        """Every word, lower case, in sorted order."""
+        return iter(sorted(_WORD_PIECE.findall(self._text)))
+
+    def __repr__(self) -> str:
+        return f"<Lexicon of {self._size} words, checksum {self.checksum}>"
+
+    # -- building
+
+    @classmethod
+    def build(
+        cls,
+        words: Iterable[str],
+        progress: Progress | None = None,
+        *,
+        checksum: str | None = None,
+        key_length: int = KEY_LENGTH,
+    ) -> Lexicon:
+        """Index ``words`` (letters a–z, any case; duplicates allowed).
+
+        ``progress`` is told ``(done, total)`` as the work goes on. ``checksum`` is
+        the md5 hex of the source list; by default, that of the words written one
+        a line, sorted, in lower case.
+        Raises ``LexiconError`` for a word that is not letters a–z or for no words.
+        """
+        if key_length < 1:
+            raise LexiconError(f"key length must be at least 1, not {key_length}")
+        unique = set()
+        for word in words:
+            if not (word.isascii() and word.isalpha()):
+                raise LexiconError(f"{word[:40]!r} is not a word of letters a-z")
+            unique.add(word.lower())
+        if not unique:
+            raise LexiconError("no words to index")
+        ordered = sorted(unique)
+        report = progress if progress is not None else _ignore_progress
+        total = 3 * len(ordered)
+        short = _short_pieces(ordered, key_length, report, total)
+        text, offsets = _layout(short, list(_long_pieces(ordered, key_length)), report, total)
+        report(total, total)
+        return cls(
+            text,
+            offsets,
+            len(ordered),
+            checksum if checksum is not None else _canonical_checksum(ordered),
+            key_length,
+        )
+
+    # -- bytes
+
+    def to_bytes(self) -> bytes:
+        """The index as bytes for ``from_bytes``; the same on every platform."""
+        offsets = array("I", self._offsets)
+        if sys.byteorder == "big":
+            offsets.byteswap()
+        body = offsets.tobytes() + self._text.encode("latin-1")
+        header = _HEADER.pack(
+            _MAGIC,
+            self.key_length,
+            self._buckets,
+            self._size,
+            len(self._text),
+            self.checksum.encode("ascii"),
+            zlib.crc32(body),
+        )
+        return header + body
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Lexicon:
+        """Read an index written by ``to_bytes``.
+
+        Raises ``LexiconError`` if the bytes are not such an index or were damaged.
+        """
+        if len(data) < _HEADER.size:
+            raise LexiconError("not a lexicon index: too short")
+        magic, key_length, buckets, size, text_length, checksum, crc = _HEADER.unpack_from(data)
+        if magic != _MAGIC:
+            raise LexiconError("not a lexicon index of this version")
+        offsets_size = 4 * (buckets + 1)
+        if len(data) != _HEADER.size + offsets_size + text_length or buckets < 1:
+            raise LexiconError("lexicon index damaged: its length does not match its header")
+        body = memoryview(data)[_HEADER.size :]
+        if zlib.crc32(body) != crc:
+            raise LexiconError("lexicon index damaged: its CRC does not match")
+        offsets = array("I")
+        offsets.frombytes(body[:offsets_size])
+        if sys.byteorder == "big":
+            offsets.byteswap()
+        if offsets[0] != 0 or offsets[-1] != text_length or key_length < 1:
+            raise LexiconError("lexicon index damaged: its buckets do not cover its text")
+        text = str(body[offsets_size:], "latin-1")
+        try:
+            checksum_text = checksum.decode("ascii")
+        except UnicodeDecodeError:
+            raise LexiconError("lexicon index damaged: bad checksum field") from None
+        return cls(text, offsets, size, checksum_text, key_length)
+
+
+def _ignore_progress(done: int, total: int) -> None:
+    pass
+
+
+def _short_pieces(
+    words: list[str], key_length: int, report: Progress, total: int
+) -> list[tuple[str, str]]:
+    """For each substring shorter than the key: its record, proving every flag it has."""
+    short = key_length - 1
+    # Every short substring lies inside a window of key_length - 1 letters (or inside
+    # a word shorter than that), and there are far fewer distinct windows than places.
+    windows: set[str] = set()
+    prefixes: set[str] = set()
+    suffixes: set[str] = set()
+    for start in range(0, len(words), _PROGRESS_EVERY):
+        report(start, total)
+        chunk = words[start : start + _PROGRESS_EVERY]
+        windows.update(w[i : i + short] for w in chunk for i in range(len(w) - short + 1))
+        windows.update(w for w in chunk if len(w) < short)
+        for n in range(1, key_length):
+            prefixes.update(w[:n] for w in chunk)
+            suffixes.update(w[-n:] for w in chunk)
+    substrings = {x[i:j] for x in windows for i in range(len(x)) for j in range(i + 1, len(x) + 1)}
+    whole = {w for w in words if len(w) < key_length}
+    records: list[tuple[str, str]] = []
+    for s in substrings:
+        if s in whole:
+            record = f"{START}{s}{END}"
+        elif s in prefixes:
+            record = f"{START}{s}{SEP}{s}{END}" if s in suffixes else f"{START}{s}{SEP}"
+        else:
+            record = f"{s}{END}" if s in suffixes else f"{s}{SEP}"
+        records.append((s, record))
+    return records
+
+
+def _long_pieces(words: list[str], key_length: int) -> Iterator[tuple[str, str]]:
+    """Every distinct marked rest-of-word of ``key_length`` letters or more, with its key.
+
+    Words are taken in order of their reversal, so the suffixes a word shares with
+    any earlier word are exactly those it shares with the previous one.
+    """
+    previous = ""
+    for word in sorted(words, key=_reversed):
+        length = len(word)
+        shared = 0
+        limit = min(length, len(previous))
+        while shared < limit and word[length - 1 - shared] == previous[-1 - shared]:
+            shared += 1
+        if length >= key_length:
+            yield word[:key_length], f"{START}{word}{END}"
+        # A suffix it shares with the previous word is a duplicate; the whole word
+        # already covers the suffix at i = 0.
+        for i in range(1, min(length - shared, length - key_length + 1)):
+            yield word[i : i + key_length], f"{word[i:]}{END}"
+        previous = word
+
+
+def _reversed(word: str) -> str:
+    return word[::-1]
+
+
+def _layout(
+    short: list[tuple[str, str]],
+    long: list[tuple[str, str]],
+    report: Progress,
+    total: int,
+) -> tuple[str, array[int]]:
+    """Group the pieces by bucket into one text; return it and the bucket offsets."""
+    buckets = _bucket_count(len(short) + len({key for key, _ in long}))
+    report(total // 2, total)
+    # Sorting by piece within a bucket too makes the text the same on every build.
+    placed = sorted((int(key, 36) % buckets, piece) for key, piece in short + long)
+    report(total * 3 // 4, total)
+    sizes = [0] * (buckets + 1)
+    for bucket, piece in placed:
+        sizes[bucket + 1] += len(piece)
+    return "".join(piece for _, piece in placed), array("I", accumulate(sizes))
