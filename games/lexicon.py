@@ -205,8 +205,11 @@ class Lexicon:
         ordered = sorted(unique)
         report = progress if progress is not None else _ignore_progress
         total = 3 * len(ordered)
-        short = _short_pieces(ordered, key_length, report, total)
-        text, offsets = _layout(short, list(_long_pieces(ordered, key_length)), report, total)
+        pieces = _short_pieces(ordered, key_length, report, total)
+        report(total // 3, total)
+        pieces.extend(_long_pieces(ordered, key_length))
+        report(total * 2 // 3, total)
+        text, offsets = _layout(pieces, report, total)
         report(total, total)
         return cls(
             text,
@@ -291,7 +294,7 @@ def _short_pieces(
     substrings = {x[i:j] for x in windows for i in range(len(x)) for j in range(i + 1, len(x) + 1)}
     whole = {w for w in words if len(w) < key_length}
     records: list[tuple[str, str]] = []
-    for s in substrings:
+    for s in sorted(substrings):
         if s in whole:
             record = f"{START}{s}{END}"
         elif s in prefixes:
@@ -329,18 +332,15 @@ def _reversed(word: str) -> str:
 
 
 def _layout(
-    short: list[tuple[str, str]],
-    long: list[tuple[str, str]],
-    report: Progress,
-    total: int,
+    pieces: list[tuple[str, str]], report: Progress, total: int
 ) -> tuple[str, array[int]]:
-    """Group the pieces by bucket into one text; return it and the bucket offsets."""
-    buckets = _bucket_count(len(short) + len({key for key, _ in long}))
-    report(total // 2, total)
-    # Sorting by piece within a bucket too makes the text the same on every build.
-    placed = sorted((int(key, 36) % buckets, piece) for key, piece in short + long)
-    report(total * 3 // 4, total)
+    """Group the ``(key, piece)`` pairs by bucket into one text; return it and the offsets."""
+    buckets = _bucket_count(len({key for key, _ in pieces}))
+    homes = [int(key, 36) % buckets for key, _ in pieces]
+    report(total * 5 // 6, total)
+    # A stable sort of the given order keeps the text the same on every build.
+    order = sorted(range(len(pieces)), key=homes.__getitem__)
     sizes = [0] * (buckets + 1)
-    for bucket, piece in placed:
-        sizes[bucket + 1] += len(piece)
-    return "".join(piece for _, piece in placed), array("I", accumulate(sizes))
+    for home, (_, piece) in zip(homes, pieces, strict=True):
+        sizes[home + 1] += len(piece)
+    return "".join([pieces[i][1] for i in order]), array("I", accumulate(sizes))
