@@ -64,6 +64,7 @@ HAND_SIZE = 3
 TRACK_BONUS = 3
 VICTORY_TOTALS = {2: 100, 3: 75, 4: 50, 5: 75, 6: 50}
 PHASES = ("draw", "play", "chain", "discard", "over")
+"""The parts of a turn, as ``Dominoes.phase`` names them."""
 
 WINNING = 1000.0
 """What the computer player adds to a placement that wins the game at once."""
@@ -131,6 +132,12 @@ def _text(value: Any, what: str) -> str:
     return value
 
 
+def _domino(pair: Sequence[int]) -> Domino:
+    if len(pair) != 2:
+        raise BadSettings(f"a domino is two pip counts such as (6, 3), not {pair!r}")
+    return Domino(_pip(pair[0], "a pip"), _pip(pair[1], "a pip")).key()
+
+
 def first_player(hands: Sequence[Sequence[Domino]]) -> PlayerId:
     """The seat holding the domino with the fewest pips; the lowest such seat on a tie."""
     return min(range(len(hands)), key=lambda p: (min(d.pips for d in hands[p]), p))
@@ -164,6 +171,8 @@ class Dominoes(Game):
         self._phase = "draw"
         self._chain_from: int | None = None
         self._last_drawn = False
+        # Only the wording of a refusal differs when a discard trims an overfull hand.
+        self._trimming = False
         self._outcome: Outcome | None = None
 
     @classmethod
@@ -187,10 +196,10 @@ class Dominoes(Game):
         ``"play"`` (the turn's domino already drawn).
         """
         game = cls(players)
-        game._hands = [[Domino(*d).key() for d in h] for h in (hands or [[]] * players)]
+        game._hands = [[_domino(d) for d in h] for h in (hands or [[]] * players)]
         if len(game._hands) != players:
             raise BadSettings(f"give one hand per player: {players} hands, not {len(game._hands)}")
-        game._pit = [Domino(*d).key() for d in pit]
+        game._pit = [_domino(d) for d in pit]
         if boneyard is None:
             rest = double_six_sets(3 if players >= 5 else 2)
             used = [d for h in game._hands for d in h] + game._pit
@@ -201,7 +210,7 @@ class Dominoes(Game):
             game.rng.shuffle(rest)
             game._boneyard = rest
         else:
-            game._boneyard = [Domino(*d).key() for d in reversed(boneyard)]
+            game._boneyard = [_domino(d) for d in reversed(boneyard)]
         game._scores = list(scores) if scores is not None else [0] * players
         if len(game._scores) != players:
             raise BadSettings(f"give one score per player: {players}, not {len(game._scores)}")
@@ -323,7 +332,7 @@ class Dominoes(Game):
                 continue
             c1, c2 = NAMES[slot.cells[0]], NAMES[slot.cells[1]]
             for d in kinds:
-                for a, b in {(d.a, d.b), (d.b, d.a)}:
+                for a, b in ((d.a, d.b),) if d.is_double else ((d.a, d.b), (d.b, d.a)):
                     if slot.fits(a, b):
                         out.append(Place(a, b, c1, c2))
         return out
@@ -388,6 +397,8 @@ class Dominoes(Game):
 
     def _place_reason(self, place: Place) -> str:
         if self._phase == "discard":
+            if self._trimming:
+                return f"you hold more than {HAND_SIZE}: discard into the pit down to {HAND_SIZE}"
             return "no domino in your hand fits: discard one into the pit"
         try:
             a, b = _pip(place.domino_a, "domino_a"), _pip(place.domino_b, "domino_b")
@@ -480,8 +491,12 @@ class Dominoes(Game):
         index = self.board.lay(domino, cell_index(place.cell_a), cell_index(place.cell_b), mover)
         for e in events:
             self._scores[e.player] += e.points
-        if max(self._scores) >= self.victory_total:
-            self._finish(f"reached the victory total of {self.victory_total}")
+        total = self.victory_total
+        if max(self._scores) >= total:
+            names = " and ".join(
+                self.seat_name(p) for p in range(self.players) if self._scores[p] >= total
+            )
+            self._finish(f"{names} reached the victory total of {total}")
         elif not self.board.slots():
             self._finish("no space is left where a domino can be placed")
         elif domino.is_double and self._placements(self._hands[mover], index):
@@ -505,6 +520,7 @@ class Dominoes(Game):
 
     def _begin_play(self) -> None:
         self._chain_from = None
+        self._trimming = False
         if not self._hands[self._to_move]:
             self._end_turn()
             return
@@ -515,6 +531,7 @@ class Dominoes(Game):
         self._chain_from = None
         if len(hand) > HAND_SIZE:
             self._phase = "discard"
+            self._trimming = True
             return
         while len(hand) < HAND_SIZE and self._boneyard:
             self._draw_one()

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pytest_benchmark.fixture import BenchmarkFixture
 
 from games.core import Action
 from games.dominoes import Discard, Dominoes, DominoesPlayer, Draw, EndTurn, Place
@@ -163,3 +164,10 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
     assert other.play(Place(2, 2, "D4", "E4")).accepted
     assert game.state_dict() == before
     assert game.phase == "play"
+
+
+def test_benchmark_a_whole_computer_game(benchmark: BenchmarkFixture) -> None:
+    """Timed with ``pytest --benchmark-enable -k benchmark``; once, untimed, otherwise."""
+    game, actions = benchmark(computer_game, 4, 1)
+    assert game.outcome is not None
+    assert actions > 20

@@ -135,7 +135,7 @@ def test_reaching_the_victory_total_ends_the_game_at_once() -> None:
     assert game.phase == "over"
     assert game.outcome is not None
     assert game.outcome.winners == (0,)
-    assert game.outcome.reason == "reached the victory total of 100"
+    assert game.outcome.reason == "player 1 reached the victory total of 100"
     assert game.legal_actions() == []
     assert game.play(Draw()).reason == "the game is over"
 
@@ -154,6 +154,7 @@ def test_a_player_who_is_not_moving_can_win_by_the_bonus() -> None:
     assert game.outcome is not None
     assert game.outcome.winners == (1,)
     assert game.scores() == [0, 100]
+    assert game.outcome.reason == "player 2 reached the victory total of 100"
 
 
 @pytest.mark.parametrize(("players", "total"), [(3, 75), (4, 50), (5, 75), (6, 50)])
@@ -162,7 +163,7 @@ def test_victory_total_for_each_player_count_ends_the_game(players: int, total: 
     game = position([(2, 1)], below)
     play(game, Place(2, 1, "D4", "E4"))
     assert game.outcome is not None
-    assert game.outcome.reason == f"reached the victory total of {total}"
+    assert game.outcome.reason == f"player 1 reached the victory total of {total}"
 
 
 def test_one_point_short_of_the_victory_total_plays_on() -> None:

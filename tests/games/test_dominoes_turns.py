@@ -118,6 +118,7 @@ def test_more_than_three_in_hand_at_the_end_of_a_turn_are_discarded_down_to_thre
     accept(game, Discard(2, 2))
     assert (game.phase, game.to_move) == ("discard", 0)
     refuse(game, EndTurn(), "discard a domino into the pit first")
+    refuse(game, Place(4, 4, "F8", "E8"), "you hold more than 3: discard into the pit down to 3")
     accept(game, Discard(3, 3))
     assert game.hand(0) == [Domino(4, 4), Domino(5, 5), Domino(0, 0)]
     assert game.pit == [Domino(2, 2), Domino(3, 3)]
@@ -264,6 +265,11 @@ def test_from_position_refuses_overlapping_dominoes() -> None:
 def test_from_position_refuses_cells_apart() -> None:
     with pytest.raises(BadSettings, match="H8 and H10 are not next to each other"):
         Dominoes.from_position(2, board=[(1, 2, "H8", "H10")])
+
+
+def test_from_position_refuses_a_domino_that_does_not_exist() -> None:
+    with pytest.raises(GameError, match="a pip must be a whole number of pips from 0 to 6, not 7"):
+        Dominoes.from_position(2, hands=[[(7, 1)], OTHER_HAND])
 
 
 def test_from_position_refuses_a_wrong_number_of_hands() -> None:
