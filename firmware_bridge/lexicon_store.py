@@ -116,11 +116,15 @@ def load_lexicon(
     drawn on stderr if it is a terminal and the build takes more than a moment.
     Raises ``LexiconError`` for a list that is missing, unreadable or not a word list.
     """
-    raw, checksum = read_word_list(path)
+    # The shipped list can only change with the program, and SHIPPED_LIST_MD5 with
+    # it: reading and checking it is left to the build, which keeps loads quick.
+    raw, checksum = (None, SHIPPED_LIST_MD5) if path is None else read_word_list(path)
     directory = cache_dir if cache_dir is not None else default_cache_dir()
     cached = _read_cache(cache_path(directory, checksum), checksum)
     if cached is not None:
         return cached
+    if raw is None:
+        raw, checksum = read_word_list(None)
     source = "the shipped ENABLE list" if path is None else str(path)
     words = _words_of(raw, source)
     if progress is None and sys.stderr.isatty():
