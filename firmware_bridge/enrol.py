@@ -19,11 +19,23 @@ NameSource = Callable[[str], str | None] | Iterable[str]
 POLL_INTERVAL_S = 0.02
 
 
-def _name_getter(names: NameSource) -> Callable[[str], str | None]:
-    if callable(names):
-        return names
-    iterator: Iterator[str] = iter(names)
-    return lambda _tag: next(iterator, None)
+class _Names:
+    """The name source, able to say when an iterable has run out before the next tag."""
+
+    def __init__(self, names: NameSource) -> None:
+        self._call = names if callable(names) else None
+        self._iter: Iterator[str] | None = None if callable(names) else iter(names)
+        self._next = None if self._iter is None else next(self._iter, None)
+
+    @property
+    def exhausted(self) -> bool:
+        return self._iter is not None and self._next is None
+
+    def name(self, tag: str) -> str | None:
+        if self._call is not None:
+            return self._call(tag)
+        name, self._next = self._next, None if self._iter is None else next(self._iter, None)
+        return name
 
 
 def new_tags(before: Mapping[str, str], after: Mapping[str, str]) -> list[tuple[str, str]]:
@@ -45,17 +57,18 @@ def run_enrol(
     overwrite: bool = False,
     idle: Callable[[float], object] = time.sleep,
 ) -> TagTable:
-    """Enrol pieces until the name source runs out; return the table, saved after each.
+    """Enrol pieces until the name source runs out (an iterable is exhausted or the
+    callable returns None); return the table, saved after each piece.
 
     Each time a tag appears on a cell, the name source names it. A tag already
     enrolled under another name is refused (and shown) unless ``overwrite``.
     ``idle(seconds)`` waits between polls; tests pass a FakeClock's ``advance``.
     """
     table = TagTable.load(table_path)
-    get_name = _name_getter(names)
+    source = _Names(names)
     seen: Mapping[str, str] = {}
     display_text("Lay a piece on any cell")
-    while True:
+    while not source.exhausted:
         for event in board.poll(clock.now()):
             if isinstance(event, BoardStatus):
                 display_text(event.message)
@@ -70,7 +83,7 @@ def run_enrol(
             if untagged:
                 display_text(f"No tag read on {untagged[0]}: turn the piece or try another cell")
             for cell, tag in new_tags(seen, event.observation):
-                name = get_name(tag)
+                name = None if source.exhausted else source.name(tag)
                 if name is None:
                     display_text(f"Enrolled {len(table)} tags")
                     return table
@@ -88,3 +101,5 @@ def run_enrol(
                     display_text(f"{cell}: {name} enrolled. Next piece")
             seen = event.observation
         idle(POLL_INTERVAL_S)
+    display_text(f"Enrolled {len(table)} tags")
+    return table

@@ -35,6 +35,7 @@ class Firmware:
         self.warmup_ms = warmup_ms
         self._started = None
         self._request_waiting = False
+        self.requests = 0
 
     def _send(self, mtype, payload=b""):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -93,6 +94,7 @@ class Firmware:
 
     def _handle(self, mtype, payload, now):
         if mtype == wire.SNAPSHOT_REQUEST:
+            self.requests += 1
             if self.ready(now):
                 self.send_hello()
                 self.send_snapshot(now)

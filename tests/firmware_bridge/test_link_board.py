@@ -1,0 +1,267 @@
+"""SerialSensorBoard over a pseudo-terminal with the real firmware on the far end,
+and over an in-memory port for exact wire scenarios."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from firmware_bridge.link.board import SerialSensorBoard
+from firmware_bridge.link.decoder import LinkDecoder
+from firmware_bridge.link.errors import (
+    BoardMismatchError,
+    ProtocolVersionError,
+    SerialPortError,
+)
+from firmware_bridge.link.framing import wrap
+from firmware_bridge.link.messages import (
+    CellEvent,
+    Hello,
+    Message,
+    SnapshotPart,
+    SnapshotRequest,
+    encode,
+)
+from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
+from hardware.clock import FakeClock
+from wiring.profile import SerialWiring
+
+ROWS, COLUMNS = 3, 4
+CELLS = [f"{'ABCD'[c]}{r + 1}" for r in range(ROWS) for c in range(COLUMNS)]
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(100.0)
+
+
+@pytest.fixture
+def sim(clock: FakeClock) -> Iterator[SimulatedSerialBoard]:
+    with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy", clock, cells=CELLS) as board:
+        yield board
+
+
+def host_for(
+    sim: SimulatedSerialBoard, clock: FakeClock, sensor: str = "occupancy"
+) -> SerialSensorBoard:
+    wiring = SerialWiring(port=sim.port_name, rows=ROWS, columns=COLUMNS, sensor=sensor)  # type: ignore[arg-type]
+    return SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15)
+
+
+def run(
+    sim: SimulatedSerialBoard, host: SerialSensorBoard, clock: FakeClock, seconds: float
+) -> list[BoardEvent]:
+    events: list[BoardEvent] = []
+    for _ in range(round(seconds / 0.01)):
+        clock.advance(0.01)
+        sim.step()
+        events += host.poll(clock.now())
+    return events
+
+
+def settled(events: list[BoardEvent]) -> list[dict[str, str]]:
+    return [dict(e.observation) for e in events if isinstance(e, BoardSettled)]
+
+
+def test_the_host_connects_and_reports_the_settled_board(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    sim.place("B2")
+    sim.place(0)
+    host = host_for(sim, clock)
+    events = run(sim, host, clock, 0.6)
+    assert events[0] == BoardStatus(True, "Board connected: firmware 1.0.0, 3×4 occupancy")
+    assert settled(events) == [{"A1": OCCUPIED, "B2": OCCUPIED}]
+    host.close()
+
+
+def test_a_hand_passing_over_a_cell_never_settles(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    host = host_for(sim, clock)
+    run(sim, host, clock, 0.6)
+    sim.place("C3")
+    events = run(sim, host, clock, 0.1)
+    sim.lift("C3")
+    events += run(sim, host, clock, 0.6)
+    assert settled(events) == []
+    host.close()
+
+
+def test_unplug_mid_stream_then_replug_gives_exactly_the_board(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    sim.place("A1")
+    sim.place("B2")
+    host = host_for(sim, clock)
+    assert settled(run(sim, host, clock, 0.6)) == [{"A1": OCCUPIED, "B2": OCCUPIED}]
+    sim.place("D3")
+    run(sim, host, clock, 0.02)  # an event is on its way
+    sim.unplug()
+    events = run(sim, host, clock, 1.0)
+    assert events == [BoardStatus(False, "Board disconnected: check the USB cable")]
+    # The board changes while the cable is out.
+    sim.lift("B2")
+    sim.place("C1")
+    sim.replug()
+    events = run(sim, host, clock, 6.0)
+    assert events[0] == BoardStatus(True, "Board connected: firmware 1.0.0, 3×4 occupancy")
+    assert settled(events) == [{"A1": OCCUPIED, "C1": OCCUPIED, "D3": OCCUPIED}]
+    assert sim.firmware.requests >= 1
+    assert sim.boots == 2
+    host.close()
+
+
+def test_rfid_tags_reach_the_host_as_upper_case_hex(clock: FakeClock) -> None:
+    with SimulatedSerialBoard(ROWS, COLUMNS, "rfid", clock, cells=CELLS) as sim:
+        sim.place("C2", tag="04a224b2c35e80")
+        sim.place("A3", tag="deadbeef")
+        host = host_for(sim, clock, "rfid")
+        events = run(sim, host, clock, 0.8)
+        assert settled(events) == [{"C2": "04A224B2C35E80", "A3": "DEADBEEF"}]
+        host.close()
+
+
+def test_a_combined_board_reports_tags(clock: FakeClock) -> None:
+    with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS) as sim:
+        host = host_for(sim, clock, "rfid")
+        run(sim, host, clock, 0.6)
+        sim.place("D1", tag="01020304")
+        assert settled(run(sim, host, clock, 0.6)) == [{"D1": "01020304"}]
+        host.close()
+
+
+def test_the_simulated_board_refuses_bad_scenario_input(sim: SimulatedSerialBoard) -> None:
+    with pytest.raises(SimulatedBoardError, match="no cell named 'Z9'"):
+        sim.place("Z9")
+    with pytest.raises(SimulatedBoardError, match="not hex"):
+        sim.place("A1", tag="xyz")
+    with pytest.raises(SimulatedBoardError, match="off a board"):
+        sim.lift(12)
+
+
+class MemoryPort:
+    """A serial port in memory: the test writes what the board says."""
+
+    def __init__(self) -> None:
+        self.incoming = bytearray()
+        self.written = bytearray()
+
+    def read(self, size: int = 1) -> bytes:
+        data, self.incoming = bytes(self.incoming[:size]), self.incoming[size:]
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.written += data
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+    def requests(self) -> int:
+        messages = [e.message for e in LinkDecoder().feed(bytes(self.written))]
+        self.written.clear()
+        return messages.count(SnapshotRequest())
+
+
+def memory_board(clock: FakeClock, port: MemoryPort) -> SerialSensorBoard:
+    wiring = SerialWiring(port="loop://", rows=ROWS, columns=COLUMNS)
+    return SerialSensorBoard(
+        wiring, CELLS, clock=clock, settle_window_s=0.15, opener=lambda _p, _b: port
+    )
+
+
+def say(port: MemoryPort, *messages: tuple[int, Message]) -> None:
+    for seq, message in messages:
+        port.incoming += encode(message, seq)
+
+
+HELLO = Hello((1, 0, 0), ROWS, COLUMNS, "occupancy")
+EMPTY = SnapshotPart(1, 12, 0, (None,) * 12)
+
+
+def test_a_sequence_gap_asks_for_a_snapshot_and_drops_the_event(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    host.poll(clock.advance(0.01))
+    assert port.requests() == 1
+    say(port, (0, HELLO), (1, EMPTY), (2, CellEvent(0, b"")))
+    host.poll(clock.advance(1.0))
+    assert host.mirror.current
+    say(port, (5, CellEvent(1, b"")))
+    host.poll(clock.advance(1.0))
+    assert port.requests() == 1
+    assert host.mirror.readings[1] is None
+    say(port, (6, HELLO), (7, SnapshotPart(2, 12, 0, (b"", b"") + (None,) * 10)))
+    events = host.poll(clock.advance(0.2)) + host.poll(clock.advance(0.2))
+    # A1 (held since before the gap) settles first, B1 one window later.
+    assert settled(events) == [{"A1": OCCUPIED}, {"A1": OCCUPIED, "B1": OCCUPIED}]
+
+
+def test_a_firmware_of_another_protocol_version_stops_with_what_to_install(
+    clock: FakeClock,
+) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    port.incoming += wrap(bytes((2, 1, 0, 0, 2, 4, 1, 3, 4, 0)))
+    with pytest.raises(ProtocolVersionError) as caught:
+        host.poll(clock.advance(0.01))
+    message = str(caught.value)
+    assert "firmware 2.4.1 speaks link protocol v2" in message
+    assert "this tabletop speaks v1" in message
+    assert "docs/firmware.md" in message
+
+
+def test_a_board_of_another_size_is_refused_with_a_fix(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, Hello((1, 0, 0), 15, 15, "occupancy")))
+    with pytest.raises(BoardMismatchError, match="15×15 but the profile says 3×4"):
+        host.poll(clock.advance(0.01))
+
+
+def test_garbage_on_the_wire_is_counted_and_the_board_still_reads(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    port.incoming += b"\x00\x07\x99\x12\x00\xff\xfe" * 50
+    say(port, (0, HELLO), (1, SnapshotPart(1, 12, 0, (b"",) + (None,) * 11)))
+    events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.2))
+    assert host.decoder.bad_frames >= 50
+    assert settled(events) == [{"A1": OCCUPIED}]
+
+
+def test_a_silent_board_counts_as_gone_and_is_asked_again(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, HELLO), (1, EMPTY))
+    host.poll(clock.advance(0.01))
+    port.requests()
+    events = host.poll(clock.advance(5.0))
+    statuses = [e for e in events if isinstance(e, BoardStatus)]
+    assert statuses == [BoardStatus(False, "Board not answering: check the firmware is running")]
+    assert port.requests() == 1
+
+
+def test_a_missing_port_is_retried_with_back_off(clock: FakeClock) -> None:
+    attempts: list[float] = []
+
+    def opener(port: str, baudrate: int) -> MemoryPort:
+        attempts.append(clock.now())
+        raise SerialPortError(f"no serial port {port}: is the board plugged in?")
+
+    wiring = SerialWiring(port="/dev/ttyACM9", rows=ROWS, columns=COLUMNS)
+    host = SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15, opener=opener)
+    events: list[BoardEvent] = []
+    for _ in range(400):
+        events += host.poll(clock.advance(0.01))
+    assert events == [BoardStatus(False, "Board disconnected: check the USB cable")]
+    gaps = [round(b - a, 2) for a, b in zip(attempts, attempts[1:], strict=False)]
+    assert gaps == [0.2, 0.5, 1.0, 2.0]
+
+
+def test_cell_names_must_match_the_board_size(clock: FakeClock) -> None:
+    wiring = SerialWiring(port="loop://", rows=15, columns=15)
+    with pytest.raises(ValueError, match="has 225 cells but the profile lists 12"):
+        SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15)
