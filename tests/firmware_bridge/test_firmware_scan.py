@@ -3,6 +3,7 @@ framing (decoded by the host decoder byte for byte) and requests."""
 
 from __future__ import annotations
 
+import importlib
 import sys
 import types
 from pathlib import Path
@@ -10,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.firmware import app, debounce, runner, scanners, wire
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 from firmware_bridge.link.messages import (
@@ -23,6 +23,14 @@ from firmware_bridge.link.messages import (
     SnapshotRequest,
     encode,
 )
+
+# The firmware is untyped MicroPython, outside mypy: imported by name.
+app: Any = importlib.import_module("firmware_bridge.firmware.app")
+debounce: Any = importlib.import_module("firmware_bridge.firmware.debounce")
+runner: Any = importlib.import_module("firmware_bridge.firmware.runner")
+scanners: Any = importlib.import_module("firmware_bridge.firmware.scanners")
+wire: Any = importlib.import_module("firmware_bridge.firmware.wire")
+
 
 FAKE_MACHINE_DIR = Path(__file__).parent / "fake_machine"
 
@@ -261,14 +269,14 @@ def test_boot_builds_from_config_and_turns_off_ctrl_c(monkeypatch: pytest.Monkey
     monkeypatch.syspath_prepend(str(FAKE_MACHINE_DIR))
     for name in ("machine", "micropython"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    config = types.ModuleType("config")
+    config: Any = types.ModuleType("config")
     exec((Path(wire.__file__).parent / "config.py").read_text(), config.__dict__)
     config.ROWS, config.COLUMNS = 4, 4
     monkeypatch.setitem(sys.modules, "config", config)
     port = ListPort()
     fw = runner.run(port, steps=3)
-    import machine  # the fake, from FAKE_MACHINE_DIR
-    import micropython
+    machine = importlib.import_module("machine")  # the fake, from FAKE_MACHINE_DIR
+    micropython = importlib.import_module("micropython")
 
     assert micropython.kbd_intr_calls == [-1]
     assert machine.bench.watchdog_feeds == 3

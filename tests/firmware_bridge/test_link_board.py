@@ -3,6 +3,7 @@ and over an in-memory port for exact wire scenarios."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -257,7 +258,7 @@ def test_a_missing_port_is_retried_with_back_off(clock: FakeClock) -> None:
     for _ in range(400):
         events += host.poll(clock.advance(0.01))
     assert events == [BoardStatus(False, "Board disconnected: check the USB cable")]
-    gaps = [round(b - a, 2) for a, b in zip(attempts, attempts[1:], strict=False)]
+    gaps = [round(b - a, 2) for a, b in itertools.pairwise(attempts)]
     assert gaps == [0.2, 0.5, 1.0, 2.0]
 
 

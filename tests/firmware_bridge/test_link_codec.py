@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import pytest
 from cobs import cobs
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.firmware import wire
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import MAX_PACKET, crc16, wrap
 from firmware_bridge.link.messages import (
@@ -24,6 +26,10 @@ from firmware_bridge.link.messages import (
     encode,
     snapshot_parts,
 )
+
+# The firmware is untyped MicroPython, outside mypy: imported by name.
+wire: Any = importlib.import_module("firmware_bridge.firmware.wire")
+
 
 FIXTURES = [
     (

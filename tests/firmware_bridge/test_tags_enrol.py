@@ -17,7 +17,7 @@ from wiring.profile import SerialWiring
 class ScriptedBoard:
     """A board that reports one scripted list of events per poll."""
 
-    cells = ("A1", "A2", "A3")
+    cells: tuple[str, ...] = ("A1", "A2", "A3")
 
     def __init__(self, script: list[list[BoardEvent]]) -> None:
         self._script: Iterator[list[BoardEvent]] = iter(script)
