@@ -266,22 +266,54 @@ class MoveGenerator:
             if t != BLANK and t not in _VALUES:
                 raise ValueError(f"{tile!r} is not a tile; racks hold A to Z and ? for a blank")
             counts[t] = counts.get(t, 0) + 1
+        lefts = self._left_parts(counts)
         out: list[_Found] = []
         empty = not board
-        self._search_lines(across, False, counts, out, empty)
-        self._search_lines(down, True, counts, out, empty)
+        self._search_lines(across, False, counts, lefts, out, empty)
+        self._search_lines(down, True, counts, lefts, out, empty)
         return out
+
+    def _left_parts(self, rack: dict[str, int]) -> list[list[tuple[int, str]]]:
+        """Every start of a word the rack can spell, up to 6 letters, as (node, letters),
+        grouped by length; a lower-case letter is a blank. The same for every anchor."""
+        edges = self.dawg.edges
+        letters = [ch for ch in rack if ch != BLANK]
+        by_length: list[list[tuple[int, str]]] = [[] for _ in range(RACK_SIZE)]
+        by_length[0].append((0, ""))
+
+        def grow(node: int, spelled: str) -> None:
+            depth = len(spelled) + 1
+            nexts = edges[node]
+            for ch in letters:
+                if rack[ch]:
+                    child = nexts.get(ch)
+                    if child is None:
+                        continue
+                    rack[ch] -= 1
+                    by_length[depth].append((child, spelled + ch))
+                    if depth < RACK_SIZE - 1:
+                        grow(child, spelled + ch)
+                    rack[ch] += 1
+            if rack.get(BLANK):
+                rack[BLANK] -= 1
+                for ch, child in nexts.items():
+                    by_length[depth].append((child, spelled + ch.lower()))
+                    if depth < RACK_SIZE - 1:
+                        grow(child, spelled + ch.lower())
+                rack[BLANK] += 1
+
+        grow(0, "")
+        return by_length
 
     def _search_lines(
         self,
         grid: list[list[str]],
         down: bool,
         rack: dict[str, int],
+        lefts: list[list[tuple[int, str]]],
         out: list[_Found],
         empty_board: bool,
     ) -> None:
-        letters = [ch for ch in rack if ch != BLANK]
-
         for line in range(SIZE):
             cells = grid[line]
             above = grid[line - 1] if line > 0 else None
@@ -304,7 +336,7 @@ class MoveGenerator:
             if not anchors:
                 continue
             allowed, cross_base = self._cross_checks(grid, line)
-            self._search_line(cells, line, down, anchors, allowed, cross_base, rack, letters, out)
+            self._search_line(cells, line, down, anchors, allowed, cross_base, rack, lefts, out)
 
     def _search_line(
         self,
@@ -315,36 +347,44 @@ class MoveGenerator:
         allowed: list[frozenset[str] | None],
         cross_base: list[int],
         rack: dict[str, int],
-        letters: list[str],
+        lefts: list[list[tuple[int, str]]],
         out: list[_Found],
     ) -> None:
-        """Appel–Jacobson along one line: left parts through non-anchor cells, then right."""
+        """Appel–Jacobson along one line: a left part through non-anchor cells, then right."""
         edges = self.dawg.edges
         final = self.dawg.final
         values = _VALUES
         lms = (_LM_DOWN if down else _LM_ACROSS)[line]
         wms = (_WM_DOWN if down else _WM_ACROSS)[line]
         on_board = [tile_points(ch) if ch else 0 for ch in cells]
+        letters = [ch for ch in rack if ch != BLANK]
+        has_blank = bool(rack.get(BLANK))
+        # Tiles laid right of the anchor, as (position, letter).
         placed: list[tuple[int, str]] = []
+        left_part = ""
 
-        def record(msum: int, wmul: int, xsum: int, tiles: int) -> None:
-            if down and tiles == 1 and allowed[placed[0][0]] is not None:
+        def record(anchor: int, msum: int, wmul: int, xsum: int) -> None:
+            tiles = len(left_part) + len(placed)
+            if down and tiles == 1 and allowed[anchor] is not None:
                 return  # found already across, where it makes a word of 2 or more
+            first = anchor - len(left_part)
+            laid = [(first + k, ch) for k, ch in enumerate(left_part)]
+            for pos, ch in laid:
+                msum += (values[ch] if ch.isupper() else 0) * lms[pos]
+                wmul *= wms[pos]
             bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
-            out.append((msum * wmul + xsum + bonus, down, line, tuple(placed)))
+            out.append((msum * wmul + xsum + bonus, down, line, (*laid, *placed)))
 
-        def extend(
-            anchor: int, node: int, pos: int, msum: int, wmul: int, xsum: int, tiles: int
-        ) -> None:
+        def extend(anchor: int, node: int, pos: int, msum: int, wmul: int, xsum: int) -> None:
             if pos < SIZE:
                 letter = cells[pos]
                 if letter:
                     child = edges[node].get(letter.upper())
                     if child is not None:
-                        extend(anchor, child, pos + 1, msum + on_board[pos], wmul, xsum, tiles)
+                        extend(anchor, child, pos + 1, msum + on_board[pos], wmul, xsum)
                     return
             if pos > anchor and final[node]:
-                record(msum, wmul, xsum, tiles)
+                record(anchor, msum, wmul, xsum)
             if pos >= SIZE:
                 return
             ok = allowed[pos]
@@ -361,7 +401,7 @@ class MoveGenerator:
                     cross = (base + v) * wm if ok is not None else 0
                     rack[ch] -= 1
                     placed.append((pos, ch))
-                    extend(anchor, child, pos + 1, msum + v, wmul * wm, xsum + cross, tiles + 1)
+                    extend(anchor, child, pos + 1, msum + v, wmul * wm, xsum + cross)
                     placed.pop()
                     rack[ch] += 1
             if rack.get(BLANK):
@@ -371,61 +411,44 @@ class MoveGenerator:
                         continue
                     cross = base * wm if ok is not None else 0
                     placed.append((pos, ch.lower()))
-                    extend(anchor, child, pos + 1, msum, wmul * wm, xsum + cross, tiles + 1)
+                    extend(anchor, child, pos + 1, msum, wmul * wm, xsum + cross)
                     placed.pop()
                 rack[BLANK] += 1
 
-        def start(anchor: int, node: int) -> None:
-            first = anchor - len(placed)
-            msum = 0
-            wmul = 1
-            for k, (_, ch) in enumerate(placed):
-                pos = first + k
-                placed[k] = (pos, ch)
-                msum += (values[ch] if ch.isupper() else 0) * lms[pos]
-                wmul *= wms[pos]
-            extend(anchor, node, anchor, msum, wmul, 0, len(placed))
-
-        def left(anchor: int, node: int, room: int) -> None:
-            start(anchor, node)
-            if room == 0:
-                return
-            nexts = edges[node]
-            for ch in letters:
-                if rack[ch]:
-                    child = nexts.get(ch)
-                    if child is None:
-                        continue
-                    rack[ch] -= 1
-                    placed.append((0, ch))
-                    left(anchor, child, room - 1)
-                    placed.pop()
-                    rack[ch] += 1
-            if rack.get(BLANK):
-                rack[BLANK] -= 1
-                for ch, child in nexts.items():
-                    placed.append((0, ch.lower()))
-                    left(anchor, child, room - 1)
-                    placed.pop()
-                rack[BLANK] += 1
-
+        everything = frozenset(_VALUES)
         previous = -1
         for anchor in anchors:
-            if anchor > 0 and cells[anchor - 1]:
-                pos = anchor - 1
-                while pos > 0 and cells[pos - 1]:
-                    pos -= 1
-                node: int | None = 0
-                msum = 0
-                while pos < anchor and node is not None:
-                    node = edges[node].get(cells[pos].upper())
-                    msum += on_board[pos]
-                    pos += 1
-                if node is not None:
-                    extend(anchor, node, anchor, msum, 1, 0, 0)
+            ok = allowed[anchor]
+            if has_blank:
+                fits = everything if ok is None else ok
             else:
-                room = min(anchor - previous - 1, RACK_SIZE - 1)
-                left(anchor, 0, room)
+                fits = frozenset(letters) if ok is None else ok.intersection(letters)
+            if fits:
+                if anchor > 0 and cells[anchor - 1]:
+                    pos = anchor - 1
+                    while pos > 0 and cells[pos - 1]:
+                        pos -= 1
+                    node: int | None = 0
+                    msum = 0
+                    while pos < anchor and node is not None:
+                        node = edges[node].get(cells[pos].upper())
+                        msum += on_board[pos]
+                        pos += 1
+                    if node is not None:
+                        left_part = ""
+                        extend(anchor, node, anchor, msum, 1, 0)
+                else:
+                    room = min(anchor - previous - 1, RACK_SIZE - 1)
+                    for length in range(room + 1):
+                        for node, spelled in lefts[length]:
+                            if edges[node].keys().isdisjoint(fits):
+                                continue
+                            for ch in spelled:
+                                rack[ch if ch.isupper() else BLANK] -= 1
+                            left_part = spelled
+                            extend(anchor, node, anchor, 0, 1, 0)
+                            for ch in spelled:
+                                rack[ch if ch.isupper() else BLANK] += 1
             previous = anchor
 
     def _cross_checks(
