@@ -9,6 +9,7 @@ or for another list is rebuilt, never trusted.
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import gzip
 import hashlib
@@ -213,3 +214,26 @@ class ProgressBar:
         if finished:
             self._stream.write("\n")
         self._stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Build (or check) the cached index ahead of time, e.g. when installing."""
+    parser = argparse.ArgumentParser(
+        prog="python -m firmware_bridge.lexicon_store",
+        description="Build the word index into the cache, so the first game starts at once.",
+    )
+    parser.add_argument("--list", type=Path, help="a word list, one word a line (default: ENABLE)")
+    parser.add_argument("--cache-dir", type=Path, help=f"default: {default_cache_dir()}")
+    args = parser.parse_args(argv)
+    try:
+        lexicon = load_lexicon(args.list, args.cache_dir)
+    except LexiconError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    directory = args.cache_dir if args.cache_dir is not None else default_cache_dir()
+    print(f"{len(lexicon)} words, index {cache_path(directory, lexicon.checksum)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -31,7 +31,7 @@ import sys
 import zlib
 from array import array
 from collections.abc import Callable, Iterable, Iterator
-from itertools import accumulate
+from itertools import accumulate, chain
 
 __all__ = ["Lexicon", "LexiconError", "Progress", "normalise_word_list"]
 
@@ -196,22 +196,9 @@ class Lexicon:
         """
         if key_length < 1:
             raise LexiconError(f"key length must be at least 1, not {key_length}")
-        unique = set()
-        for word in words:
-            if not (word.isascii() and word.isalpha()):
-                raise LexiconError(f"{word[:40]!r} is not a word of letters a-z")
-            unique.add(word.lower())
-        if not unique:
-            raise LexiconError("no words to index")
-        ordered = sorted(unique)
+        ordered = _checked_words(words)
         report = progress if progress is not None else _ignore_progress
-        total = 3 * len(ordered)
-        pieces = _short_pieces(ordered, key_length, report, total)
-        report(total // 3, total)
-        pieces.extend(_long_pieces(ordered, key_length))
-        report(total * 2 // 3, total)
-        text, offsets = _layout(pieces, report, total)
-        report(total, total)
+        text, offsets = _index_text(ordered, key_length, report)
         return cls(
             text,
             offsets,
@@ -274,25 +261,70 @@ def _ignore_progress(done: int, total: int) -> None:
     pass
 
 
+def _checked_words(words: Iterable[str]) -> list[str]:
+    """``words`` in lower case, sorted, without duplicates; refuses any non-word."""
+    unique = set()
+    for word in words:
+        if not (word.isascii() and word.isalpha()):
+            raise LexiconError(f"{word[:40]!r} is not a word of letters a-z")
+        unique.add(word.lower())
+    if not unique:
+        raise LexiconError("no words to index")
+    return sorted(unique)
+
+
+def _index_text(words: list[str], key_length: int, report: Progress) -> tuple[str, array[int]]:
+    """The text of the index of ``words`` and the offsets of its buckets.
+
+    Pieces are made twice, once to size the buckets and once to write them in
+    place, because holding them all at once would take thirty times the index.
+    """
+    total = 3 * len(words)
+    short, keys = _short_pieces(words, key_length, report, total)
+    buckets = _bucket_count(keys)
+    by_reversal = sorted(words, key=_reversed)
+    sizes = array("I", [0]) * (buckets + 1)
+    first = _long_pieces(by_reversal, key_length, report, len(words), total)
+    for key, piece in chain(short, first):
+        sizes[int(key, 36) % buckets + 1] += len(piece)
+    offsets = array("I", accumulate(sizes))
+    ends = array("I", offsets)
+    text = bytearray(offsets[-1])
+    second = _long_pieces(by_reversal, key_length, report, 2 * len(words), total)
+    for key, piece in chain(short, second):
+        home = int(key, 36) % buckets
+        start = ends[home]
+        ends[home] = start + len(piece)
+        text[start : ends[home]] = piece.encode("latin-1")
+    report(total, total)
+    return text.decode("latin-1"), offsets
+
+
 def _short_pieces(
     words: list[str], key_length: int, report: Progress, total: int
-) -> list[tuple[str, str]]:
-    """For each substring shorter than the key: its record, proving every flag it has."""
-    short = key_length - 1
-    # Every short substring lies inside a window of key_length - 1 letters (or inside
-    # a word shorter than that), and there are far fewer distinct windows than places.
+) -> tuple[list[tuple[str, str]], int]:
+    """Each substring shorter than the key with its record, which proves every flag
+    it has; and the number of distinct keys, short and long."""
+    # Every short substring lies inside a window of key_length letters (or inside a
+    # shorter word), and there are far fewer distinct windows than places.
     windows: set[str] = set()
     prefixes: set[str] = set()
     suffixes: set[str] = set()
     for start in range(0, len(words), _PROGRESS_EVERY):
         report(start, total)
         chunk = words[start : start + _PROGRESS_EVERY]
-        windows.update(w[i : i + short] for w in chunk for i in range(len(w) - short + 1))
-        windows.update(w for w in chunk if len(w) < short)
+        windows.update(w[i : i + key_length] for w in chunk for i in range(len(w) - key_length + 1))
+        windows.update(w for w in chunk if len(w) < key_length)
         for n in range(1, key_length):
             prefixes.update(w[:n] for w in chunk)
             suffixes.update(w[-n:] for w in chunk)
-    substrings = {x[i:j] for x in windows for i in range(len(x)) for j in range(i + 1, len(x) + 1)}
+    substrings = {
+        x[i:j]
+        for x in windows
+        for i in range(len(x))
+        for j in range(i + 1, min(len(x), i + key_length - 1) + 1)
+    }
+    long_keys = sum(1 for x in windows if len(x) == key_length)
     whole = {w for w in words if len(w) < key_length}
     records: list[tuple[str, str]] = []
     for s in sorted(substrings):
@@ -303,17 +335,22 @@ def _short_pieces(
         else:
             record = f"{s}{END}" if s in suffixes else f"{s}{SEP}"
         records.append((s, record))
-    return records
+    return records, len(records) + long_keys
 
 
-def _long_pieces(words: list[str], key_length: int) -> Iterator[tuple[str, str]]:
+def _long_pieces(
+    by_reversal: list[str], key_length: int, report: Progress, done: int, total: int
+) -> Iterator[tuple[str, str]]:
     """Every distinct marked rest-of-word of ``key_length`` letters or more, with its key.
 
-    Words are taken in order of their reversal, so the suffixes a word shares with
-    any earlier word are exactly those it shares with the previous one.
+    The words come in order of their reversal, so the suffixes a word shares with
+    any earlier word are exactly those it shares with the previous one. Progress
+    is reported from ``done`` steps on, a step a word.
     """
     previous = ""
-    for word in sorted(words, key=_reversed):
+    for index, word in enumerate(by_reversal):
+        if index % _PROGRESS_EVERY == 0:
+            report(done + index, total)
         length = len(word)
         shared = 0
         limit = min(length, len(previous))
@@ -330,16 +367,3 @@ def _long_pieces(words: list[str], key_length: int) -> Iterator[tuple[str, str]]
 
 def _reversed(word: str) -> str:
     return word[::-1]
-
-
-def _layout(pieces: list[tuple[str, str]], report: Progress, total: int) -> tuple[str, array[int]]:
-    """Group the ``(key, piece)`` pairs by bucket into one text; return it and the offsets."""
-    buckets = _bucket_count(len({key for key, _ in pieces}))
-    homes = [int(key, 36) % buckets for key, _ in pieces]
-    report(total * 5 // 6, total)
-    # A stable sort of the given order keeps the text the same on every build.
-    order = sorted(range(len(pieces)), key=homes.__getitem__)
-    sizes = [0] * (buckets + 1)
-    for home, (_, piece) in zip(homes, pieces, strict=True):
-        sizes[home + 1] += len(piece)
-    return "".join([pieces[i][1] for i in order]), array("I", accumulate(sizes))

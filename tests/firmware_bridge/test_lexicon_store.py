@@ -258,3 +258,21 @@ def test_the_bar_shows_after_the_delay_and_ends_its_line() -> None:
     bar(5, 10)
     bar(10, 10)
     assert stream.getvalue() == "\rIndexing [#####.....]  50%\rIndexing [##########] 100%\n"
+
+
+def test_the_index_can_be_built_ahead_of_time(
+    word_list: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert lexicon_store.main(["--list", str(word_list), "--cache-dir", str(tmp_path)]) == 0
+    checksum = hashlib.md5(word_list.read_bytes()).hexdigest()
+    assert cache_path(tmp_path, checksum).exists()
+    assert capsys.readouterr().out.startswith("3 words, index ")
+
+
+def test_building_ahead_of_time_reports_a_bad_list(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "words.txt"
+    path.write_text("road\nro ad\n")
+    assert lexicon_store.main(["--list", str(path), "--cache-dir", str(tmp_path)]) == 1
+    assert "line 2" in capsys.readouterr().err
