@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
 
+from hardware.board import SensorBoard
 from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
 from hardware.dice import DiceSource
@@ -29,14 +30,21 @@ from wiring.profile import Profile
 
 from ..journal import Journal
 from ..kits import Kit, find_kit
+from ..link.board import SerialSensorBoard
+from ..link.simboard import SimulatedSerialBoard
 from ..loop import Loop
 from ..session import Session
+from ..tags import TagTable
 from .script import Line, ScriptError, seconds
-from .world import MatrixSurface, World
+from .world import MatrixSurface, SerialSurface, Surface, World
 
 DEFAULT_PACE_S = 0.25
 """How long a hand takes between two actions, unless the script says otherwise."""
 MAX_PLIES = 2000
+SERIAL_STEP_S = 0.01
+FIRMWARE_DEBOUNCE_S = 0.06
+"""Margin for the Pico's own debounce before the host's settle window starts."""
+"""How often the simulated Pico runs its loop and the host reads the link."""
 
 
 class SimError(RuntimeError):
@@ -73,11 +81,6 @@ class Simulation:
     # -- set-up ---------------------------------------------------------------------
     def _build(self) -> None:
         profile = self.profile
-        if profile.matrix is None:
-            raise SimError(
-                f"profile {profile.name} has no GPIO matrix; the simulated serial board "
-                "is chosen with a serial profile"
-            )
         journal_path = self.opts.journal
         self.journal = Journal(journal_path if journal_path else ":memory:")
         record = self.journal.unfinished() if journal_path else None
@@ -98,13 +101,34 @@ class Simulation:
         problems = check_fits(profile, self.kit.name, game.cells())
         if problems:
             raise SimError("; ".join(problems))
-        cells = profile.cells
-        self.matrix = SimulatedMatrix(self.factory, profile.matrix, cells)
+        cells = tuple(profile.cells)
         save_to = journal_path.with_suffix(".board.json") if journal_path else None
-        self.world = World(tuple(cells), MatrixSurface(self.matrix), save_to)
-        scanner = MatrixScanner(profile.matrix, cells, pin_factory=self.factory)
-        settle = SettleFilter(cells, profile.settle_ms / 1000)
-        self.board = GpioMatrixBoard(scanner, settle, 1.0 / profile.matrix.scan_hz)
+        settle_s = profile.settle_ms / 1000
+        self.tags = TagTable()
+        self.serial_sim: SimulatedSerialBoard | None = None
+        if profile.matrix is not None:
+            self.matrix = SimulatedMatrix(self.factory, profile.matrix, cells)
+            surface: Surface = MatrixSurface(self.matrix)
+            scanner = MatrixScanner(profile.matrix, cells, pin_factory=self.factory)
+            self.board: SensorBoard = GpioMatrixBoard(
+                scanner, SettleFilter(cells, settle_s), 1.0 / profile.matrix.scan_hz
+            )
+            self.interval = 1.0 / profile.matrix.scan_hz
+        else:
+            assert profile.serial is not None
+            wiring = profile.serial
+            self.serial_sim = SimulatedSerialBoard(
+                wiring.rows, wiring.columns, wiring.sensor, self.clock, cells=cells
+            )
+            surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
+            self.board = SerialSensorBoard(
+                replace(wiring, port=self.serial_sim.port_name),
+                cells,
+                clock=self.clock,
+                settle_window_s=settle_s,
+            )
+            self.interval = SERIAL_STEP_S
+        self.world = World(cells, surface, save_to)
         self.oled = Oled(dummy_oled(profile.oled), frames_dir=self.opts.frames)
         self.signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=self.factory)
         self.session = Session(
@@ -114,6 +138,7 @@ class Simulation:
             self.kit.make_referee,
             display=self.oled,
             signals=self.signals,
+            labels=self.tags.lookup,
             dice=self.dice,
         )
         self.session.listeners.append(self._on_state)
@@ -142,6 +167,8 @@ class Simulation:
         self.station.close()
         self.signals.close()
         self.board.close()
+        if self.serial_sim is not None:
+            self.serial_sim.close()
         self.oled.close()
         self.journal.close()
         self.factory.reset()
@@ -149,14 +176,19 @@ class Simulation:
     # -- time ---------------------------------------------------------------------
     def advance(self, seconds_: float) -> None:
         """Let simulated time pass, scanning and handling events as the daemon would."""
-        assert self.profile.matrix is not None
-        dt = 1.0 / self.profile.matrix.scan_hz
+        dt = self.interval
         end = self.clock.now() + seconds_
-        self.loop.step(self.clock.now())
+        self._step()
         while self.clock.now() + dt <= end + 1e-9:
             self.clock.advance(dt)
-            self.loop.step(self.clock.now())
+            self._step()
         self._check_commits()
+
+    def _step(self) -> None:
+        now = self.clock.now()
+        if self.serial_sim is not None:
+            self.serial_sim.step(now)
+        self.loop.step(now)
 
     def _on_state(self, state: dict[str, Any]) -> None:
         stamped = {"t": round(self.clock.now(), 3), **state}
@@ -218,6 +250,14 @@ class Simulation:
             self.dice.load(tuple(int(v) for v in args))
         elif verb == "blank":
             self.choose(args[0].upper())
+        elif verb in ("unplug", "replug"):
+            if self.serial_sim is None:
+                raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
+            if verb == "unplug":
+                self.serial_sim.unplug()
+            else:
+                self.serial_sim.replug()
+            self.advance(self.pace)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
         else:
@@ -246,9 +286,10 @@ class Simulation:
         """The computer plays every seat until the game ends."""
         players: dict[int, Any] = {}
         plies = 0
-        assert self.profile.matrix is not None
         # A computer's hand is quick: just long enough for each step to settle.
-        self.pace = self.profile.settle_ms / 1000 + 2 / self.profile.matrix.scan_hz
+        self.pace = self.profile.settle_ms / 1000 + 2 * self.interval
+        if self.serial_sim is not None:
+            self.pace += FIRMWARE_DEBOUNCE_S
         game = self.session.game
         while game.outcome is None:
             if plies >= max_plies:

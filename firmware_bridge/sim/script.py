@@ -12,6 +12,8 @@ dice 5 4 2 4        # the next dice the station rolls
 blank E             # the letter chosen for a blank when asked
 wait 0.5            # let simulated time pass
 pace 0.3            # how long a hand takes between actions from now on
+unplug              # pull the serial board's cable (serial boards only)
+replug              # plug it back in
 ```
 """
 
@@ -59,6 +61,8 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "blank": (1, 1, "blank LETTER"),
     "wait": (1, 1, "wait SECONDS"),
     "pace": (1, 1, "pace SECONDS"),
+    "unplug": (0, 0, "unplug"),
+    "replug": (0, 0, "replug"),
 }
 
 

@@ -97,3 +97,43 @@ class MatrixSurface:
 
     def lift(self, cell: str) -> None:
         self.matrix.lift(cell)  # type: ignore[attr-defined]
+
+
+class SerialSurface:
+    """A simulated serial board: switches, or tag readers that read each piece's tag.
+
+    On an RFID board every physical piece carries a tag; the simulation gives each
+    new piece the next tag id and enrols it in ``tags`` under the piece's label.
+    """
+
+    def __init__(self, board: object, tags: object, rfid: bool) -> None:
+        self.board = board
+        self.tags = tags
+        self.rfid = rfid
+        self._free: dict[str, list[str]] = {}
+        self._on: dict[str, str] = {}
+        self._next = 1
+
+    def _tag_for(self, label: str) -> str:
+        free = self._free.setdefault(label, [])
+        if free:
+            return free.pop()
+        tag = f"{self._next:08X}"
+        self._next += 1
+        self.tags.enrol(tag, label)  # type: ignore[attr-defined]
+        return tag
+
+    def place(self, cell: str, label: str) -> None:
+        if not self.rfid:
+            self.board.place(cell)  # type: ignore[attr-defined]
+            return
+        tag = self._tag_for(label)
+        self._on[cell] = tag
+        self.board.place(cell, tag=tag)  # type: ignore[attr-defined]
+
+    def lift(self, cell: str) -> None:
+        self.board.lift(cell)  # type: ignore[attr-defined]
+        tag = self._on.pop(cell, None)
+        if tag is not None:
+            label = self.tags.lookup(tag)  # type: ignore[attr-defined]
+            self._free.setdefault(label, []).append(tag)
