@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import subprocess
@@ -197,8 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'load from cache (from_bytes)':<34}{from_bytes_ms:>9.1f} ms{'':>15}"
         f"{LOAD_TARGET_MS:>7.0f} ms  {verdict(from_bytes_ms, LOAD_TARGET_MS)}"
     )
+    shown = f"{'':>15}" if math.isnan(baseline_mb) else f"{baseline_mb:>12.1f} MB"
     print(
-        f"{'index memory (tracemalloc)':<34}{index_mb:>9.1f} MB{baseline_mb:>12.1f} MB"
+        f"{'index memory (tracemalloc)':<34}{index_mb:>9.1f} MB{shown}"
         f"{INDEX_TARGET_MB:>7.0f} MB  {verdict(index_mb, INDEX_TARGET_MB)}"
     )
     print(f"{'  peak while loading':<34}{load_peak_mb:>9.1f} MB")

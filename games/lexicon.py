@@ -6,7 +6,7 @@ to bytes and read back from them; reading and writing files is the caller's job.
 How it works. Every question is a search for a marked needle in a short stretch
 of one text: ``«road»`` is a word, ``«roa`` a prefix, ``oad»`` a suffix, ``oad``
 a substring. The stretch is chosen by the first ``key_length`` letters of the
-query, hashed into buckets:
+query, hashed into buckets (their base-36 value modulo the number of buckets):
 
 - a query of ``key_length`` letters or more lands in the bucket of its first
   ``key_length`` letters, which holds every distinct rest-of-word starting with
@@ -97,6 +97,28 @@ def _bucket_count(keys: int) -> int:
     return keys | 1
 
 
+def _query(name: str, head: str, tail: str, doc: str) -> Callable[[Lexicon, str], bool]:
+    """A query method: is ``head + s + tail`` in the bucket of ``s``?
+
+    The body is kept to a few calls into C, as queries run for every tile placed.
+    """
+
+    def query(self: Lexicon, s: str) -> bool:
+        if not s.isascii():
+            return False
+        try:
+            b = int(s[: self.key_length], 36) % self._buckets
+        except ValueError:
+            return False
+        offsets = self._offsets
+        return self._text.find(f"{head}{s.lower()}{tail}", offsets[b], offsets[b + 1]) >= 0
+
+    query.__name__ = name
+    query.__qualname__ = f"Lexicon.{name}"
+    query.__doc__ = doc
+    return query
+
+
 class Lexicon:
     """An exact, compact index of a word list.
 
@@ -118,59 +140,20 @@ class Lexicon:
         """md5 hex of the source list (for the shipped ENABLE list, of its file)."""
         self.key_length = key_length
 
-    # -- queries: kept to a few calls into C each, as they run in every move check
-
-    def is_word(self, s: str) -> bool:
-        """Is ``s`` a word of the list?"""
-        if not s.isascii():
-            return False
-        try:
-            b = int(s[: self.key_length], 36) % self._buckets
-        except ValueError:
-            return False
-        offsets = self._offsets
-        return self._text.find(f"{START}{s.lower()}{END}", offsets[b], offsets[b + 1]) >= 0
-
+    # Queries, each a handful of calls into C: see _query below.
+    is_word = _query("is_word", START, END, "Is ``s`` a word of the list?")
+    is_prefix = _query("is_prefix", START, "", "Does some word begin with ``s``?")
+    is_suffix = _query("is_suffix", "", END, "Does some word end with ``s``?")
+    is_substring = _query(
+        "is_substring", "", "", "Does ``s`` occur inside some word (a partial word)?"
+    )
     __contains__ = is_word
-
-    def is_prefix(self, s: str) -> bool:
-        """Does some word begin with ``s``?"""
-        if not s.isascii():
-            return False
-        try:
-            b = int(s[: self.key_length], 36) % self._buckets
-        except ValueError:
-            return False
-        offsets = self._offsets
-        return self._text.find(f"{START}{s.lower()}", offsets[b], offsets[b + 1]) >= 0
-
-    def is_suffix(self, s: str) -> bool:
-        """Does some word end with ``s``?"""
-        if not s.isascii():
-            return False
-        try:
-            b = int(s[: self.key_length], 36) % self._buckets
-        except ValueError:
-            return False
-        offsets = self._offsets
-        return self._text.find(f"{s.lower()}{END}", offsets[b], offsets[b + 1]) >= 0
-
-    def is_substring(self, s: str) -> bool:
-        """Does ``s`` occur inside some word (a partial word)?"""
-        if not s.isascii():
-            return False
-        try:
-            b = int(s[: self.key_length], 36) % self._buckets
-        except ValueError:
-            return False
-        offsets = self._offsets
-        return self._text.find(s.lower(), offsets[b], offsets[b + 1]) >= 0
 
     def __len__(self) -> int:
         return self._size
 
     def words(self) -> Iterator[str]:
-        """Every word, lower case, in sorted order."""
+        """Every word, lower case, in sorted order (found afresh: about 0.1 s for ENABLE)."""
         return iter(sorted(_WORD_PIECE.findall(self._text)))
 
     def __repr__(self) -> str:
