@@ -163,6 +163,13 @@ class Referee(ABC):
         return {}
 
     # -- simulation -----------------------------------------------------------------
+    def piece_labels(self, cells: list[str], piece: str) -> list[str]:
+        """What each cell's tag says when a script lays ``piece`` on ``cells``.
+
+        One piece on one cell by default; a domino's referee splits ``6-3`` over two.
+        """
+        return [piece] * len(cells)
+
     def hand(self, action: Action) -> list[tuple[str, ...]]:
         """The physical steps (script lines) that carry ``action`` out on the board."""
         return []

@@ -5,9 +5,11 @@ from __future__ import annotations
 import difflib
 
 from .core import Game, UnknownGame
+from .dominoes import Dominoes
 from .double_take import DoubleTake
+from .doubles_wild import DoublesWild
 
-GAMES: list[type[Game]] = [DoubleTake]
+GAMES: list[type[Game]] = [DoubleTake, Dominoes, DoublesWild]
 
 
 def find_game(name: str) -> type[Game]:

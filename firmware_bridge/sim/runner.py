@@ -216,8 +216,9 @@ class Simulation:
         verb, args = line.verb, line.args
         if verb == "place":
             cells = args[0].split(",")
-            label = args[1] if len(args) > 1 else "piece"
-            for cell in cells:
+            piece = args[1] if len(args) > 1 else "piece"
+            labels = self.session.referee.piece_labels(cells, piece)
+            for cell, label in zip(cells, labels, strict=True):
                 self.world.place(cell, label)
             self.advance(self.pace)
         elif verb == "lift":
