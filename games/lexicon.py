@@ -71,7 +71,7 @@ def normalise_word_list(lines: Iterable[str], source: str) -> list[str]:
         if not word:
             continue
         if not (word.isascii() and word.isalpha()):
-            bad = next(c for c in word if not ("a" <= c.lower() <= "z"))
+            bad = next(c for c in word if not ("a" <= c <= "z" or "A" <= c <= "Z"))
             raise LexiconError(
                 f"{source}, line {number}: {word[:40]!r} is not a word: found {bad!r}, "
                 "but a word list holds one word of letters a-z on each line"

@@ -192,6 +192,7 @@ def test_normalise_lower_cases_sorts_and_drops_duplicates_and_blank_lines() -> N
         (["road", "don't"], 2, '"\'"'),
         (["caf\u00e9"], 1, "'é'"),
         (["road", "", "r2d2"], 3, "'2'"),
+        (["\u212aing"], 1, "'\u212a'"),
     ],
 )
 def test_normalise_names_the_bad_line(lines: list[str], line: int, found: str) -> None:
