@@ -61,14 +61,13 @@ def read_word_list(path: Path | None = None) -> tuple[bytes, str]:
     ``None`` reads the shipped ENABLE list and checks its md5. Raises
     ``LexiconError`` when the file cannot be read or is a damaged gzip file.
     """
+    source = _source(path)
     if path is None:
-        source = "the shipped ENABLE list"
         try:
             raw = resources.files("games.data").joinpath(SHIPPED_LIST).read_bytes()
         except OSError as error:
             raise LexiconError(f"{source} cannot be read ({error}); reinstall tabletop") from error
     else:
-        source = str(path)
         try:
             raw = path.read_bytes()
         except OSError as error:
@@ -80,13 +79,18 @@ def read_word_list(path: Path | None = None) -> tuple[bytes, str]:
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError, zlib.error) as error:
-            raise LexiconError(f"word list {source} is a damaged gzip file ({error})") from error
+            raise LexiconError(f"{source} is a damaged gzip file ({error})") from error
     checksum = hashlib.md5(raw, usedforsecurity=False).hexdigest()
     if path is None and checksum != SHIPPED_LIST_MD5:
         raise LexiconError(
             f"{source} is damaged (md5 {checksum}, expected {SHIPPED_LIST_MD5}); reinstall tabletop"
         )
     return raw, checksum
+
+
+def _source(path: Path | None) -> str:
+    """How messages name a word list."""
+    return "the shipped ENABLE list" if path is None else str(path)
 
 
 def _words_of(raw: bytes, source: str) -> list[str]:
@@ -121,17 +125,17 @@ def load_lexicon(
     # it: reading and checking it is left to the build, which keeps loads quick.
     raw, checksum = (None, SHIPPED_LIST_MD5) if path is None else read_word_list(path)
     directory = cache_dir if cache_dir is not None else default_cache_dir()
-    cached = _read_cache(cache_path(directory, checksum), checksum)
+    file = cache_path(directory, checksum)
+    cached = _read_cache(file, checksum)
     if cached is not None:
         return cached
     if raw is None:
         raw, checksum = read_word_list(None)
-    source = "the shipped ENABLE list" if path is None else str(path)
-    words = _words_of(raw, source)
+    words = _words_of(raw, _source(path))
     if progress is None and sys.stderr.isatty():
         progress = ProgressBar(sys.stderr, clock if clock is not None else SystemClock())
     lexicon = Lexicon.build(words, progress, checksum=checksum)
-    _write_cache(cache_path(directory, checksum), lexicon.to_bytes())
+    _write_cache(file, lexicon.to_bytes())
     return lexicon
 
 
