@@ -2,7 +2,8 @@
 
 Positions come from computer games played with the ENABLE list, seeded, so every
 run times the same boards. Times are CPU time of this process (``time.process_time``),
-so other work on the machine does not inflate them; wall-clock figures follow. Run: ``python bench/bench_movegen.py [--positions N]``.
+so other work on the machine does not inflate them; wall-clock figures follow.
+Run: ``python bench/bench_movegen.py [--positions N]``.
 """
 
 from __future__ import annotations
