@@ -141,6 +141,45 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     return run_daemon(args.config, out)
 
 
+def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
+    from hardware.clock import SystemClock
+    from wiring.config import load_config
+
+    from .daemon import build_board
+    from .enrol import run_enrol
+
+    config = load_config(args.config)
+    profile = config.profile
+    if profile.serial is None or profile.serial.sensor == "occupancy":
+        raise ValueError(f"profile {profile.name} has no tag readers: enrolment is for RFID boards")
+    clock = SystemClock()
+    board = build_board(profile, None, clock)
+
+    def ask(tag: str) -> str | None:
+        print(
+            f"New tag {tag}: what piece is it (a letter, ? for a blank, 6-3:6, red)? "
+            "Empty line to finish.",
+            file=out,
+            flush=True,
+        )
+        line = sys.stdin.readline().strip()
+        return line or None
+
+    try:
+        table = run_enrol(
+            board,
+            ask,
+            config.tags,
+            clock,
+            lambda text: print(text, file=out, flush=True),
+            overwrite=args.overwrite,
+        )
+    finally:
+        board.close()
+    print(f"{len(table)} tags in {config.tags}", file=out)
+    return 0
+
+
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     from .export import export_game
 
@@ -158,13 +197,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p = sub.add_parser("wiring", help="print and check a board profile's pin table")
     p.add_argument("profile", nargs="?", help="a shipped profile name or a TOML file")
+    p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
+    p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
+    p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")
     p = sub.add_parser("export", help="print a game record from a journal as JSON")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")
     return parser
 
 
-COMMANDS = {"sim": cmd_sim, "run": cmd_run, "wiring": cmd_wiring, "export": cmd_export}
+COMMANDS = {
+    "sim": cmd_sim,
+    "run": cmd_run,
+    "wiring": cmd_wiring,
+    "enrol": cmd_enrol,
+    "export": cmd_export,
+}
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -25,6 +25,7 @@ from .journal import Journal
 from .kits import find_kit
 from .loop import Loop
 from .session import Session
+from .tags import TagTable
 
 log = logging.getLogger("tabletop")
 
@@ -51,10 +52,13 @@ def build_board(profile: Profile, factory: Any, clock: Clock) -> SensorBoard:
 def start_session(config: RunConfig, journal: Journal, display: Any, signals: Any) -> Session:
     """Resume the newest unfinished game, or start the configured one."""
     record = journal.unfinished()
+    labels = TagTable.load(config.tags).lookup
     if record is not None:
         kit = find_kit(record.game)
         game = Session.replay(journal, record.id, kit.new_game)
-        session = Session(game, journal, record.id, kit.make_referee, display, signals)
+        session = Session(
+            game, journal, record.id, kit.make_referee, display, signals, labels=labels
+        )
         session.restoring = True
         log.info("resumed game %d of %s after %d inputs", record.id, record.game, len(game.history))
         return session
@@ -65,7 +69,7 @@ def start_session(config: RunConfig, journal: Journal, display: Any, signals: An
     game = kit.new_game(players, random.Random(seed), {})
     game_id = journal.new_game(name, players, seed, {}, config.profile.name)
     log.info("new game %d of %s for %d players", game_id, name, players)
-    return Session(game, journal, game_id, kit.make_referee, display, signals)
+    return Session(game, journal, game_id, kit.make_referee, display, signals, labels=labels)
 
 
 def run_daemon(config_path: Path, out: TextIO) -> int:
