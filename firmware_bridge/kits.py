@@ -44,8 +44,22 @@ def _double_take() -> Kit:
     )
 
 
+def _dominoes() -> Kit:
+    from games.dominoes import DominoesPlayer
+
+    from .referees.dominoes import DominoesReferee
+
+    return Kit(
+        name="dominoes",
+        make_referee=DominoesReferee,
+        make_player=lambda game, rng: DominoesPlayer(rng),
+        default_profile="rfid-15x15-pico",
+    )
+
+
 KITS: dict[str, Callable[[], Kit]] = {
     "double-take": _double_take,
+    "dominoes": _dominoes,
 }
 
 

@@ -1,0 +1,442 @@
+"""Double Double Dominoes on the RFID board: halves read by tag, the rest on buttons.
+
+How a turn goes at the table:
+
+- **The companion deals.** It cannot see a hidden hand, so it deals like a dealer
+  from its own seeded boneyard: the OLED names every domino a player takes (the
+  draw that starts a turn, the refill to three at its end) and shows the hand of the
+  player to move. The players take the named dominoes from the face-up stock.
+- **Draw**: ``roll`` takes the turn's domino from the boneyard.
+- **Lay**: each half of a domino carries a tag enrolled as ``"6-3:6"`` (the domino,
+  then the pip on that half; ``"3-6:6"`` and ``"6-3 half 6"`` mean the same). Two
+  newly settled neighbouring cells holding the two halves of one domino are one
+  placement; a legal one is played at once, an illegal one is refused with the
+  rules' reason and the fixes that undo it.
+- **Chain**: after a double the OLED offers the chain: lay another domino beside it,
+  or press ``ok`` to end the turn.
+- **Discard**: when nothing fits, ``left``/``right`` pick a domino of the hand and
+  ``ok`` puts it in the pit.
+- **Scores**: every screen shows each player's score and the pips of the track
+  space their score piece stands on; the last move names who gained the +3.
+- **End**: the boneyard count is on the header, so the table knows when the last
+  domino is drawn. At a tie the OLED shows each tied player's pips in hand (the
+  companion dealt them, so it knows) and who wins on them.
+
+A tag that was never enrolled is shown as unknown, never guessed: the fix is to lift
+it, and the OLED says to enrol it. On a board that senses only occupancy the two
+cells are matched against the hand, and the buttons pick when several dominoes fit.
+There is no resigning: a long ``back`` does nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from games.core import Action, Piece, Verdict
+from games.dominoes import Discard, Domino, Dominoes, Draw, EndTurn, Place
+from games.dominoes_board import COLUMNS, NEIGHBOURS, SIZE, cell_index
+from hardware.board import OCCUPIED
+
+from ..events import ButtonEvent
+from ..fixes import Fix
+from ..referee import Referee
+from ..screens import BoardMap, Screen
+
+_HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|\s+half\s+)([0-6])$", re.IGNORECASE)
+
+SWEEP_WAIT_S = 0.3
+"""How long a simulated hand waits after laying a domino on an RFID sweep board."""
+
+VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
+
+
+def parse_half(label: str) -> tuple[Domino, int] | None:
+    """A half's label as (the domino, smaller pip first; the pip on that half), or None."""
+    m = _HALF.match(label.strip())
+    if m is None:
+        return None
+    a, b, pip = (int(g) for g in m.groups())
+    if pip not in (a, b):
+        return None
+    return Domino(a, b).key(), pip
+
+
+def normalise_half(label: str) -> str | None:
+    """The one spelling of a half's label (``"3-6:6"``), or None if it is not a half."""
+    half = parse_half(label)
+    if half is None:
+        return None
+    return f"{half[0]}:{half[1]}"
+
+
+def _short(seat: int) -> str:
+    return f"P{seat + 1}"
+
+
+def _order(cell: str) -> int:
+    return cell_index(cell)
+
+
+def _span(cells: list[str]) -> str:
+    return "–".join(sorted(cells, key=_order))
+
+
+def _dominoes(items: list[Domino]) -> str:
+    return " ".join(str(d) for d in sorted(items))
+
+
+class DominoesReferee(Referee):
+    game: Dominoes
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.rejection = ""
+        """Why the board was refused (empty: not refused)."""
+        self.waiting = ""
+        """What the board is waiting for: the other half of a domino."""
+        self.cursor = 0
+        """The domino under the cursor when one must go to the pit."""
+        self.dealt: tuple[int, list[Domino]] | None = None
+        """Who took which dominoes from the boneyard with the last action."""
+        self.note = ""
+        """A hint after a button that means nothing now."""
+        self._before: list[Domino] = []
+        self._mover = 0
+
+    # -- geometry -----------------------------------------------------------------
+    def grid(self) -> tuple[tuple[str | None, ...], ...]:
+        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
+
+    def mark(self, piece: Piece) -> str:
+        return "solid"
+
+    def board_map(self, focus: str | None = None) -> BoardMap:
+        # At three pixels a cell an empty square and a laid half look alike, so only
+        # the cells that hold something (and the one a fix names) are drawn at all.
+        shown = set(self.game.layout()) | set(self.session.observation)
+        if focus is not None:
+            shown.add(focus)
+        grid = tuple(tuple(c if c in shown else None for c in row) for row in self.grid())
+        marks = dict.fromkeys(self.game.layout(), "solid")
+        return BoardMap(grid, marks, focus)
+
+    # -- tags -----------------------------------------------------------------------
+    def _label(self, sensed: str) -> str | None:
+        """The normalised half a tag shows; None for an unknown tag or an untagged piece."""
+        if sensed == OCCUPIED or self.session.labels is None:
+            return None
+        label = self.session.labels(sensed)
+        return None if label is None else normalise_half(label)
+
+    def matches(self, piece: Piece, sensed: str) -> bool:
+        if sensed == OCCUPIED:
+            # A board without tag readers cannot tell one domino from another.
+            return self.session.labels is None
+        return self._label(sensed) == normalise_half(piece.label)
+
+    # -- the board ------------------------------------------------------------------
+    def on_board(self) -> None:
+        game = self.game
+        if game.outcome is not None or self.session.restoring:
+            return
+        self.rejection = ""
+        self.waiting = ""
+        layout = game.layout()
+        seen = self.session.observation
+        moved = [c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])]
+        if moved:
+            names = sorted({layout[c].label.split(":")[0] for c in moved})
+            self._reject(f"put {' and '.join(names)} back on {_span(moved)}")
+            return
+        added = sorted((c for c in seen if c not in layout), key=_order)
+        if not added:
+            return
+        untagged = seen[added[0]] == OCCUPIED and self.session.labels is None
+        unknown = [c for c in added if not untagged and self._label(seen[c]) is None]
+        if unknown:
+            what = "an unknown piece" if len(unknown) == 1 else "unknown pieces"
+            self._reject(f"{what} on {_span(unknown)}: enrol its tag with tabletop enrol")
+            return
+        if len(added) > 2:
+            self._reject("lay one domino at a time")
+            return
+        if game.phase not in ("play", "chain"):
+            reason = game.explain(Place(0, 0, "H8", "H9"))
+            if game.phase == "draw":
+                reason += ": press roll"
+            self._reject(reason)
+            return
+        if len(added) == 1:
+            half = self._label(seen[added[0]])
+            of = f" of {half.split(':')[0]}" if half else ""
+            self.waiting = f"Lay the other half{of} beside {added[0]}."
+            return
+        if untagged:
+            self._by_occupancy(added)
+            return
+        self._by_tags(added)
+
+    def _by_tags(self, cells: list[str]) -> None:
+        seen = self.session.observation
+        halves = [parse_half(self._label(seen[c]) or "") for c in cells]
+        one, two = halves
+        assert one is not None and two is not None
+        if one[0] != two[0] or sorted((one[1], two[1])) != [one[0].a, one[0].b]:
+            self._reject(
+                f"{cells[0]} and {cells[1]} hold halves of two dominoes "
+                f"({one[0]} and {two[0]}): lay both halves of one"
+            )
+            return
+        place = Place(one[1], two[1], cells[0], cells[1])
+        verdict = self.game.check(place)
+        if verdict.accepted:
+            self._commit(place)
+        else:
+            self._reject(verdict.reason)
+
+    def _by_occupancy(self, cells: list[str]) -> None:
+        if cell_index(cells[1]) not in NEIGHBOURS[cell_index(cells[0])]:
+            self._reject(f"{cells[0]} and {cells[1]} are not next to each other")
+            return
+        fits = [p for p in self.game.placements() if {p.cell_a, p.cell_b} == set(cells)]
+        if not fits:
+            self._reject(f"no domino in your hand fits on {_span(cells)}")
+        elif len(fits) == 1:
+            self._commit(fits[0])
+        else:
+            options = [(self._placed(p), p) for p in fits]
+            self.open_menu("choose", "Which domino?", options)
+
+    def _reject(self, reason: str) -> None:
+        self.rejection = reason
+        self.session.reject(Verdict.reject(reason))
+
+    def _commit(self, action: Action) -> None:
+        game = self.game
+        self._mover = game.to_move
+        self._before = game.hand(self._mover)
+        verdict = self.session.commit(action)
+        if not verdict.accepted:
+            self._reject(verdict.reason)
+            return
+        self.cursor = 0
+        self.note = ""
+        taken = list((Counter(game.hand(self._mover)) - Counter(self._before)).elements())
+        self.dealt = (self._mover, taken) if taken else None
+        # The board may already hold the next domino (laid before roll was pressed).
+        self.on_board()
+
+    # -- buttons ------------------------------------------------------------------
+    def on_button(self, event: ButtonEvent) -> None:
+        if event.name == "back" and event.long and self.menu is None:
+            return
+        super().on_button(event)
+
+    def on_game_button(self, event: ButtonEvent) -> None:
+        game = self.game
+        phase = game.phase
+        self.note = ""
+        if phase == "draw":
+            if event.name == "roll":
+                self._commit(Draw())
+            else:
+                self.note = "Press roll to draw."
+        elif phase == "discard":
+            options = self.discards()
+            if event.name in ("left", "right"):
+                step = 1 if event.name == "right" else -1
+                self.cursor = (self.cursor + step) % len(options)
+            elif event.name == "ok":
+                self._commit(options[self.cursor % len(options)])
+        elif phase == "chain":
+            if event.name == "ok":
+                self._commit(EndTurn())
+        elif phase == "play" and event.name in ("ok", "roll"):
+            self.note = "A domino fits: lay one."
+
+    def on_menu_choice(self, action: str, choice: Any) -> None:
+        if action == "choose":
+            self._commit(choice)
+        else:
+            super().on_menu_choice(action, choice)
+
+    def discards(self) -> list[Discard]:
+        """What may go to the pit now, in the order the cursor walks them."""
+        return [a for a in self.game.legal_actions() if isinstance(a, Discard)]
+
+    # -- words ----------------------------------------------------------------------
+    @staticmethod
+    def _placed(place: Place) -> str:
+        return f"{place.domino_a}-{place.domino_b} on {place.cell_a}–{place.cell_b}"
+
+    def describe(self, action: Action) -> str:
+        taken = list((Counter(self.game.hand(self._mover)) - Counter(self._before)).elements())
+        refill = f", takes {_dominoes(taken)}" if taken else ""
+        if isinstance(action, Draw):
+            return f"draws {_dominoes(taken)}"
+        if isinstance(action, Place):
+            return self._placed(action) + refill
+        if isinstance(action, Discard):
+            return f"puts {action.a}-{action.b} in the pit" + refill
+        if isinstance(action, EndTurn):
+            return "ends the turn" + refill
+        return action.type
+
+    def header(self) -> tuple[str, str]:
+        game = self.game
+        status = f"bone {game.boneyard_count}"
+        if game.outcome is not None:
+            return ("Game over", status)
+        return (f"{_short(game.to_move)} {VERBS.get(game.phase, 'plays')}", status)
+
+    def score_line(self) -> str:
+        """Every seat's score and, in brackets, the pips of its track space."""
+        game = self.game
+        parts = []
+        for seat, score in enumerate(game.scores()):
+            pips = game.track_pips(game.track_space(seat))
+            parts.append(f"{_short(seat)} {score}" + ("" if pips is None else f"({pips})"))
+        return " ".join(parts)
+
+    def last_line(self) -> str:
+        """The last placement and who it gave points to, the +3s included."""
+        last = self.session.last_move
+        if not last or last["action"]["type"] != Place.type:
+            return ""
+        action = last["action"]
+        names = {self.game.seat_name(p): _short(p) for p in range(self.game.players)}
+        points = " ".join(f"{names[k]}+{v}" for k, v in last["points"].items() if v)
+        mover = names.get(last["player"], last["player"])
+        text = f"{mover} laid {action['domino_a']}-{action['domino_b']}"
+        return f"{text}: {points}" if points else text
+
+    def dealt_line(self) -> str:
+        if self.dealt is None:
+            return ""
+        seat, taken = self.dealt
+        return f"{_short(seat)}: take {_dominoes(taken)}."
+
+    def wants_fixes(self) -> bool:
+        return bool(self.rejection)
+
+    def fix_text(self, fix: Fix) -> str:
+        """A fix in a player's words: which half goes where."""
+        if fix.action == "lift":
+            half = parse_half(fix.note) if fix.note and fix.note != "unknown" else None
+            if half is not None:
+                return f"Lift the {half[1]} of {half[0]} from {fix.cell}"
+            return fix.text()
+        if fix.piece is not None:
+            half = parse_half(fix.piece.label)
+            if half is not None:
+                return f"Put the {half[1]} of {half[0]} on {fix.cell}"
+        return fix.text()
+
+    def screen(self) -> Screen:
+        title, status = self.header()
+        game = self.game
+        if game.outcome is not None:
+            return Screen(title, status, self.result_lines())
+        if self.menu is not None:
+            return self.menu_screen()
+        if self.rejection:
+            fixes = self.session.fixes()
+            if fixes:
+                more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
+                shown = ("No: " + self.rejection, self.fix_text(fixes[0]) + more)
+                return Screen(title, status, shown, self.board_map(fixes[0].cell))
+        hand = f"Hand {_dominoes(game.hand(game.to_move))}"
+        lines: list[str] = []
+        if self.note:
+            lines.append(self.note)
+        if self.waiting:
+            lines.append(self.waiting)
+        elif game.phase == "draw":
+            lines.append("Press roll to draw.")
+        elif game.phase == "play":
+            lines.append("Lay a domino.")
+        elif game.phase == "chain":
+            lines.append(f"Double! Lay one beside {game.chain_double}, or ok to end.")
+        elif game.phase == "discard":
+            options = self.discards()
+            choice = options[self.cursor % len(options)]
+            lines.append(f"None fits. Pit: < {choice.a}-{choice.b} > ok")
+        lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
+        return Screen(title, status, tuple(line for line in lines if line))
+
+    def result_lines(self) -> tuple[str, ...]:
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        winners = " and ".join(_short(p) for p in outcome.winners)
+        lines = [f"{winners} {'win' if len(outcome.winners) > 1 else 'wins'}"]
+        scores = game.scores()
+        best = max(scores)
+        tied = [p for p in range(game.players) if scores[p] == best]
+        if best >= game.victory_total:
+            lines.append(f"Reached {game.victory_total}.")
+        elif game.boneyard_count == 0:
+            lines.append("Boneyard empty.")
+        else:
+            lines.append("No space left.")
+        if len(tied) > 1:
+            pips = " ".join(f"{_short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
+            lines.append(f"Tie on {best}; pips in hand: {pips}")
+        lines.append(self.score_line())
+        return tuple(line for line in lines if line)
+
+    def extra_state(self) -> dict[str, Any]:
+        game = self.game
+        track = {
+            game.seat_name(p): {
+                "space": game.track_space(p),
+                "pips": game.track_pips(game.track_space(p)),
+            }
+            for p in range(game.players)
+        }
+        dealt = None
+        if self.dealt is not None:
+            dealt = {
+                "player": game.seat_name(self.dealt[0]),
+                "dominoes": [str(d) for d in self.dealt[1]],
+            }
+        return {
+            "phase": game.phase,
+            "boneyard": game.boneyard_count,
+            "pit": len(game.pit),
+            "hand": [str(d) for d in game.hand(game.to_move)],
+            "track": track,
+            "dealt": dealt,
+            "chain_double": game.chain_double,
+        }
+
+    # -- simulation -----------------------------------------------------------------
+    def piece_labels(self, cells: list[str], piece: str) -> list[str]:
+        if len(cells) == 1:
+            return [piece]  # one half ("6-3:6"), or a stray piece whose tag is no half
+        pips = piece.split("-")
+        labels = [f"{piece}:{pip}" for pip in pips]
+        if len(cells) != 2 or len(pips) != 2 or not all(map(parse_half, labels)):
+            raise ValueError(
+                f"a domino is laid on two cells as 'place H8,H9 6-3', not {','.join(cells)} {piece}"
+            )
+        return labels
+
+    def hand(self, action: Action) -> list[tuple[str, ...]]:
+        if isinstance(action, Draw):
+            return [("press", "roll")]
+        if isinstance(action, Place):
+            domino = f"{action.domino_a}-{action.domino_b}"
+            cells = f"{action.cell_a},{action.cell_b}"
+            # A reader sweep reads each cell twice before the host's settle window starts.
+            return [("place", cells, domino), ("wait", str(SWEEP_WAIT_S))]
+        if isinstance(action, EndTurn):
+            return [("press", "ok")]
+        if isinstance(action, Discard):
+            options = self.discards()
+            index = options.index(action) if action in options else 0
+            steps: list[tuple[str, ...]] = [("press", "right")] * index
+            return [*steps, ("press", "ok")]
+        return []
