@@ -44,6 +44,19 @@ def _double_take() -> Kit:
     )
 
 
+def _doubles_wild() -> Kit:
+    from games.doubles_wild_player import DoublesWildPlayer
+
+    from .referees.doubles_wild import DoublesWildReferee
+
+    return Kit(
+        name="doubles-wild",
+        make_referee=DoublesWildReferee,
+        make_player=lambda game, rng: DoublesWildPlayer(rng),
+        default_profile="doubles-wild-gpio",
+    )
+
+
 def _dominoes() -> Kit:
     from games.dominoes import DominoesPlayer
 
@@ -60,6 +73,7 @@ def _dominoes() -> Kit:
 KITS: dict[str, Callable[[], Kit]] = {
     "double-take": _double_take,
     "dominoes": _dominoes,
+    "doubles-wild": _doubles_wild,
 }
 
 

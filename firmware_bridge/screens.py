@@ -11,6 +11,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Protocol
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -35,6 +36,27 @@ class BoardMap:
     focus: str | None = None
 
 
+class Picture(Protocol):
+    """A drawing above the text lines (dice faces, a battle).
+
+    Make it a frozen dataclass, so that screens compare by value and an unchanged
+    screen is not drawn again.
+    """
+
+    @property
+    def height(self) -> int:
+        """Pixels it takes below the header; the text lines start under it."""
+        ...
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
+        """Draw between ``top`` and ``top + height``, left of ``right``."""
+        ...
+
+    def words(self) -> tuple[str, ...]:
+        """What it shows, in words, for logs and the ``--json`` stream."""
+        ...
+
+
 @dataclass(frozen=True)
 class Screen:
     """One frame's content."""
@@ -44,11 +66,13 @@ class Screen:
     lines: tuple[str, ...] = ()
     board: BoardMap | None = None
     invert_body: bool = False
+    picture: Picture | None = None
 
     def text(self) -> list[str]:
         """The words on the screen, for logs and the ``--json`` stream."""
         top = f"{self.header} {self.status}".strip()
-        return [top, *self.lines]
+        drawn = self.picture.words() if self.picture is not None else ()
+        return [top, *drawn, *self.lines]
 
 
 @cache
@@ -120,7 +144,10 @@ def render(screen: Screen) -> Image.Image:
     for line in screen.lines:
         lines.extend(wrap(line, text_right))
     y = HEADER_H + 1
-    for line in lines[: (HEIGHT - HEADER_H) // LINE_H]:
+    if screen.picture is not None:
+        screen.picture.draw(draw, y, text_right)
+        y += screen.picture.height
+    for line in lines[: (HEIGHT - y + 1) // LINE_H]:
         draw.text((1, y), line, font=font, fill=255)
         y += LINE_H
     if screen.invert_body:

@@ -1,0 +1,150 @@
+"""Dice drawn as faces with pips on the 1-bit OLED: a die is 12 × 12 pixels.
+
+A die is drawn ``filled`` (a lit square with dark pips) or outlined (a frame with lit
+pips), so two groups of dice can be told apart without colour. A die not yet rolled
+is a dotted frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from PIL import ImageDraw, ImageFont
+
+SIZE = 12
+"""Width and height of a die in pixels."""
+
+_PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((1, 1),),
+    2: ((0, 0), (2, 2)),
+    3: ((0, 0), (1, 1), (2, 2)),
+    4: ((0, 0), (2, 0), (0, 2), (2, 2)),
+    5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
+    6: ((0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)),
+}
+"""Pip places on a 3 × 3 grid (column, row) for each face."""
+
+_PIP_AT = (2, 5, 8)
+"""Pixel offsets of the grid's columns and rows inside a die (each pip is 2 × 2)."""
+
+
+def pips(face: int) -> tuple[tuple[int, int], ...]:
+    """Where the pips of ``face`` lie on the 3 × 3 grid (column, row)."""
+    try:
+        return _PIPS[face]
+    except KeyError:
+        raise ValueError(f"a die shows 1 to 6, not {face!r}") from None
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw, x: int, y: int, face: int | None, filled: bool = False
+) -> None:
+    """Draw one die with its top-left corner at (x, y); ``None`` is a die not yet rolled."""
+    box = (x, y, x + SIZE - 1, y + SIZE - 1)
+    if face is None:
+        for i in range(0, SIZE, 2):
+            for px, py in ((x + i, y), (x + i, y + SIZE - 1), (x, y + i), (x + SIZE - 1, y + i)):
+                draw.point((px, py), fill=255)
+        return
+    if filled:
+        draw.rectangle(box, fill=255)
+    else:
+        draw.rectangle(box, outline=255)
+    ink = 0 if filled else 255
+    for col, row in pips(face):
+        px, py = x + _PIP_AT[col], y + _PIP_AT[row]
+        draw.rectangle((px, py, px + 1, py + 1), fill=ink)
+    # Dark corners round the die off, so that two dice side by side read as two.
+    for px, py in ((x, y), (x + SIZE - 1, y), (x, y + SIZE - 1), (x + SIZE - 1, y + SIZE - 1)):
+        draw.point((px, py), fill=0)
+
+
+@cache
+def _font() -> ImageFont.ImageFont:
+    return ImageFont.load_default_imagefont()
+
+
+def _pair_word(pair: tuple[int, int]) -> str:
+    """What a pair names: its sum, or ``*`` for a double (a wild line)."""
+    return "*" if pair[0] == pair[1] else str(sum(pair))
+
+
+@dataclass(frozen=True)
+class RollPicture:
+    """A turn's dice in one row: the red pair filled, the blue pair outlined, each
+    followed by the row or column it names (``*``: a double, that line is wild)."""
+
+    red: tuple[int, int]
+    blue: tuple[int, int]
+
+    @property
+    def height(self) -> int:
+        return SIZE + 3
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
+        y = top + 1
+        font = _font()
+        for x0, pair, filled in ((1, self.red, True), (41, self.blue, False)):
+            for i, face in enumerate(pair):
+                draw_die(draw, x0 + i * (SIZE + 1), y, face, filled)
+            draw.text((x0 + 2 * (SIZE + 1) + 1, y), _pair_word(pair), font=font, fill=255)
+
+    def words(self) -> tuple[str, ...]:
+        red, blue = self.red, self.blue
+        return (
+            f"red {red[0]} {red[1]} ({_pair_word(red)}), blue {blue[0]} {blue[1]} "
+            f"({_pair_word(blue)})",
+        )
+
+
+@dataclass(frozen=True)
+class BattleRow:
+    """One side of a battle: its name, three dice (``None``: not rolled), which are kept
+    and how many of its three rolls are used."""
+
+    name: str
+    dice: tuple[int | None, ...]
+    kept: tuple[bool, ...]
+    rolls: int
+
+    def total(self) -> int:
+        return sum(d for d in self.dice if d is not None)
+
+    def words(self) -> str:
+        faces = " ".join("-" if d is None else str(d) for d in self.dice)
+        kept = [str(i + 1) for i, k in enumerate(self.kept) if k]
+        keeps = f" keeps {','.join(kept)}" if kept else ""
+        return f"{self.name} {faces} ={self.total()} ({self.rolls}/3){keeps}"
+
+
+@dataclass(frozen=True)
+class BattlePicture:
+    """Both sides of a battle, attacker on top: kept dice are filled, the side to roll
+    has its name lit, and ``cursor`` (a die of that side) is underlined."""
+
+    rows: tuple[BattleRow, BattleRow]
+    roller: int | None = None
+    cursor: int | None = None
+
+    @property
+    def height(self) -> int:
+        return 2 * (SIZE + 4)
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
+        font = _font()
+        for side, row in enumerate(self.rows):
+            y = top + 1 + side * (SIZE + 4)
+            if side == self.roller:
+                draw.rectangle((0, y - 1, 38, y + SIZE), fill=255)
+            draw.text((1, y), row.name[:6], font=font, fill=0 if side == self.roller else 255)
+            for i, face in enumerate(row.dice):
+                x = 40 + i * (SIZE + 2)
+                draw_die(draw, x, y, face, filled=row.kept[i])
+                if side == self.roller and i == self.cursor:
+                    draw.rectangle((x, y + SIZE + 1, x + SIZE - 1, y + SIZE + 2), fill=255)
+            draw.text((84, y), f"={row.total()}", font=font, fill=255)
+            draw.text((108, y), f"{row.rolls}/3", font=font, fill=255)
+
+    def words(self) -> tuple[str, ...]:
+        return tuple(row.words() for row in self.rows)

@@ -1,0 +1,540 @@
+"""Doubles Wild on the 9 × 9 occupancy board: the station rolls, the board takes balls.
+
+How a turn goes at the table:
+
+- **Roll**: ``roll`` rolls all four dice (red, red, blue, blue). Until a ball is
+  played the player may re-roll once: ``left`` the red pair (the left-hand dice on the
+  OLED), ``right`` the blue pair, ``roll`` both.
+- **Place**: a ball put on an empty spot the roll allows is played at once; a ball
+  put anywhere else is refused and must be lifted again.
+- **Attack**: ``ok`` ends the rolling. If the roll names one spot and it holds an
+  opponent's unprotected ball, the battle starts. When a wild line (or board) offers
+  balls to attack, ``ok`` opens a chooser: ``left``/``right`` pick the ball (framed on
+  the map), ``ok`` attacks it, ``back`` returns. ``ok`` also ends a turn whose roll
+  allows no spot.
+- **Battle**: the side to roll presses ``roll`` (all three dice, then one for each die
+  not kept). Before its second and third rolls, ``left``/``right`` move a cursor
+  under its dice and ``ok`` keeps or frees the die there.
+- **After a battle** won by the attacker, the defender's ball comes off and the
+  attacker's goes on. An occupancy sensor cannot see one ball swapped for another,
+  so the referee waits for the spot to be seen empty and then filled. A lost attack
+  spends the attacker's ball; nothing changes on the board.
+
+Every roll is an engine action committed through the session, so the journal holds
+the faces and a resumed game replays them. There is no resigning in Doubles Wild: a
+long ``back`` does nothing. The board map draws the balls of the player whose turn
+it is filled and every other colour outlined. An RFID board that reads ball colours
+by tag is future work; this referee expects an occupancy board.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Action, Cell, Piece, Verdict
+from games.doubles_wild import (
+    COLOURS,
+    Attack,
+    BattleRoll,
+    BattleState,
+    DoublesWild,
+    EndTurn,
+    Keep,
+    Place,
+    Reroll,
+    Roll,
+    dice_action,
+)
+from games.doubles_wild_actions import BATTLE_DICE, BATTLE_ROLLS
+
+from ..dice_faces import BattlePicture, BattleRow, RollPicture
+from ..events import ButtonEvent
+from ..fixes import Fix
+from ..referee import Referee
+from ..screens import Screen
+
+ROWS = range(3, 12)
+"""Row and column numbers: two-dice sums without doubles."""
+
+ROLL = "roll"
+REROLL_OR_ACT = "reroll-or-act"
+PLACE = "place"
+BATTLE = "battle"
+
+REROLL_BUTTONS = {"left": "red", "right": "blue", "roll": "both"}
+
+
+def _cell_index(cell: Cell) -> tuple[int, int]:
+    row, col = cell[1:].split("c")
+    return int(row), int(col)
+
+
+def _board_order(cells: set[Cell]) -> list[Cell]:
+    return sorted(cells, key=_cell_index)
+
+
+class DoublesWildReferee(Referee):
+    game: DoublesWild
+
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.rejection = ""
+        """Why the board was refused, in a few words for the OLED (empty: not refused)."""
+        self.choosing = False
+        """Whether ``left``/``right`` pick a ball to attack (after ``ok``)."""
+        self.cursor = 0
+        """The ball to attack in the chooser, an index into ``attackable()``."""
+        self.die_cursor = 0
+        """The die under the cursor of the side to roll in a battle."""
+        self.swap: BattleState | None = None
+        """A battle the attacker won whose balls have not yet been swapped on the board."""
+        self.swap_lifted = False
+        """Whether the defender's ball has been seen off the spot of ``swap``."""
+        self.shown_battle: BattleState | None = None
+        """A finished battle whose result stays on the OLED until the table moves on."""
+        self._resume_swap()
+
+    def _resume_swap(self) -> None:
+        """After a restart, ask again for a swap the last action may have left undone."""
+        game = self.game
+        last = game.last_battle
+        if (
+            game.history
+            and isinstance(game.history[-1], BattleRoll)
+            and game.battle is None
+            and last is not None
+            and last.winner == last.attacker
+        ):
+            self.swap = last
+
+    # -- geometry -----------------------------------------------------------------
+    def grid(self) -> tuple[tuple[str | None, ...], ...]:
+        return tuple(tuple(f"r{r}c{c}" for c in ROWS) for r in ROWS)
+
+    def mark(self, piece: Piece) -> str:
+        return "solid" if piece.owner == self.game.turn else "hollow"
+
+    def _name(self, seat: int) -> str:
+        return self.game.seat_name(seat).capitalize()
+
+    # -- what the roll allows ------------------------------------------------------
+    def attackable(self) -> list[Cell]:
+        """Opponents' balls the roll lets the player attack, in board order."""
+        game = self.game
+        return _board_order({c for c in game.target() if game.owner(c) is not None})
+
+    def _where(self) -> str:
+        """The spots the dice name, in a few words: ``r7c5``, ``row 7``, ``all``."""
+        dice = self.game.dice
+        if dice is None:
+            return ""
+        red, blue = dice
+        red_double, blue_double = red[0] == red[1], blue[0] == blue[1]
+        if red_double and blue_double:
+            return "all"
+        if red_double:
+            return f"col {sum(blue)}"
+        if blue_double:
+            return f"row {sum(red)}"
+        return f"r{sum(red)}c{sum(blue)}"
+
+    # -- the board ------------------------------------------------------------------
+    def board_fixes(self) -> list[Fix]:
+        """What must change on the board, with a won battle's swap that sensors miss."""
+        fixes = self.session.fixes()
+        swap = self.swap
+        if swap is None or self.swap_lifted:
+            return fixes
+        lift = Fix("lift", swap.cell, None, COLOURS[swap.defender])
+        put = Fix("place", swap.cell, self.game.layout().get(swap.cell))
+        lifts = [f for f in fixes if f.action == "lift"]
+        places = [f for f in fixes if f.action == "place"]
+        return [lift, *lifts, put, *places]
+
+    def _track_swap(self) -> None:
+        swap = self.swap
+        if swap is None:
+            return
+        seen = swap.cell in self.session.observation
+        if not self.swap_lifted and not seen:
+            self.swap_lifted = True
+        elif self.swap_lifted and seen:
+            self.swap = None
+            self.swap_lifted = False
+
+    def on_board(self) -> None:
+        self._track_swap()
+        game = self.game
+        if game.outcome is not None or self.session.restoring:
+            return
+        self.shown_battle = None
+        layout = set(game.layout())
+        board = set(self.session.observation)
+        added, removed = board - layout, layout - board
+        if self.swap is not None:
+            removed.discard(self.swap.cell)
+        if not added and not removed:
+            self.rejection = ""
+            return
+        if game.phase in (REROLL_OR_ACT, PLACE) and not removed and len(added) == 1:
+            self._place(next(iter(added)))
+            return
+        if self.rejection:
+            return  # the first reason stands until the board is put right
+        if added and game.phase == ROLL:
+            self._reject("roll first", f"{game.seat_name(game.turn)} must roll the dice first")
+        elif added and game.phase == BATTLE:
+            self._reject("a battle is on", "no ball is played during a battle")
+        elif len(added) > 1:
+            self._reject("one ball a turn", "one ball is played a turn")
+        else:
+            cells = ", ".join(_board_order(removed))
+            self._reject("put it back", f"the ball on {cells} must stay: put it back")
+
+    def _place(self, cell: Cell) -> None:
+        game = self.game
+        action = Place(cell)
+        verdict = game.check(action)
+        if verdict.accepted:
+            self._commit(action)
+            return
+        where = self._where()
+        short = f"{cell} is not on {where}" if " " in where else f"{cell} is not {where}"
+        if cell in game.spots():
+            short = f"{cell} is blocked"
+        self._reject(short, verdict.reason)
+
+    def _reject(self, short: str, reason: str) -> None:
+        self.rejection = short
+        self.session.reject(Verdict.reject(reason))
+
+    def _refuse(self, reason: str) -> None:
+        """A button that means nothing now: noted in the stream, the board is fine."""
+        self.session.reject(Verdict.reject(reason))
+
+    def _commit(self, action: Action) -> bool:
+        game = self.game
+        battle = game.battle
+        verdict = self.session.commit(action)
+        if not verdict.accepted:
+            self._refuse(verdict.reason)
+            return False
+        self.rejection = ""
+        self.choosing = False
+        if not isinstance(action, Keep):
+            self.die_cursor = 0
+        if battle is not None and game.battle is None and game.last_battle is not None:
+            self.shown_battle = game.last_battle
+            if game.last_battle.winner == game.last_battle.attacker:
+                self.swap = game.last_battle
+                self.swap_lifted = False
+        return True
+
+    # -- buttons ------------------------------------------------------------------
+    def on_button(self, event: ButtonEvent) -> None:
+        if event.name == "back" and event.long and self.menu is None:
+            return  # Doubles Wild has no resigning
+        super().on_button(event)
+
+    def on_game_button(self, event: ButtonEvent) -> None:
+        self.shown_battle = None
+        phase = self.game.phase
+        if phase == ROLL:
+            if event.name == "roll":
+                self._roll()
+        elif phase in (REROLL_OR_ACT, PLACE):
+            if self.choosing:
+                self._chooser_button(event.name)
+            else:
+                self._turn_button(event.name)
+        elif phase == BATTLE:
+            self._battle_button(event.name)
+
+    def _roll(self) -> None:
+        fixes = self.board_fixes()
+        if fixes:
+            self._reject("fix the board", f"fix the board before rolling: {fixes[0].text()}")
+            return
+        self._commit(dice_action("roll", self.session.dice.roll(4)))
+
+    def _turn_button(self, name: str) -> None:
+        game = self.game
+        if name in REROLL_BUTTONS:
+            pair = REROLL_BUTTONS[name]
+            if game.phase != REROLL_OR_ACT:
+                self._refuse("the dice were re-rolled already: play the roll")
+                return
+            count = 4 if pair == "both" else 2
+            self._commit(dice_action(f"reroll-{pair}", self.session.dice.roll(count)))
+        elif name == "ok":
+            target = game.target()
+            attackable = self.attackable()
+            if not target:
+                self._commit(EndTurn())
+            elif attackable and set(attackable) == target and len(target) == 1:
+                self._commit(Attack(attackable[0]))
+            elif attackable:
+                self.choosing = True
+                self.cursor = 0
+            else:
+                spots = ", ".join(_board_order(target)[:3])
+                self._refuse(f"place a ball on {spots}{' …' if len(target) > 3 else ''}")
+
+    def _chooser_button(self, name: str) -> None:
+        attackable = self.attackable()
+        if name == "back" or not attackable:
+            self.choosing = False
+        elif name in ("left", "right"):
+            self.cursor = (self.cursor + (1 if name == "right" else -1)) % len(attackable)
+        elif name == "ok":
+            self._commit(Attack(attackable[self.cursor % len(attackable)]))
+
+    def _battle_button(self, name: str) -> None:
+        battle = self.game.battle
+        assert battle is not None
+        rolled = battle.rolls[battle.side] > 0
+        if name == "roll":
+            values = self.session.dice.roll(BATTLE_DICE - battle.kept_count())
+            self._commit(dice_action("battle-roll", values))
+        elif name in ("left", "right") and rolled:
+            step = 1 if name == "right" else -1
+            self.die_cursor = (self.die_cursor + step) % BATTLE_DICE
+        elif name == "ok" and rolled:
+            kept = {i for i, k in enumerate(battle.kept[battle.side]) if k}
+            kept ^= {self.die_cursor}
+            self._commit(Keep(tuple(sorted(kept))))
+
+    # -- screens ------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        game = self.game
+        if isinstance(action, Roll):
+            red, blue = action.red, action.blue
+            return f"rolls {red[0]}+{red[1]}, {blue[0]}+{blue[1]}: {self._where()}"
+        if isinstance(action, Reroll):
+            return f"re-rolls {action.pair}: {self._where()}"
+        if isinstance(action, Place):
+            return f"places on {action.cell}"
+        if isinstance(action, Attack):
+            return f"attacks {action.cell}"
+        if isinstance(action, Keep):
+            kept = ",".join(str(i + 1) for i in action.dice)
+            return f"keeps {kept}" if kept else "keeps none"
+        if isinstance(action, BattleRoll):
+            faces = " ".join(str(v) for v in action.values) or "(all kept)"
+            battle = game.battle
+            if battle is None and game.last_battle is not None:
+                last = game.last_battle
+                winner = last.winner
+                assert winner is not None
+                attack, defence = last.totals()
+                if attack == defence:
+                    return (
+                        f"battle roll {faces}: {game.seat_name(winner)} holds {last.cell} "
+                        f"on a tie {attack}:{defence}"
+                    )
+                high, low = max(attack, defence), min(attack, defence)
+                return (
+                    f"battle roll {faces}: {game.seat_name(winner)} wins {last.cell} {high}:{low}"
+                )
+            return f"battle roll {faces}"
+        if isinstance(action, EndTurn):
+            return "cannot play: turn ends"
+        return action.type
+
+    def _lines_status(self) -> str:
+        game = self.game
+        counts = self.lines_count()
+        parts = [f"{game.seat_name(p)[0].upper()}{counts[p]}" for p in range(game.players)]
+        return ("" if game.players > 3 else " ").join(parts)
+
+    def lines_count(self) -> list[int]:
+        """Each seat's lines of three or more on the board now."""
+        runs = self.game.lines()
+        return [len(runs[p]) for p in range(self.game.players)]
+
+    def header(self) -> tuple[str, str]:
+        game = self.game
+        status = self._lines_status()
+        if game.outcome is not None:
+            return ("Game over", status)
+        if game.battle is not None:
+            return (f"Battle {game.battle.cell}", status)
+        return (f"{self._name(game.turn)}'s turn", status)
+
+    def wants_fixes(self) -> bool:
+        return bool(self.board_fixes())
+
+    def screen(self) -> Screen:
+        title, status = self.header()
+        game = self.game
+        if game.outcome is not None:
+            result = self.result_screen()
+            return Screen(title, status, result.lines, result.board)
+        if self.menu is not None:
+            return self.menu_screen()
+        if self.shown_battle is not None:
+            return self._battle_screen(title, status, self.shown_battle)
+        fixes = self.board_fixes()
+        if fixes:
+            shown = self.fix_screen(title, fixes, self._fix_reason())
+            return Screen(title, status, shown.lines, shown.board)
+        if game.phase == BATTLE and game.battle is not None:
+            return self._battle_screen(title, status, game.battle)
+        if game.phase in (REROLL_OR_ACT, PLACE):
+            return self._roll_screen(title, status)
+        return self._waiting_screen(title, status)
+
+    def _fix_reason(self) -> str:
+        if self.rejection:
+            return "No: " + self.rejection
+        swap = self.swap
+        if swap is not None:
+            return f"{self._name(swap.attacker)} won {swap.cell}"
+        if self.game.playoff is not None and not self.game.board():
+            return "Tie: clear for the play-off"
+        if self.session.restoring:
+            return ""
+        return "Put the board right"
+
+    def _waiting_screen(self, title: str, status: str) -> Screen:
+        game = self.game
+        lines: list[str] = []
+        last = self.session.last_move
+        if last:
+            lines.append(f"{last['player'].capitalize()} {last['text']}")
+        if game.playoff is not None:
+            lines.append("Play-off: first line wins")
+        balls = game.balls_left(game.turn)
+        lines.append(f"{balls} ball{'s' if balls != 1 else ''} left")
+        lines.append("Press roll.")
+        return Screen(title, status, tuple(lines), self.board_map())
+
+    def _roll_screen(self, title: str, status: str) -> Screen:
+        game = self.game
+        dice = game.dice
+        assert dice is not None
+        target = game.target()
+        where = self._where()
+        single = len(game.spots()) == 1
+        named = f"Spot {where}" if single else f"{where.capitalize()} wild"
+        attackable = self.attackable()
+        focus: str | None = None
+        if self.choosing and attackable:
+            cell = attackable[self.cursor % len(attackable)]
+            lines = [f"Fight {cell}?", "L/R: other", "ok: fight"]
+            focus = cell
+        else:
+            if not target:
+                lines = [f"{where if single else where.capitalize()} blocked", "ok: end turn"]
+            elif attackable and set(attackable) == target and len(target) == 1:
+                lines = [named, "ok: fight"]
+            elif attackable:
+                lines = [named, "Place, or ok"]
+            else:
+                lines = [named, "Place a ball"]
+            if single:
+                focus = where
+            if game.phase == REROLL_OR_ACT:
+                lines.append("L/R/roll: new")
+        picture = RollPicture(dice[0], dice[1])
+        return Screen(title, status, tuple(lines), self.board_map(focus), picture=picture)
+
+    def _battle_screen(self, title: str, status: str, battle: BattleState) -> Screen:
+        rows = (
+            BattleRow(self._name(battle.attacker), battle.dice[0], battle.kept[0], battle.rolls[0]),
+            BattleRow(self._name(battle.defender), battle.dice[1], battle.kept[1], battle.rolls[1]),
+        )
+        winner = battle.winner
+        if winner is not None:
+            attack, defence = battle.totals()
+            word = "holds on a tie" if attack == defence else "wins"
+            first = f"{self._name(winner)} {word} {max(attack, defence)}:{min(attack, defence)}"
+            if winner == battle.attacker:
+                second = f"Swap in {COLOURS[battle.attacker]} on {battle.cell}"
+            else:
+                second = f"{self._name(battle.attacker)}'s ball is spent"
+            picture = BattlePicture(rows)
+            return Screen(f"Battle {battle.cell}", status, (first, second), picture=picture)
+        side = battle.side
+        name = self._name(battle.roller)
+        rolls = battle.rolls[side]
+        if rolls == 0:
+            lines = (f"{name}: press roll", "")
+            cursor = None
+        else:
+            lines = (f"{name}: roll {rolls + 1} of {BATTLE_ROLLS}", "L/R, ok keeps; roll")
+            cursor = self.die_cursor
+        picture = BattlePicture(rows, side, cursor)
+        return Screen(title, status, tuple(line for line in lines if line), picture=picture)
+
+    def extra_state(self) -> dict[str, Any]:
+        game = self.game
+        names = [game.seat_name(p) for p in range(game.players)]
+        dice = game.dice
+        battle = game.battle or self.shown_battle
+        return {
+            "lines": dict(zip(names, self.lines_count(), strict=True)),
+            "phase": game.phase,
+            "dice": None if dice is None else {"red": list(dice[0]), "blue": list(dice[1])},
+            "target": _board_order(game.target()),
+            "battle": None if battle is None else battle.to_dict(),
+            "balls_left": {n: game.balls_left(p) for p, n in enumerate(names)},
+            # Replaces the session's list: a won battle's swap is a fix that an
+            # occupancy sensor cannot notice by itself.
+            "fixes": [f.to_dict() for f in self.board_fixes()],
+        }
+
+    # -- simulation -----------------------------------------------------------------
+    def hand(self, action: Action) -> list[tuple[str, ...]]:
+        steps = self._fix_steps()
+        game = self.game
+        if isinstance(action, Roll | BattleRoll):
+            steps.append(("press", "roll"))
+        elif isinstance(action, Reroll):
+            button = {pair: b for b, pair in REROLL_BUTTONS.items()}[action.pair]
+            steps.append(("press", button))
+        elif isinstance(action, Place):
+            steps.append(("place", action.cell, COLOURS[game.turn]))
+        elif isinstance(action, EndTurn):
+            steps.append(("press", "ok"))
+        elif isinstance(action, Attack):
+            steps += self._attack_steps(action.cell)
+        elif isinstance(action, Keep):
+            steps += self._keep_steps(action.dice)
+        return steps
+
+    def _fix_steps(self) -> list[tuple[str, ...]]:
+        steps: list[tuple[str, ...]] = []
+        for fix in self.board_fixes():
+            if fix.action == "lift":
+                steps.append(("lift", fix.cell))
+            elif fix.piece is not None:
+                steps.append(("place", fix.cell, fix.piece.label))
+        return steps
+
+    def _attack_steps(self, cell: Cell) -> list[tuple[str, ...]]:
+        attackable = self.attackable()
+        target = self.game.target()
+        if not self.choosing and set(attackable) == target and len(target) == 1:
+            return [("press", "ok")]
+        steps: list[tuple[str, ...]] = []
+        at = self.cursor % len(attackable) if self.choosing else 0
+        if not self.choosing:
+            steps.append(("press", "ok"))
+        goal = attackable.index(cell)
+        steps += [("press", "right")] * ((goal - at) % len(attackable))
+        steps.append(("press", "ok"))
+        return steps
+
+    def _keep_steps(self, dice: tuple[int, ...]) -> list[tuple[str, ...]]:
+        battle = self.game.battle
+        assert battle is not None
+        now = battle.kept[battle.side]
+        at = self.die_cursor
+        steps: list[tuple[str, ...]] = []
+        for i in range(BATTLE_DICE):
+            if (i in dice) != now[i]:
+                steps += [("press", "right")] * ((i - at) % BATTLE_DICE)
+                steps.append(("press", "ok"))
+                at = i
+        return steps
