@@ -44,7 +44,7 @@ from ..fixes import Fix
 from ..referee import Referee
 from ..screens import BoardMap, Screen
 
-_HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|\s+half\s+)([0-6])$", re.IGNORECASE)
+_HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|half)\s*([0-6])$", re.IGNORECASE)
 
 SWEEP_WAIT_S = 0.3
 """How long a simulated hand waits after laying a domino on an RFID sweep board."""
@@ -362,7 +362,7 @@ class DominoesReferee(Referee):
         elif game.phase == "discard":
             options = self.discards()
             choice = options[self.cursor % len(options)]
-            lines.append(f"None fits. Pit: < {choice.a}-{choice.b} > ok")
+            lines += ["Nothing fits: pit one.", f"< {choice.a}-{choice.b} >  ok: to the pit"]
         lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
         return Screen(title, status, tuple(line for line in lines if line))
 
@@ -406,7 +406,7 @@ class DominoesReferee(Referee):
             "phase": game.phase,
             "boneyard": game.boneyard_count,
             "pit": len(game.pit),
-            "hand": [str(d) for d in game.hand(game.to_move)],
+            "hand": [str(d) for d in sorted(game.hand(game.to_move))],
             "track": track,
             "dealt": dealt,
             "chain_double": game.chain_double,
