@@ -220,15 +220,15 @@ class MoveGenerator:
         found = self._search(game.board_letters(), game.rack(player))
         if not found:
             return None
-        return self._move(max(found, key=lambda f: f[0]), {}).action()
+        return self._move(max(found, key=lambda f: f[0]), None).action()
 
     def top(self, game: Crosslet, player: PlayerId, n: int) -> list[PlaceTiles]:
         """The ``n`` highest-scoring single-line placements for ``player``, best first."""
         found = self._search(game.board_letters(), game.rack(player))
-        return [self._move(f, {}).action() for f in heapq.nlargest(n, found, key=lambda f: f[0])]
+        return [self._move(f, None).action() for f in heapq.nlargest(n, found, key=lambda f: f[0])]
 
     @staticmethod
-    def _move(found: _Found, board: Mapping[str, str]) -> Move:
+    def _move(found: _Found, board: Mapping[str, str] | None) -> Move:
         score, down, line, placed = found
         tiles: list[tuple[Cell, str]] = []
         blanks: list[tuple[Cell, str]] = []
@@ -240,7 +240,7 @@ class MoveGenerator:
             else:
                 tiles.append((cell, letter))
         word = ""
-        if board:
+        if board is not None:
             grid = {parse_cell(c): ch for c, ch in board.items()}
             for pos, letter in placed:
                 grid[(line, pos) if down else (pos, line)] = letter
@@ -525,7 +525,7 @@ class CrossletPlayer(Player):
         if found:
             top = max(f[0] for f in found)
             pick = self.rng.choice([f for f in found if f[0] == top])
-            return self.generator._move(pick, {}).action()
+            return self.generator._move(pick, None).action()
         keep_out = [t for t in game.rack(seat) if t != BLANK]
         if game.bag_count >= RACK_SIZE and keep_out:
             return Exchange(tuple(keep_out))
