@@ -11,6 +11,7 @@ from wiring.loader import ProfileError, check_fits, list_profiles, load_profile
 
 SHIPPED = [
     "double-take-gpio",
+    "double-take-pico",
     "doubles-wild-gpio",
     "occupancy-15x15-pico",
     "rfid-15x15-pico",
