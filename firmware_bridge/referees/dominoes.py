@@ -46,6 +46,10 @@ from ..screens import BoardMap, Screen
 
 _HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|half)\s*([0-6])$", re.IGNORECASE)
 
+MAP_COLUMNS = 3
+MAP_ROWS = 5
+"""The window of the board a fix screen maps around the cell it names."""
+
 SWEEP_WAIT_S = 0.3
 """How long a simulated hand waits after laying a domino on an RFID sweep board."""
 
@@ -113,13 +117,22 @@ class DominoesReferee(Referee):
         return "solid"
 
     def board_map(self, focus: str | None = None) -> BoardMap:
-        # At three pixels a cell an empty square and a laid half look alike, so only
-        # the cells that hold something (and the one a fix names) are drawn at all.
-        shown = set(self.game.layout()) | set(self.session.observation)
+        # The whole 15 × 15 board leaves three pixels a cell, too few to tell a laid
+        # half from an empty square, so a fix shows the few cells around its own.
+        layout = self.game.layout()
+        rows = range(1, SIZE + 1)
+        columns = range(SIZE)
         if focus is not None:
-            shown.add(focus)
-        grid = tuple(tuple(c if c in shown else None for c in row) for row in self.grid())
-        marks = dict.fromkeys(self.game.layout(), "solid")
+            index = cell_index(focus)
+            row, column = divmod(index, SIZE)
+            top = min(max(row - MAP_ROWS // 2, 0), SIZE - MAP_ROWS)
+            left = min(max(column - MAP_COLUMNS // 2, 0), SIZE - MAP_COLUMNS)
+            rows = range(top + 1, top + MAP_ROWS + 1)
+            columns = range(left, left + MAP_COLUMNS)
+        grid = tuple(tuple(f"{COLUMNS[c]}{r}" for c in columns) for r in rows)
+        marks = dict.fromkeys(layout, "solid")
+        for cell in self.session.observation:
+            marks.setdefault(cell, "hollow")
         return BoardMap(grid, marks, focus)
 
     # -- tags -----------------------------------------------------------------------
@@ -326,7 +339,7 @@ class DominoesReferee(Referee):
         if fix.action == "lift":
             half = parse_half(fix.note) if fix.note and fix.note != "unknown" else None
             if half is not None:
-                return f"Lift the {half[1]} of {half[0]} from {fix.cell}"
+                return f"Lift {fix.cell} ({half[0]})"
             return fix.text()
         if fix.piece is not None:
             half = parse_half(fix.piece.label)
@@ -362,7 +375,7 @@ class DominoesReferee(Referee):
         elif game.phase == "discard":
             options = self.discards()
             choice = options[self.cursor % len(options)]
-            lines += ["Nothing fits: pit one.", f"< {choice.a}-{choice.b} >  ok: to the pit"]
+            lines += ["Nothing fits: pit one", f"< {choice.a}-{choice.b} >  ok: pit it"]
         lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
         return Screen(title, status, tuple(line for line in lines if line))
 

@@ -127,7 +127,7 @@ def test_an_illegal_placement_gives_the_rules_reason_and_fixes() -> None:
     assert table.referee.rejection == "the first domino must lie on the star H8"
     lines = table.oled()
     assert lines[1] == "No: the first domino must lie on the star H8"
-    assert lines[2] == "Lift the 4 of 4-5 from A1 (1/2)"
+    assert lines[2] == "Lift A1 (4-5) (1/2)"
     table.lift("A1", "A2")
     assert table.referee.rejection == "" and table.session.pending_fixes() == []
 
@@ -187,9 +187,9 @@ def test_discard_picks_with_left_and_right_and_ok() -> None:
     )
     table = Table(game)
     assert table.game.phase == "discard"
-    assert "< 0-4 >  ok: to the pit" in table.oled()
+    assert "< 0-4 >  ok: pit it" in table.oled()
     table.press("left")
-    assert "< 5-5 >  ok: to the pit" in table.oled()
+    assert "< 5-5 >  ok: pit it" in table.oled()
     table.press("ok")
     assert table.game.pit == [(5, 5)]
     assert table.game.to_move == 1

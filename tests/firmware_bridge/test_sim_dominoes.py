@@ -60,7 +60,7 @@ def test_illegal_placement_is_refused_with_reason_and_fixes_then_corrected() -> 
     star, tail = refused
     assert [(f["action"], f["cell"]) for f in star["fixes"]] == [("lift", "A1"), ("lift", "A2")]
     assert star["oled"][1] == "No: the first domino must lie on the star H8"
-    assert star["oled"][2] == "Lift the 4 of 4-5 from A1 (1/2)"
+    assert star["oled"][2] == "Lift A1 (4-5) (1/2)"
     assert [f["cell"] for f in tail["fixes"]] == ["J8", "K8"]
     assert tail["turn"] == "player 2" and "J8" not in tail["layout"]
     assert moves(body) == [
@@ -92,10 +92,10 @@ def test_draw_and_discard_are_button_actions() -> None:
     body = states[:-1]
     picking = [s for s in body if s["phase"] == "discard"]
     assert [line for s in picking for line in s["oled"] if line.startswith("<")] == [
-        "< 0-4 >  ok: to the pit",
-        "< 0-6 >  ok: to the pit",
-        "< 2-4 >  ok: to the pit",
-        "< 5-5 >  ok: to the pit",
+        "< 0-4 >  ok: pit it",
+        "< 0-6 >  ok: pit it",
+        "< 2-4 >  ok: pit it",
+        "< 5-5 >  ok: pit it",
     ]
     assert moves(body)[-3:] == [
         "player 2 3-1 on I8–J8, takes 0-5",
