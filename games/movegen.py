@@ -439,9 +439,18 @@ class MoveGenerator:
                         extend(anchor, node, anchor, msum, 1, 0)
                 else:
                     room = min(anchor - previous - 1, RACK_SIZE - 1)
+                    # Tiles just right of the anchor that the word must run through.
+                    ahead = []
+                    pos = anchor + 1
+                    while pos < SIZE and cells[pos]:
+                        ahead.append(cells[pos].upper())
+                        pos += 1
                     for length in range(room + 1):
                         for node, spelled in lefts[length]:
-                            if edges[node].keys().isdisjoint(fits):
+                            nexts = edges[node]
+                            if nexts.keys().isdisjoint(fits):
+                                continue
+                            if ahead and not _runs_through(edges, nexts, fits, ahead):
                                 continue
                             for ch in spelled:
                                 rack[ch if ch.isupper() else BLANK] -= 1
@@ -490,6 +499,22 @@ class MoveGenerator:
             allowed[pos] = frozenset(ok)
             base[pos] = points
         return allowed, base
+
+
+def _runs_through(
+    edges: list[dict[str, int]], nexts: dict[str, int], fits: frozenset[str], ahead: list[str]
+) -> bool:
+    """Whether some letter that fits the anchor leads on through the tiles after it."""
+    for ch in nexts.keys() & fits:
+        node = nexts[ch]
+        for t in ahead:
+            step = edges[node].get(t)
+            if step is None:
+                break
+            node = step
+        else:
+            return True
+    return False
 
 
 _CACHE: dict[int, tuple[object, MoveGenerator]] = {}
