@@ -16,7 +16,8 @@ from games.crosslet_board import (
     WORD_MULTIPLIER,
     parse_cell,
 )
-from tests.games.crosslet_helpers import WordSet, place, rigged_game
+from games.lexicon import Lexicon
+from tests.games.crosslet_helpers import SMALL_WORDS, WordSet, place, rigged_bag, rigged_game
 
 # Seat 0 holds CATSAND, seat 1 holds CRATEZO, seat 0 then draws EXITONA.
 OPENING = ("CATSAND", "CRATEZO", "EXITONA")
@@ -362,3 +363,15 @@ def test_legal_actions_offer_placements_an_exchange_and_a_pass() -> None:
     # The hint is the best single line (CATS through the centre, 12); the 34-point
     # CATS/SAND play lies in two lines, which people may find but the hint does not.
     assert best is not None and sum(p for _, p in game.score_placement(best)) == 12
+
+
+def test_the_project_lexicon_drives_the_game() -> None:
+    game = Crosslet(
+        2,
+        random.Random(1),
+        {"bag": rigged_bag(*OPENING), "first": 0},
+        lexicon=Lexicon.build(SMALL_WORDS),
+    )
+    assert game.play(place("H8 C, I8 A, J8 T")).accepted
+    assert game.check(place("K8 Z")).reason == "CATZ is not a word"
+    assert game.hint() is not None
