@@ -348,3 +348,33 @@ def test_battle_picture_words_name_kept_dice() -> None:
         "Blue 6 5 1 =12 (1/3) keeps 1,3",
         "Red - - - =0 (0/3)",
     )
+
+
+# -- the end ---------------------------------------------------------------------------
+def test_tied_game_asks_for_a_cleared_board_before_the_play_off() -> None:
+    t = Table(DoublesWild.from_position({"r3c3": "blue", "r9c9": "red"}, balls=[1, 1]))
+    t.roll(1, 2, 1, 3)
+    t.place("r3c4")
+    t.roll(5, 6, 5, 6)
+    t.place("r11c11")
+    assert t.game.playoff == (0, 1) and t.game.board() == {}
+    assert t.fixes() == [("lift", c) for c in ("r3c3", "r3c4", "r9c9", "r11c11")]
+    assert "Tie: clear for the play-off" in t.text()
+    t.roll(1, 2, 3, 4)
+    assert t.game.dice is None, "the play-off starts on a cleared board"
+    for cell in ("r3c3", "r3c4", "r9c9", "r11c11"):
+        t.lift(cell)
+    assert any("Play-off" in line for line in t.text())
+    t.roll(1, 2, 3, 4)
+    assert t.game.dice == ((1, 2), (3, 4))
+
+
+def test_game_over_screen_names_the_winner() -> None:
+    t = Table(DoublesWild.from_position({"r3c3": "blue", "r3c4": "blue"}, balls=[1, 1]))
+    t.roll(1, 2, 2, 3)
+    t.place("r3c5")
+    t.roll(5, 6, 5, 6)
+    t.place("r11c11")
+    assert t.game.outcome is not None and t.game.outcome.winners == (0,)
+    text = t.text()
+    assert text[0] == "Game over B1 R0" and "Blue wins" in text
