@@ -167,11 +167,11 @@ class DominoesReferee(Referee):
         if not added:
             return
         untagged = seen[added[0]] == OCCUPIED and self.session.labels is None
-        unknown = [c for c in added if not untagged and self._label(seen[c]) is None]
-        if unknown:
-            what = "an unknown piece" if len(unknown) == 1 else "unknown pieces"
-            self._reject(f"{what} on {_span(unknown)}: enrol its tag with tabletop enrol")
-            return
+        if not untagged:
+            strange = self._strange(added)
+            if strange:
+                self._reject(strange)
+                return
         if len(added) > 2:
             self._reject("lay one domino at a time")
             return
@@ -190,6 +190,21 @@ class DominoesReferee(Referee):
             self._by_occupancy(added)
             return
         self._by_tags(added)
+
+    def _strange(self, cells: list[str]) -> str:
+        """Why the pieces on ``cells`` are no domino halves; "" if they all are."""
+        labels = self.session.labels
+        for cell in cells:
+            sensed = self.session.observation[cell]
+            if self._label(sensed) is not None:
+                continue
+            if sensed == OCCUPIED:
+                return f"the tag on {cell} cannot be read: lift the piece and lay it again"
+            label = labels(sensed) if labels is not None else None
+            if label is None:
+                return f"an unknown piece on {cell}: enrol its tag with tabletop enrol"
+            return f"{cell} holds {label}, not a domino half"
+        return ""
 
     def _by_tags(self, cells: list[str]) -> None:
         seen = self.session.observation

@@ -9,6 +9,7 @@ import pytest
 from firmware_bridge.referees.dominoes import normalise_half, parse_half
 from games.core import Piece
 from games.dominoes import Dominoes, Place
+from hardware.board import OCCUPIED
 
 from .test_dominoes_referee_helpers import Table
 
@@ -89,7 +90,15 @@ def test_a_tag_that_is_no_domino_half_is_never_guessed() -> None:
     table.put("H8", "red")
     table.put("I8", "1-2:1")
     assert len(table.game.history) == 1
-    assert table.referee.rejection.startswith("an unknown piece on H8")
+    assert table.referee.rejection == "H8 holds red, not a domino half"
+    assert table.session.pending_fixes()[0].text() == "Lift the red piece on H8"
+
+
+def test_a_half_whose_tag_cannot_be_read_is_lifted_and_laid_again() -> None:
+    table = drawn()
+    table.board["H8"] = OCCUPIED
+    table.settle()
+    assert table.referee.rejection.startswith("the tag on H8 cannot be read")
 
 
 def test_halves_of_two_dominoes_are_refused() -> None:
