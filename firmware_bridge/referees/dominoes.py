@@ -79,12 +79,8 @@ def _short(seat: int) -> str:
     return f"P{seat + 1}"
 
 
-def _order(cell: str) -> int:
-    return cell_index(cell)
-
-
 def _span(cells: list[str]) -> str:
-    return "–".join(sorted(cells, key=_order))
+    return "–".join(sorted(cells, key=cell_index))
 
 
 def _dominoes(items: list[Domino]) -> str:
@@ -145,8 +141,8 @@ class DominoesReferee(Referee):
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         if sensed == OCCUPIED:
-            # A board without tag readers cannot tell one domino from another.
-            return self.session.labels is None
+            # A piece whose tag is not read (or a board without readers): no telling.
+            return True
         return self._label(sensed) == normalise_half(piece.label)
 
     # -- the board ------------------------------------------------------------------
@@ -163,14 +159,19 @@ class DominoesReferee(Referee):
             names = sorted({layout[c].label.split(":")[0] for c in moved})
             self._reject(f"put {' and '.join(names)} back on {_span(moved)}")
             return
-        added = sorted((c for c in seen if c not in layout), key=_order)
+        added = sorted((c for c in seen if c not in layout), key=cell_index)
         if not added:
             return
-        untagged = seen[added[0]] == OCCUPIED and self.session.labels is None
-        if not untagged:
+        # Only a board that has never shown a tag is read by occupancy and the hand.
+        tagless = all(sensed == OCCUPIED for sensed in seen.values())
+        if not tagless:
             strange = self._strange(added)
             if strange:
                 self._reject(strange)
+                return
+            unread = [c for c in added if seen[c] == OCCUPIED]
+            if unread:
+                self.waiting = f"Reading the tag on {unread[0]}: if this stays, lay it again."
                 return
         if len(added) > 2:
             self._reject("lay one domino at a time")
@@ -185,21 +186,18 @@ class DominoesReferee(Referee):
             half = self._label(seen[added[0]])
             of = f" of {half.split(':')[0]}" if half else ""
             self.waiting = f"Lay the other half{of} beside {added[0]}."
-            return
-        if untagged:
+        elif tagless:
             self._by_occupancy(added)
-            return
-        self._by_tags(added)
+        else:
+            self._by_tags(added)
 
     def _strange(self, cells: list[str]) -> str:
-        """Why the pieces on ``cells`` are no domino halves; "" if they all are."""
+        """Why a tag on ``cells`` shows no domino half; "" if none is strange."""
         labels = self.session.labels
         for cell in cells:
             sensed = self.session.observation[cell]
-            if self._label(sensed) is not None:
+            if sensed == OCCUPIED or self._label(sensed) is not None:
                 continue
-            if sensed == OCCUPIED:
-                return f"the tag on {cell} cannot be read: lift the piece and lay it again"
             label = labels(sensed) if labels is not None else None
             if label is None:
                 return f"an unknown piece on {cell}: enrol its tag with tabletop enrol"
@@ -266,11 +264,13 @@ class DominoesReferee(Referee):
         game = self.game
         phase = game.phase
         self.note = ""
-        if phase == "draw":
-            if event.name == "roll":
-                self._commit(Draw())
-            else:
-                self.note = "Press roll to draw."
+        layout = game.layout()
+        unjudged = any(cell not in layout for cell in self.session.observation)
+        if event.name == "ok" and phase in ("play", "chain") and unjudged:
+            # Ok with a domino lying there asks again (after a chooser was cancelled).
+            self.on_board()
+        elif phase == "draw" and event.name == "roll":
+            self._commit(Draw())
         elif phase == "discard":
             options = self.discards()
             if event.name in ("left", "right"):

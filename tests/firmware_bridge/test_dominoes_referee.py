@@ -43,6 +43,7 @@ def test_a_layout_half_matches_its_tag_in_either_order() -> None:
     assert referee.matches(piece, table.tag("2-1 half 2"))
     assert not referee.matches(piece, table.tag("1-2:1"))
     assert not referee.matches(piece, table.tag(None))
+    assert referee.matches(piece, OCCUPIED)
 
 
 def test_roll_draws_and_the_oled_names_the_domino_to_take() -> None:
@@ -94,11 +95,15 @@ def test_a_tag_that_is_no_domino_half_is_never_guessed() -> None:
     assert table.session.pending_fixes()[0].text() == "Lift the red piece on H8"
 
 
-def test_a_half_whose_tag_cannot_be_read_is_lifted_and_laid_again() -> None:
+def test_a_half_whose_tag_is_not_read_yet_is_waited_for() -> None:
     table = drawn()
-    table.board["H8"] = OCCUPIED
+    table.board["H8"] = table.tag("1-2:2")
+    table.board["I8"] = OCCUPIED
     table.settle()
-    assert table.referee.rejection.startswith("the tag on H8 cannot be read")
+    assert table.referee.rejection == "" and len(table.game.history) == 1
+    assert "Reading the tag on I8: if this stays, lay it again." in table.oled()
+    table.put("I8", "1-2:1")
+    assert table.game.history[-1] == Place(2, 1, "H8", "I8")
 
 
 def test_halves_of_two_dominoes_are_refused() -> None:
@@ -278,6 +283,9 @@ def test_on_an_occupancy_board_the_buttons_choose_between_dominoes() -> None:
     table.lay("J8,K8", "2-5")
     menu = table.referee.menu
     assert menu is not None and menu.title == "Which domino?"
+    table.press("back")
+    assert table.referee.menu is None and len(table.game.history) == 0
+    table.press("ok")
     table.press("right")
     table.press("ok")
     assert table.game.history[-1] == Place(2, 5, "J8", "K8")
