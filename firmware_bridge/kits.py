@@ -5,16 +5,20 @@ Like the games themselves, kits are a plain list with a lookup by name.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.core import Game, Player, UnknownGame
 from games.registry import find_game
 
 from .referee import Referee
 from .session import Session
+
+if TYPE_CHECKING:
+    from games.lexicon import Lexicon
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,39 @@ def _dominoes() -> Kit:
     )
 
 
+@functools.cache
+def crosslet_lexicon() -> Lexicon:
+    """The shipped word list's lexicon, loaded once per process (its index is cached)."""
+    from .lexicon_store import load_lexicon
+
+    return load_lexicon()
+
+
+def _crosslet() -> Kit:
+    from games.crosslet import Crosslet
+    from games.movegen import CrossletPlayer, generator_for
+
+    from .referees.crosslet import CrossletReferee
+
+    def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+        return Crosslet(players, rng, options, lexicon=crosslet_lexicon())
+
+    def make_player(game: Game, rng: random.Random) -> Player:
+        if not isinstance(game, Crosslet):
+            raise TypeError(f"the Crosslet kit plays Crosslet, not {game.title}")
+        return CrossletPlayer(generator_for(game.lexicon), rng)
+
+    return Kit(
+        name="crosslet",
+        make_referee=CrossletReferee,
+        make_player=make_player,
+        default_profile="rfid-15x15-pico",
+        make_game=make_game,
+    )
+
+
 KITS: dict[str, Callable[[], Kit]] = {
+    "crosslet": _crosslet,
     "double-take": _double_take,
     "dominoes": _dominoes,
     "doubles-wild": _doubles_wild,
