@@ -158,6 +158,10 @@ class Referee(ABC):
         """Whether the board must be fixed now (the fixes appear in the state)."""
         return False
 
+    def pending_fixes(self) -> list[Fix]:
+        """The fixes the table must carry out now, first one first."""
+        return self.session.fixes() if self.wants_fixes() else []
+
     def extra_state(self) -> dict[str, Any]:
         """Game-specific facts for the ``--json`` stream."""
         return {}

@@ -206,9 +206,9 @@ class Session:
         }
 
     def pending_fixes(self) -> list[Fix]:
-        if self.restoring or self.referee.wants_fixes():
+        if self.restoring:
             return self.fixes()
-        return []
+        return self.referee.pending_fixes()
 
     def state_summary(self) -> Mapping[str, Any]:
         return self.state()

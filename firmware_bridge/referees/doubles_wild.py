@@ -361,8 +361,9 @@ class DoublesWildReferee(Referee):
             return (f"Battle {game.battle.cell}", status)
         return (f"{self._name(game.turn)}'s turn", status)
 
-    def wants_fixes(self) -> bool:
-        return bool(self.board_fixes())
+    def pending_fixes(self) -> list[Fix]:
+        # A won battle's swap is a fix an occupancy sensor cannot notice by itself.
+        return self.board_fixes()
 
     def screen(self) -> Screen:
         title, status = self.header()
@@ -479,9 +480,6 @@ class DoublesWildReferee(Referee):
             "target": _board_order(game.target()),
             "battle": None if battle is None else battle.to_dict(),
             "balls_left": {n: game.balls_left(p) for p, n in enumerate(names)},
-            # Replaces the session's list: a won battle's swap is a fix that an
-            # occupancy sensor cannot notice by itself.
-            "fixes": [f.to_dict() for f in self.board_fixes()],
         }
 
     # -- simulation -----------------------------------------------------------------
