@@ -191,6 +191,7 @@ class CrossletReferee(Referee):
         if game.outcome is not None or self.session.restoring:
             return
         self.problem = ""
+        self.note = ""
         self.laid = {}
         layout = game.layout()
         seen = self.session.observation

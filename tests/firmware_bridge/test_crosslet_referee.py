@@ -1,0 +1,324 @@
+"""The Crosslet referee: tiles read by tag, judged on ok, blanks, menus, fixes, the dealer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
+from games.core import Pass, Resign
+from games.crosslet import Crosslet, Exchange, PlaceTiles
+from games.lexicon import Lexicon
+from games.movegen import CrossletPlayer, generator_for
+
+from .test_crosslet_referee_helpers import Table, new_game, shared_lexicon
+
+FIRST = "CATERS?"
+SECOND = "DOGINQU"
+
+
+@pytest.fixture(scope="session")
+def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    return shared_lexicon(request, tmp_path_factory)
+
+
+@pytest.fixture
+def table(lexicon: Lexicon) -> Table:
+    return Table(new_game(lexicon, FIRST, SECOND))
+
+
+def state(table: Table) -> dict[str, Any]:
+    return table.session.state()
+
+
+# -- laying and judging -------------------------------------------------------------------
+def test_laid_tiles_preview_their_words_until_ok(table: Table) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    assert "CAT 10: ok?" in table.oled()
+    assert table.game.history == []
+    assert state(table)["preview"] == {"words": [{"word": "CAT", "points": 10}], "points": 10}
+
+
+def test_ok_plays_the_placement_and_shows_words_points_total_and_the_deal(table: Table) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    table.press("ok")
+    assert table.game.history == [PlaceTiles((("H8", "C"), ("I8", "A"), ("J8", "T")))]
+    assert table.oled() == [
+        "P2 to play bag 83",
+        "P1: CAT 10 = 10",
+        "P1 takes A A A",
+        "Rack D G I N O Q U",
+        "Lay tiles, then ok.",
+        "P1 10 P2 0",
+    ]
+    s = state(table)
+    assert s["dealt"] == {"player": "player 1", "tiles": ["A", "A", "A"]}
+    assert sorted(s["racks"]["player 1"]) == sorted("ERS?AAA")
+    assert s["fixes"] == [] and s["move"]["points"] == {"player 1": 10, "player 2": 0}
+
+
+def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted(
+    table: Table,
+) -> None:
+    table.lay("A1,B1", "AT")
+    table.press("ok")
+    s = state(table)
+    assert s["verdict"] == {"accepted": False, "reason": "the first move must cover H8"}
+    assert [(f["action"], f["cell"]) for f in s["fixes"]] == [("lift", "A1"), ("lift", "B1")]
+    assert s["oled"][1:] == ["No: the first move must cover H8", "Lift A from A1 (1/2)"]
+    table.lift("A1")
+    assert state(table)["oled"][2] == "Lift T from B1"
+    table.lift("B1")
+    s = state(table)
+    assert s["fixes"] == [] and "Lay tiles, then ok." in s["oled"]
+
+
+@pytest.mark.parametrize(
+    ("cells", "letters", "reason"),
+    [
+        ("H8", "A", "a word needs two letters or more: place at least two tiles"),
+        ("H8,I8,K8", "ATS", "the tiles are not joined to each other"),
+        ("H8,I8,J8", "TCA", "TCA is not a word"),
+        ("H8,I8", "QI", "you have no Q"),
+        ("H8,I8,J8", "TAT", "you have only 1 T, not 2"),
+    ],
+)
+def test_each_refusal_names_the_rules_reason(
+    table: Table, cells: str, letters: str, reason: str
+) -> None:
+    table.lay(cells, letters)
+    table.press("ok")
+    assert table.oled()[1] == f"No: {reason}"
+    assert {f.cell for f in table.session.pending_fixes()} == set(cells.split(","))
+    assert table.game.history == []
+
+
+def test_tiles_not_joined_to_the_board_are_refused(table: Table) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    table.press("ok")
+    table.lay("A1,B1", "GO")
+    table.press("ok")
+    assert table.oled()[1] == "No: the tiles are not joined to the board"
+
+
+def test_changed_tiles_are_judged_again_on_ok(table: Table) -> None:
+    table.lay("H8,I8,J8", "TCA")
+    table.press("ok")
+    table.lift("H8", "I8", "J8")
+    table.lay("H8,I8,J8", "ACT")
+    table.press("ok")
+    assert len(table.game.history) == 1 and table.game.scores() == [10, 0]
+
+
+def test_ok_with_nothing_laid_says_what_to_do(table: Table) -> None:
+    table.press("ok")
+    assert table.oled()[1] == "Lay tiles, then press ok."
+    table.press("roll")
+    assert table.oled()[1] == "ok: judge the tiles. back: menu. hold ok: hint."
+
+
+# -- blanks -------------------------------------------------------------------------------
+def test_a_laid_blank_is_named_from_the_letter_menu(table: Table) -> None:
+    table.lay("H8,I8,J8", "CA?")
+    assert table.referee.menu_action == "blank"
+    assert table.oled() == ["Blank on J8 bag 86", "Which letter?", "< A >", "left/right, then ok"]
+    table.press("left")
+    assert table.oled()[2] == "< Z >"
+    table.choose("T")
+    assert table.referee.menu is None and "CAT 8: ok?" in table.oled()
+    table.press("ok")
+    assert table.game.history == [
+        PlaceTiles((("H8", "C"), ("I8", "A"), ("J8", "?")), (("J8", "T"),))
+    ]
+    assert state(table)["layout"]["J8"] == {
+        "kind": "tile",
+        "label": "?",
+        "owner": 0,
+        "state": "blank:T",
+    }
+    assert table.game.scores() == [8, 0]
+
+
+def test_two_blanks_are_asked_in_board_order(lexicon: Lexicon) -> None:
+    table = Table(new_game(lexicon, "C??ERST", SECOND))
+    table.lay("H8,I8,J8", "C??")
+    assert table.referee.menu is not None and table.referee.menu.title == "Blank on I8"
+    table.choose("A")
+    assert table.referee.menu is not None and table.referee.menu.title == "Blank on J8"
+    table.choose("T")
+    table.press("ok")
+    assert table.game.board_letters() == {"H8": "C", "I8": "a", "J8": "t"}
+
+
+def test_a_cancelled_blank_is_asked_again_on_ok(table: Table) -> None:
+    table.lay("H8,I8,J8", "CA?")
+    table.press("back")
+    assert table.referee.menu is None
+    table.press("ok")
+    assert table.referee.menu_action == "blank" and table.referee.menu is not None
+    assert table.game.history == []
+
+
+def test_lifting_the_blank_withdraws_its_question(table: Table) -> None:
+    table.lay("H8,I8,J8", "CA?")
+    table.lift("J8")
+    assert table.referee.menu is None
+    assert "CA 8: ok?" in table.oled()
+
+
+# -- pieces that are not tiles ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("label", "reason"),
+    [
+        (None, "an unknown piece on H8: enrol its tag with tabletop enrol"),
+        ("6-3:6", "H8 holds 6-3:6, not a letter tile"),
+    ],
+)
+def test_a_piece_that_is_no_tile_is_refused_and_lifted(
+    table: Table, label: str | None, reason: str
+) -> None:
+    table.put("H8", label)
+    assert table.oled()[1] == f"No: {reason}"
+    fixes = table.session.pending_fixes()
+    assert [(f.action, f.cell) for f in fixes] == [("lift", "H8")]
+
+
+def test_an_unreadable_tag_asks_to_lay_the_tile_again(table: Table) -> None:
+    table.unread("H8")
+    assert table.oled()[1] == "No: the tag on H8 cannot be read: lift the tile and lay it again"
+
+
+def test_a_board_without_tag_readers_is_named_as_unfit(lexicon: Lexicon) -> None:
+    table = Table(new_game(lexicon, FIRST, SECOND), rfid=False)
+    table.lay("H8,I8", "AT")
+    assert "tag readers" in table.referee.problem
+    table.press("ok")
+    assert table.game.history == [] and table.referee.note == "Fix the board first."
+
+
+def test_a_played_tile_that_moves_must_go_back(table: Table) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    table.press("ok")
+    table.lift("I8")
+    assert table.oled()[1:] == ["No: put A back on I8", "Put A on I8"]
+    table.put("I8", "A")
+    assert table.session.pending_fixes() == [] and "Lay tiles, then ok." in table.oled()
+
+
+def test_tile_labels_are_letters_or_blanks() -> None:
+    assert [tile_letter(x) for x in ("e", " Q ", "?", "blank", "6-3:6", "AB", "")] == [
+        "E",
+        "Q",
+        "?",
+        "?",
+        None,
+        None,
+        None,
+    ]
+
+
+# -- the back menu: pass, exchange, hint -------------------------------------------------
+def test_pass_from_the_back_menu(table: Table) -> None:
+    table.press("back")
+    assert table.oled()[1] == "< pass >"
+    table.choose("pass")
+    assert table.game.history == [Pass()]
+    assert table.oled()[1] == "P1 passes"
+
+
+def test_exchange_takes_the_laid_tiles_and_asks_to_bag_them(table: Table) -> None:
+    table.lay("A1,B1", "CT")
+    table.press("back")
+    table.choose("exchange")
+    assert table.game.history == [Exchange(("C", "T"))]
+    s = state(table)
+    assert s["oled"][1:] == ["Put C T in the bag.", "Lift C from A1 (1/2)"]
+    assert s["dealt"]["player"] == "player 1" and len(s["dealt"]["tiles"]) == 2
+    table.press("ok")
+    assert table.game.history == [Exchange(("C", "T"))]
+    table.lift("A1", "B1")
+    assert state(table)["fixes"] == [] and table.oled()[1] == "P1 exchanges C T"
+
+
+def test_exchange_with_nothing_laid_says_how(table: Table) -> None:
+    table.press("back")
+    table.choose("exchange")
+    assert table.game.history == []
+    assert table.oled()[1] == "Lay the tiles to exchange on the board, then choose exchange."
+
+
+def test_tiles_left_on_the_board_by_a_pass_are_taken_back(table: Table) -> None:
+    table.lay("H8,I8", "AT")
+    table.press("back")
+    table.choose("pass")
+    assert table.oled()[1:] == ["Take the laid tiles back.", "Lift A from H8 (1/2)"]
+    table.press("ok")
+    assert table.game.history == [Pass()]
+
+
+def test_long_ok_shows_the_generators_best_placement(table: Table) -> None:
+    best = table.game.hint()
+    assert best is not None
+    table.press("ok", long=True)
+    hint = state(table)["hint"]
+    assert hint["tiles"] == [list(t) for t in best.tiles]
+    assert hint["points"] == sum(w["points"] for w in hint["words"]) + (
+        15 if len(best.tiles) == 7 else 0
+    )
+    assert table.oled()[1].startswith("Hint: ")
+    assert table.oled()[1].endswith(f"+{hint['points']}")
+
+
+def test_resign_from_a_long_back(table: Table) -> None:
+    table.press("back", long=True)
+    table.choose(True)
+    assert table.game.history == [Resign(0)] and table.game.outcome is not None
+    assert table.oled()[1:3] == ["P2 wins", "Player 1 resigned."]
+
+
+# -- the end --------------------------------------------------------------------------------
+def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> None:
+    game = Crosslet(2, random.Random(3), {"first": 0}, lexicon=lexicon)
+    player = CrossletPlayer(generator_for(lexicon), random.Random(3))
+    while game.outcome is None:
+        assert game.play(player.choose(game)).accepted
+    table = Table(game)
+    lines = table.oled()
+    out = next(p for p in range(2) if not game.rack(p))
+    other = 1 - out
+    assert lines[0] == "Game over bag 0"
+    assert lines[2] == f"P{out + 1} went out."
+    assert lines[3] == f"P1 {game.scores()[0]} P2 {game.scores()[1]}"
+    assert lines[4].startswith(f"Racks: P{out + 1} +") and f"P{other + 1} -" in lines[4]
+
+
+# -- the simulated hand -------------------------------------------------------------------
+def test_a_word_is_laid_one_letter_a_cell(table: Table) -> None:
+    referee = table.referee
+    assert referee.piece_labels(["H8", "I8", "J8"], "ca?") == ["C", "A", "?"]
+    assert referee.piece_labels(["H8"], "hand") == ["hand"]
+    with pytest.raises(ValueError, match="'place H8,I8,J8 CA\\?'"):
+        referee.piece_labels(["H8", "I8"], "CAT")
+
+
+def test_the_computers_hand_lays_names_blanks_and_presses_ok(table: Table) -> None:
+    referee: CrossletReferee = table.referee
+    action = PlaceTiles((("H10", "?"), ("H8", "C"), ("H9", "A")), (("H10", "T"),))
+    assert referee.hand(action) == [
+        ("place", "H8,H9,H10", "CA?"),
+        ("wait", "0.3"),
+        ("blank", "T"),
+        ("press", "ok"),
+    ]
+    assert referee.hand(Pass()) == [("press", "back"), ("press", "ok")]
+    assert referee.hand(Exchange(("Q", "U"))) == [
+        ("place", "A1,B1", "QU"),
+        ("wait", "0.3"),
+        ("press", "back"),
+        ("press", "right"),
+        ("press", "ok"),
+        ("lift", "A1"),
+        ("lift", "B1"),
+    ]
