@@ -1,0 +1,87 @@
+"""The OLED frames of Crosslet, compared with reference PNGs.
+
+Regenerate the references only on purpose: ``pytest --update-golden``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import Image
+
+from firmware_bridge.screens import render
+from games.crosslet import Crosslet
+from games.lexicon import Lexicon
+from games.movegen import CrossletPlayer, generator_for
+
+from .test_crosslet_referee_helpers import Table, new_game, shared_lexicon
+from .test_oled_frames import check_frame
+
+
+@pytest.fixture(scope="session")
+def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    return shared_lexicon(request, tmp_path_factory)
+
+
+@pytest.fixture
+def table(lexicon: Lexicon) -> Table:
+    return Table(new_game(lexicon, "CATERS?", "DOGINQU"))
+
+
+def frame(table: Table) -> Image.Image:
+    return render(table.session.screen())
+
+
+def test_opening_frame_shows_the_rack(table: Table, update_golden: bool) -> None:
+    check_frame(frame(table), "cl_opening", update_golden)
+
+
+def test_laid_tiles_frame_previews_the_words(table: Table, update_golden: bool) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    check_frame(frame(table), "cl_laid", update_golden)
+
+
+def test_played_frame_shows_words_points_and_the_deal(table: Table, update_golden: bool) -> None:
+    table.lay("H8,I8,J8", "CAT")
+    table.press("ok")
+    check_frame(frame(table), "cl_played", update_golden)
+
+
+def test_rejected_frame_maps_the_fix(table: Table, update_golden: bool) -> None:
+    table.lay("H8,I8,J8", "TCA")
+    table.press("ok")
+    check_frame(frame(table), "cl_rejected", update_golden)
+
+
+def test_blank_menu_frame(table: Table, update_golden: bool) -> None:
+    table.lay("H8,I8,J8", "CA?")
+    for _ in range(4):
+        table.press("right")
+    check_frame(frame(table), "cl_blank_menu", update_golden)
+
+
+def test_turn_menu_frame(table: Table, update_golden: bool) -> None:
+    table.press("back")
+    table.press("right")
+    check_frame(frame(table), "cl_turn_menu", update_golden)
+
+
+def test_hint_frame(table: Table, update_golden: bool) -> None:
+    table.press("ok", long=True)
+    check_frame(frame(table), "cl_hint", update_golden)
+
+
+def test_exchange_frame_asks_to_bag_the_tiles(table: Table, update_golden: bool) -> None:
+    table.lay("A1,B1", "CT")
+    table.press("back")
+    table.choose("exchange")
+    check_frame(frame(table), "cl_exchange", update_golden)
+
+
+def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
+    game = Crosslet(2, random.Random(3), {"first": 0}, lexicon=lexicon)
+    player = CrossletPlayer(generator_for(lexicon), random.Random(3))
+    while game.outcome is None:
+        game.play(player.choose(game))
+    check_frame(frame(Table(game)), "cl_result", update_golden)
