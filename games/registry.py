@@ -5,11 +5,12 @@ from __future__ import annotations
 import difflib
 
 from .core import Game, UnknownGame
+from .crosslet import Crosslet
 from .dominoes import Dominoes
 from .double_take import DoubleTake
 from .doubles_wild import DoublesWild
 
-GAMES: list[type[Game]] = [DoubleTake, Dominoes, DoublesWild]
+GAMES: list[type[Game]] = [DoubleTake, Dominoes, DoublesWild, Crosslet]
 
 
 def find_game(name: str) -> type[Game]:

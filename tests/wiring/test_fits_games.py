@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import Game
+from games.lexicon import Lexicon
 from games.registry import GAMES
 from wiring.loader import check_fits, list_profiles, load_profile
 
@@ -16,9 +17,16 @@ PAIRS = [
 ]
 
 
+def board_cells(game: type[Game]) -> list[str]:
+    """The game's cells; the word games need a word list to be built at all."""
+    if game.name == "crosslet":
+        return game(lexicon=Lexicon.build(["at"])).cells()  # type: ignore[call-arg]
+    return game().cells()
+
+
 @pytest.mark.parametrize(("profile", "game"), PAIRS, ids=[f"{p}-{g.name}" for p, g in PAIRS])
 def test_shipped_profile_has_a_sensor_for_every_cell_of(profile: str, game: type[Game]) -> None:
-    assert check_fits(load_profile(profile), game.name, game().cells()) == []
+    assert check_fits(load_profile(profile), game.name, board_cells(game)) == []
 
 
 def test_double_take_with_ten_ranks_does_not_fit_the_real_board() -> None:
