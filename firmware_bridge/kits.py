@@ -76,10 +76,17 @@ def _dominoes() -> Kit:
 
 @functools.cache
 def crosslet_lexicon() -> Lexicon:
-    """The shipped word list's lexicon, loaded once per process (its index is cached)."""
-    from .lexicon_store import load_lexicon
+    """The shipped word list's lexicon, loaded once per process (its index is cached).
 
-    return load_lexicon()
+    Its move generator (hints, computer players) is loaded from its cache with it.
+    """
+    from games.movegen import use_generator
+
+    from .lexicon_store import load_generator, load_lexicon
+
+    lexicon = load_lexicon()
+    use_generator(lexicon, load_generator(lexicon))
+    return lexicon
 
 
 def _crosslet() -> Kit:

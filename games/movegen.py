@@ -35,7 +35,15 @@ from games.crosslet_board import (
 if TYPE_CHECKING:
     from games.crosslet import Crosslet, PlaceTiles, WordList
 
-__all__ = ["BadGeneratorData", "CrossletPlayer", "Dawg", "Move", "MoveGenerator", "generator_for"]
+__all__ = [
+    "BadGeneratorData",
+    "CrossletPlayer",
+    "Dawg",
+    "Move",
+    "MoveGenerator",
+    "generator_for",
+    "use_generator",
+]
 
 _MAGIC = b"CXDAWG1\n"
 
@@ -530,6 +538,13 @@ def generator_for(lexicon: WordList) -> MoveGenerator:
     gen = MoveGenerator(lexicon.words())
     _CACHE[id(lexicon)] = (lexicon, gen)
     return gen
+
+
+def use_generator(lexicon: WordList, generator: MoveGenerator) -> None:
+    """Make ``generator_for(lexicon)`` answer ``generator`` (say, one loaded from a cache)."""
+    if len(_CACHE) >= 4:
+        _CACHE.clear()
+    _CACHE[id(lexicon)] = (lexicon, generator)
 
 
 class CrossletPlayer(Player):

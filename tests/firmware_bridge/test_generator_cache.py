@@ -1,0 +1,43 @@
+"""The Crosslet move generator is cached beside the word index and never trusted blindly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge import lexicon_store
+from games.lexicon import Lexicon
+from games.movegen import MoveGenerator
+
+WORDS = ["at", "cat", "cats", "act", "tact", "sat"]
+
+
+def lexicon() -> Lexicon:
+    return Lexicon.build(WORDS)
+
+
+def test_generator_is_built_once_then_loaded_from_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lex = lexicon()
+    first = lexicon_store.load_generator(lex, tmp_path)
+    cached = tmp_path / f"movegen-{lex.checksum}.bin"
+    assert cached.read_bytes() == first.to_bytes()
+
+    def no_build(self: MoveGenerator, words: object) -> None:
+        raise AssertionError("the cached generator must be loaded, not rebuilt")
+
+    monkeypatch.setattr(MoveGenerator, "__init__", no_build)
+    again = lexicon_store.load_generator(lex, tmp_path)
+    assert again.to_bytes() == first.to_bytes()
+
+
+def test_a_damaged_generator_cache_is_rebuilt(tmp_path: Path) -> None:
+    lex = lexicon()
+    good = lexicon_store.load_generator(lex, tmp_path).to_bytes()
+    cached = tmp_path / f"movegen-{lex.checksum}.bin"
+    cached.write_bytes(good[: len(good) // 2])
+    rebuilt = lexicon_store.load_generator(lex, tmp_path)
+    assert rebuilt.to_bytes() == good
+    assert cached.read_bytes() == good
