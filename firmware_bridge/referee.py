@@ -11,6 +11,7 @@ from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
 from games.core import Action, Piece, Resign
+from hardware.board import OCCUPIED
 
 from .events import ButtonEvent
 from .fixes import Fix, occupancy_matcher
@@ -64,6 +65,12 @@ class Referee(ABC):
     def matches(self, piece: Piece, sensed: str) -> bool:
         """Whether a sensed value shows ``piece``; occupancy boards see any piece."""
         return occupancy_matcher(piece, sensed)
+
+    def sensed_label(self, sensed: str) -> str | None:
+        """The label a sensed tag was enrolled as; None for an unknown tag or no tag."""
+        if sensed == OCCUPIED or self.session.labels is None:
+            return None
+        return self.session.labels(sensed)
 
     def board_map(self, focus: str | None = None) -> BoardMap:
         marks = {cell: self.mark(p) for cell, p in self.game.layout().items()}

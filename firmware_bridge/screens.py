@@ -156,5 +156,22 @@ def render(screen: Screen) -> Image.Image:
     return image
 
 
+def window(
+    grid: tuple[tuple[str | None, ...], ...], focus: str | None, rows: int, columns: int
+) -> tuple[tuple[str | None, ...], ...]:
+    """The ``rows`` × ``columns`` part of ``grid`` around ``focus``, kept on the board.
+
+    A large board leaves too few pixels a cell to tell a piece from an empty square,
+    so a fix maps the few cells around its own; with no focus the whole grid.
+    """
+    where = next(((r, line.index(focus)) for r, line in enumerate(grid) if focus in line), None)
+    if where is None:
+        return grid
+    r, c = where
+    top = min(max(r - rows // 2, 0), max(len(grid) - rows, 0))
+    left = min(max(c - columns // 2, 0), max(len(grid[0]) - columns, 0))
+    return tuple(line[left : left + columns] for line in grid[top : top + rows])
+
+
 def grid_of(rows: Sequence[Sequence[str | None]]) -> tuple[tuple[str | None, ...], ...]:
     return tuple(tuple(r) for r in rows)

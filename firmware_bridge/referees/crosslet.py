@@ -53,7 +53,7 @@ from hardware.board import OCCUPIED
 from ..events import ButtonEvent
 from ..fixes import Fix
 from ..referee import Referee
-from ..screens import BoardMap, Screen
+from ..screens import BoardMap, Screen, window
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -139,17 +139,7 @@ class CrossletReferee(Referee):
         return "solid"
 
     def board_map(self, focus: str | None = None) -> BoardMap:
-        # The whole board leaves three pixels a cell, too few to tell a laid tile
-        # from an empty square, so a fix maps the few cells around its own.
-        rows = range(SIZE)
-        columns = range(SIZE)
-        if focus is not None and focus in _ORDER:
-            row, column = divmod(_ORDER[focus], SIZE)
-            top = min(max(row - MAP_ROWS // 2, 0), SIZE - MAP_ROWS)
-            left = min(max(column - MAP_COLUMNS // 2, 0), SIZE - MAP_COLUMNS)
-            rows = range(top, top + MAP_ROWS)
-            columns = range(left, left + MAP_COLUMNS)
-        grid = tuple(tuple(f"{COLUMNS[c]}{r + 1}" for c in columns) for r in rows)
+        grid = window(self.grid(), focus, MAP_ROWS, MAP_COLUMNS)
         marks = dict.fromkeys(self.game.layout(), "solid")
         for cell in self.session.observation:
             marks.setdefault(cell, "hollow")
@@ -158,9 +148,7 @@ class CrossletReferee(Referee):
     # -- tags -----------------------------------------------------------------------
     def _letter(self, sensed: str) -> str | None:
         """The tile a sensed tag shows; None for an unknown tag or an untagged piece."""
-        if sensed == OCCUPIED or self.session.labels is None:
-            return None
-        label = self.session.labels(sensed)
+        label = self.sensed_label(sensed)
         return None if label is None else tile_letter(label)
 
     def matches(self, piece: Piece, sensed: str) -> bool:

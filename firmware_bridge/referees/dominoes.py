@@ -42,7 +42,7 @@ from hardware.board import OCCUPIED
 from ..events import ButtonEvent
 from ..fixes import Fix
 from ..referee import Referee
-from ..screens import BoardMap, Screen
+from ..screens import BoardMap, Screen, window
 
 _HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|half)\s*([0-6])$", re.IGNORECASE)
 
@@ -113,20 +113,8 @@ class DominoesReferee(Referee):
         return "solid"
 
     def board_map(self, focus: str | None = None) -> BoardMap:
-        # The whole 15 × 15 board leaves three pixels a cell, too few to tell a laid
-        # half from an empty square, so a fix shows the few cells around its own.
-        layout = self.game.layout()
-        rows = range(1, SIZE + 1)
-        columns = range(SIZE)
-        if focus is not None:
-            index = cell_index(focus)
-            row, column = divmod(index, SIZE)
-            top = min(max(row - MAP_ROWS // 2, 0), SIZE - MAP_ROWS)
-            left = min(max(column - MAP_COLUMNS // 2, 0), SIZE - MAP_COLUMNS)
-            rows = range(top + 1, top + MAP_ROWS + 1)
-            columns = range(left, left + MAP_COLUMNS)
-        grid = tuple(tuple(f"{COLUMNS[c]}{r}" for c in columns) for r in rows)
-        marks = dict.fromkeys(layout, "solid")
+        grid = window(self.grid(), focus, MAP_ROWS, MAP_COLUMNS)
+        marks = dict.fromkeys(self.game.layout(), "solid")
         for cell in self.session.observation:
             marks.setdefault(cell, "hollow")
         return BoardMap(grid, marks, focus)
@@ -134,9 +122,7 @@ class DominoesReferee(Referee):
     # -- tags -----------------------------------------------------------------------
     def _label(self, sensed: str) -> str | None:
         """The normalised half a tag shows; None for an unknown tag or an untagged piece."""
-        if sensed == OCCUPIED or self.session.labels is None:
-            return None
-        label = self.session.labels(sensed)
+        label = self.sensed_label(sensed)
         return None if label is None else normalise_half(label)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
