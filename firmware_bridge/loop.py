@@ -11,7 +11,7 @@ import queue
 
 from hardware.board import SensorBoard
 
-from .events import Event
+from .events import Event, Tick
 from .session import Session
 
 
@@ -27,6 +27,7 @@ class Loop:
 
     def step(self, now: float) -> int:
         """Poll the board once and handle every queued event; return how many."""
+        self.session.now = now
         for board_event in self.board.poll(now):
             self.events.put(board_event)
         handled = 0
@@ -34,6 +35,10 @@ class Loop:
             try:
                 event = self.events.get_nowait()
             except queue.Empty:
-                return handled
+                break
             self.session.handle(event)
             handled += 1
+        if self.session.referee.wants_ticks():
+            self.session.handle(Tick(now))
+            handled += 1
+        return handled

@@ -81,8 +81,15 @@ class Referee(ABC):
     def on_board(self) -> None:
         """The settled board changed (``session.observation``)."""
 
+    def wants_ticks(self) -> bool:
+        """Whether the loop should send ``Tick`` events now (an animation is running).
+
+        Idle referees return False, so a waiting table costs nothing.
+        """
+        return False
+
     def on_tick(self, now: float) -> None:
-        """Time passed; most referees need not care."""
+        """Time passed; called only while ``wants_ticks()`` is True."""
 
     def on_button(self, event: ButtonEvent) -> None:
         if self.menu is not None:

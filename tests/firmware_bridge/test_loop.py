@@ -1,0 +1,75 @@
+"""The loop: board events, queued events in order, and ticks only while wanted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from firmware_bridge.events import ButtonEvent, Tick
+from firmware_bridge.journal import Journal
+from firmware_bridge.loop import Loop
+from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.session import Session
+from games.double_take import DoubleTake
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+
+
+class Board:
+    cells: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.pending: list[BoardEvent] = []
+
+    def poll(self, now: float) -> list[BoardEvent]:
+        out, self.pending = self.pending, []
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class TickingReferee(DoubleTakeReferee):
+    def __init__(self, session: Any) -> None:
+        super().__init__(session)
+        self.animating_until = 0.0
+        self.ticks: list[float] = []
+
+    def wants_ticks(self) -> bool:
+        return self.session.now < self.animating_until or not self.ticks
+
+    def on_tick(self, now: float) -> None:
+        self.ticks.append(now)
+
+
+def make_loop() -> tuple[Loop, Board, TickingReferee]:
+    game = DoubleTake()
+    journal = Journal(":memory:")
+    session = Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), TickingReferee)
+    board = Board()
+    referee = session.referee
+    assert isinstance(referee, TickingReferee)
+    return Loop(session, board), board, referee
+
+
+def test_events_are_handled_in_the_order_they_arrived() -> None:
+    loop, board, _ = make_loop()
+    seen: list[Any] = []
+    loop.session.handle = seen.append  # type: ignore[method-assign]
+    board.pending = [BoardSettled({"a1": OCCUPIED})]
+    loop.put(ButtonEvent("ok", False))
+    loop.step(1.0)
+    # The button was queued before this poll read the board.
+    assert seen[:2] == [ButtonEvent("ok", False), BoardSettled({"a1": OCCUPIED})]
+
+
+def test_ticks_come_only_while_the_referee_wants_them() -> None:
+    loop, _, referee = make_loop()
+    loop.step(0.0)
+    assert referee.ticks == [0.0]
+    for now in (0.1, 0.2, 0.3):
+        loop.step(now)
+    assert referee.ticks == [0.0], "an idle referee gets no ticks"
+    referee.animating_until = 0.45
+    loop.session.handle(Tick(0.3))
+    for now in (0.4, 0.5, 0.6):
+        loop.step(now)
+    assert referee.ticks == [0.0, 0.3, 0.4]
