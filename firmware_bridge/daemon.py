@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from games.core import GameError
+from games.registry import find_game
 from hardware.board import SensorBoard
 from hardware.clock import Clock, SystemClock
 from wiring.config import RunConfig, load_config
@@ -23,6 +25,7 @@ from wiring.profile import Profile
 
 from .journal import Journal
 from .kits import find_kit
+from .lobby import Choice, Lobby
 from .loop import Loop
 from .session import Session
 from .tags import TagTable
@@ -49,27 +52,107 @@ def build_board(profile: Profile, factory: Any, clock: Clock) -> SensorBoard:
     return SerialSensorBoard(profile.serial, profile.cells, clock=clock, settle_window_s=settle_s)
 
 
-def start_session(config: RunConfig, journal: Journal, display: Any, signals: Any) -> Session:
-    """Resume the newest unfinished game, or start the configured one."""
-    record = journal.unfinished()
-    labels = TagTable.load(config.tags).lookup
-    if record is not None:
-        kit = find_kit(record.game)
-        game = Session.replay(journal, record.id, kit.new_game)
-        session = Session(
-            game, journal, record.id, kit.make_referee, display, signals, labels=labels
+def choices(profile: Profile) -> list[Choice]:
+    """The games the board's profile is made for, as the lobby offers them."""
+    out = []
+    for name in profile.games:
+        try:
+            game = find_game(name)
+            find_kit(name)
+        except GameError:
+            continue
+        out.append(Choice(name, game.title, game.min_players, game.max_players))
+    return out
+
+
+class Table:
+    """What is on the table: the lobby choosing a game, or a game's session.
+
+    Starts by resuming the newest unfinished game, else the configured game, else
+    the lobby; after a game, ok opens the lobby again on the same game.
+    """
+
+    def __init__(
+        self, config: RunConfig, journal: Journal, loop: Loop, display: Any, signals: Any
+    ) -> None:
+        self.config = config
+        self.journal = journal
+        self.loop = loop
+        self.display = display
+        self.signals = signals
+        self.labels = TagTable.load(config.tags).lookup
+        self.session: Session | None = None
+        self.lobby: Lobby | None = None
+
+    def start(self) -> None:
+        record = self.journal.unfinished()
+        if record is not None:
+            kit = find_kit(record.game)
+            game = Session.replay(self.journal, record.id, kit.new_game)
+            self._play(
+                Session(
+                    game,
+                    self.journal,
+                    record.id,
+                    kit.make_referee,
+                    self.display,
+                    self.signals,
+                    labels=self.labels,
+                )
+            )
+            log.info(
+                "resumed game %d of %s after %d inputs", record.id, record.game, len(game.history)
+            )
+        elif self.config.game is not None:
+            self.new_game(self.config.game, self.config.players or 2)
+        else:
+            self.open_lobby(None)
+
+    def open_lobby(self, preselect: str | None) -> None:
+        self.session = None
+        self.lobby = Lobby(choices(self.config.profile), self.display, preselect)
+        self.loop.switch(self.lobby)
+        self.lobby.refresh()
+
+    def new_game(self, name: str, players: int) -> None:
+        kit = find_kit(name)
+        seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
+        game = kit.new_game(players, random.Random(seed), {})
+        problems = check_fits(self.config.profile, name, game.cells())
+        if problems:
+            raise ValueError("; ".join(problems))
+        game_id = self.journal.new_game(name, players, seed, {}, self.config.profile.name)
+        log.info("new game %d of %s for %d players", game_id, name, players)
+        self._play(
+            Session(
+                game,
+                self.journal,
+                game_id,
+                kit.make_referee,
+                self.display,
+                self.signals,
+                labels=self.labels,
+            )
         )
+
+    def _play(self, session: Session) -> None:
+        # Whatever stands on the board must first match the game's layout.
         session.restoring = True
-        log.info("resumed game %d of %s after %d inputs", record.id, record.game, len(game.history))
-        return session
-    name = config.game or config.profile.games[0]
-    kit = find_kit(name)
-    players = config.players or 2
-    seed = config.seed if config.seed is not None else secrets.randbits(32)
-    game = kit.new_game(players, random.Random(seed), {})
-    game_id = journal.new_game(name, players, seed, {}, config.profile.name)
-    log.info("new game %d of %s for %d players", game_id, name, players)
-    return Session(game, journal, game_id, kit.make_referee, display, signals, labels=labels)
+        self.lobby = None
+        self.session = session
+        self.loop.switch(session)
+        session.refresh()
+
+    def after_step(self) -> None:
+        """Move on when the lobby has its answer or a finished game is left."""
+        if self.lobby is not None and self.lobby.chosen is not None:
+            self.new_game(*self.lobby.chosen)
+        elif (
+            self.session is not None
+            and self.session.game.outcome is not None
+            and self.session.referee.new_game_requested
+        ):
+            self.open_lobby(self.session.game.name)
 
 
 def run_daemon(config_path: Path, out: TextIO) -> int:
@@ -87,11 +170,9 @@ def run_daemon(config_path: Path, out: TextIO) -> int:
     signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
     board = build_board(profile, factory, clock)
     journal = Journal(config.journal)
-    session = start_session(config, journal, oled, signals)
-    problems = check_fits(profile, session.game.name, session.game.cells())
-    if problems:
-        raise ValueError("; ".join(problems))
-    loop = Loop(session, board)
+    loop = Loop(Lobby(choices(profile)), board)
+    table = Table(config, journal, loop, oled, signals)
+    table.start()
     station = ButtonStation(profile.buttons, pin_factory=factory, clock=clock, on_event=loop.put)
     notifier = _notifier()
     stop = False
@@ -103,17 +184,14 @@ def run_daemon(config_path: Path, out: TextIO) -> int:
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
     notifier("READY=1")
-    print(f"tabletop: refereeing {session.game.title} on {profile.name}", file=out, flush=True)
+    print(f"tabletop: running on {profile.name}", file=out, flush=True)
     interval = 1.0 / profile.matrix.scan_hz if profile.matrix else 0.02
     last_pet = 0.0
     try:
         while not stop:
             now = clock.now()
             loop.step(now)
-            if session.game.outcome is not None and session.referee.new_game_requested:
-                session = start_session(config, journal, oled, signals)
-                loop.session = session
-                session.refresh()
+            table.after_step()
             if now - last_pet >= WATCHDOG_EVERY_S:
                 notifier("WATCHDOG=1")
                 last_pet = now

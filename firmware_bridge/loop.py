@@ -1,33 +1,58 @@
 """The one loop: it takes events off one queue and owns all state.
 
 Device callbacks (button threads, the serial reader) only put events on the
-queue; the loop polls the sensor board, hands every event to the session in
-order, and is stepped by tests and the simulation with an injected clock.
+queue; the loop polls the sensor board, hands every event in order to what is
+on the table now (a game's session, or the lobby choosing the next game), and is
+stepped by tests and the simulation with an injected clock.
 """
 
 from __future__ import annotations
 
 import queue
+from typing import Protocol
 
-from hardware.board import SensorBoard
+from hardware.board import BoardSettled, BoardStatus, SensorBoard
 
 from .events import Event, Tick
-from .session import Session
+
+
+class Handler(Protocol):
+    """What the loop feeds: a session or the lobby."""
+
+    now: float
+
+    def handle(self, event: Event) -> None: ...
+
+    def wants_ticks(self) -> bool: ...
 
 
 class Loop:
-    def __init__(self, session: Session, board: SensorBoard) -> None:
-        self.session = session
+    def __init__(self, handler: Handler, board: SensorBoard) -> None:
+        self.handler = handler
         self.board = board
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._board_state: BoardSettled | None = None
+        self._link_state: BoardStatus | None = None
 
     def put(self, event: Event) -> None:
         """Safe to call from any thread."""
         self.events.put(event)
 
+    def switch(self, handler: Handler) -> None:
+        """Hand the table to ``handler``, telling it how the board and its link are now.
+
+        The board only reports changes, so a new game would otherwise not know
+        what stands on the board until something moved.
+        """
+        self.handler = handler
+        if self._link_state is not None:
+            handler.handle(self._link_state)
+        if self._board_state is not None:
+            handler.handle(self._board_state)
+
     def step(self, now: float) -> int:
         """Poll the board once and handle every queued event; return how many."""
-        self.session.now = now
+        self.handler.now = now
         for board_event in self.board.poll(now):
             self.events.put(board_event)
         handled = 0
@@ -36,9 +61,13 @@ class Loop:
                 event = self.events.get_nowait()
             except queue.Empty:
                 break
-            self.session.handle(event)
+            if isinstance(event, BoardSettled):
+                self._board_state = event
+            elif isinstance(event, BoardStatus):
+                self._link_state = event
+            self.handler.handle(event)
             handled += 1
-        if self.session.referee.wants_ticks():
-            self.session.handle(Tick(now))
+        if self.handler.wants_ticks():
+            self.handler.handle(Tick(now))
             handled += 1
         return handled

@@ -147,6 +147,9 @@ class Session:
         )
 
     # -- events -----------------------------------------------------------------
+    def wants_ticks(self) -> bool:
+        return self.referee.wants_ticks()
+
     def handle(self, event: Event) -> None:
         if isinstance(event, Tick):
             self.now = event.now

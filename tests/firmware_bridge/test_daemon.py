@@ -1,39 +1,76 @@
-"""The daemon's start: resume the unfinished game, or start the configured one."""
+"""What the daemon puts on the table: a resumed game, the configured one, or the lobby."""
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
-from firmware_bridge.daemon import start_session
+from firmware_bridge.daemon import Table, choices
+from firmware_bridge.events import ButtonEvent
 from firmware_bridge.journal import Journal
+from firmware_bridge.lobby import Lobby
+from firmware_bridge.loop import Loop
+from firmware_bridge.session import Session
+from games.core import Resign
 from games.double_take import DoubleTake, Step
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from wiring.config import RunConfig
 from wiring.loader import load_profile
 
 
-def config(tmp_path: Path) -> RunConfig:
+class Board:
+    cells: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.pending: list[BoardEvent] = []
+
+    def poll(self, now: float) -> list[BoardEvent]:
+        out, self.pending = self.pending, []
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+def config(tmp_path: Path, game: str | None = "double-take") -> RunConfig:
     return RunConfig(
         profile=load_profile("double-take-gpio"),
         journal=tmp_path / "journal.sqlite",
         tags=tmp_path / "tags.json",
-        game="double-take",
+        game=game,
         players=2,
         seed=7,
     )
 
 
-def test_starts_the_configured_game_when_nothing_is_unfinished(tmp_path: Path) -> None:
+def table_for(cfg: RunConfig, journal: Journal) -> tuple[Table, Loop, Board]:
+    board = Board()
+    loop = Loop(Lobby(choices(cfg.profile)), board)
+    return Table(cfg, journal, loop, None, None), loop, board
+
+
+def opening() -> dict[str, str]:
+    return dict.fromkeys(DoubleTake().layout(), OCCUPIED)
+
+
+def test_configured_game_starts_and_asks_for_the_board_to_be_set_up(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     with Journal(cfg.journal) as journal:
-        session = start_session(cfg, journal, None, None)
-        assert session.game.name == "double-take"
+        table, loop, board = table_for(cfg, journal)
+        table.start()
+        session = table.session
+        assert session is not None and session.game.name == "double-take"
+        assert journal.game(session.game_id).seed == 7
+        loop.step(0.0)
+        assert session.restoring and session.state()["oled"][0] == "Set up the board"
+        board.pending = [BoardSettled(opening())]
+        loop.step(0.1)
         assert not session.restoring
-        record = journal.game(session.game_id)
-        assert record.seed == 7 and record.finished is None
+        assert session.state()["oled"][0].startswith("Red to move")
 
 
-def test_resumes_the_unfinished_game_and_checks_the_board_first(tmp_path: Path) -> None:
+def test_unfinished_game_is_resumed(tmp_path: Path) -> None:
     cfg = config(tmp_path)
     with Journal(cfg.journal) as journal:
         game_id = journal.new_game("double-take", 2, 3, {}, "double-take-gpio")
@@ -42,8 +79,49 @@ def test_resumes_the_unfinished_game_and_checks_the_board_first(tmp_path: Path) 
             assert game.play(move).accepted
             journal.append(game_id, "action", move.to_dict())
     with Journal(cfg.journal) as journal:
-        session = start_session(cfg, journal, None, None)
-        assert session.game_id == game_id
-        assert session.restoring, "the board is checked against the journal before play"
-        assert session.game.layout() == game.layout()
-        assert len(session.game.history) == 2
+        table, _, _ = table_for(cfg, journal)
+        table.start()
+        assert table.session is not None and table.session.game_id == game_id
+        assert table.session.restoring
+        assert table.session.game.layout() == game.layout()
+
+
+def test_without_a_configured_game_the_lobby_asks(tmp_path: Path) -> None:
+    cfg = replace(config(tmp_path, game=None), profile=load_profile("doubles-wild-gpio"))
+    with Journal(cfg.journal) as journal:
+        table, loop, _ = table_for(cfg, journal)
+        table.start()
+        assert table.session is None and table.lobby is not None
+        assert table.lobby.screen().lines[0] == "< Doubles Wild >"
+        for name in ("ok", "right", "right", "ok"):
+            loop.put(ButtonEvent(name, False))
+        loop.step(0.0)
+        table.after_step()
+        assert table.session is not None
+        assert table.session.game.name == "doubles-wild"
+        assert table.session.game.players == 4
+        assert journal.game(table.session.game_id).players == 4
+
+
+def test_a_new_game_learns_the_board_as_it_stands(tmp_path: Path) -> None:
+    cfg = config(tmp_path)
+    with Journal(cfg.journal) as journal:
+        table, loop, board = table_for(cfg, journal)
+        table.start()
+        board.pending = [BoardSettled(opening())]
+        loop.step(0.0)
+        first = table.session
+        assert isinstance(first, Session)
+        first.commit(Resign(0))
+        loop.put(ButtonEvent("ok", False))
+        loop.step(0.1)
+        table.after_step()
+        assert table.lobby is not None and table.lobby.game.name == "double-take"
+        loop.put(ButtonEvent("ok", False))
+        loop.step(0.2)
+        table.after_step()
+        second = table.session
+        assert second is not None and second is not first
+        # The pieces still stand as they were: the new game already knows it.
+        assert second.observation == opening()
+        assert not second.restoring

@@ -53,7 +53,7 @@ def make_loop() -> tuple[Loop, Board, TickingReferee]:
 def test_events_are_handled_in_the_order_they_arrived() -> None:
     loop, board, _ = make_loop()
     seen: list[Any] = []
-    loop.session.handle = seen.append  # type: ignore[method-assign]
+    loop.handler.handle = seen.append  # type: ignore[method-assign]
     board.pending = [BoardSettled({"a1": OCCUPIED})]
     loop.put(ButtonEvent("ok", False))
     loop.step(1.0)
@@ -69,7 +69,7 @@ def test_ticks_come_only_while_the_referee_wants_them() -> None:
         loop.step(now)
     assert referee.ticks == [0.0], "an idle referee gets no ticks"
     referee.animating_until = 0.45
-    loop.session.handle(Tick(0.3))
+    loop.handler.handle(Tick(0.3))
     for now in (0.4, 0.5, 0.6):
         loop.step(now)
     assert referee.ticks == [0.0, 0.3, 0.4]

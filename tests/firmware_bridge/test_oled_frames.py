@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from firmware_bridge.events import ButtonEvent
 from firmware_bridge.journal import Journal
 from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.screens import Screen, render
@@ -103,3 +104,16 @@ def test_frames_differ_when_the_screen_differs() -> None:
 def test_text_outside_the_font_is_drawn_not_refused(text: str) -> None:
     image = render(Screen("Red to move", "", (text,)))
     assert image.getbbox() is not None
+
+
+def test_lobby_frames(update_golden: bool) -> None:
+    from firmware_bridge.lobby import Choice, Lobby
+
+    lobby = Lobby(
+        [Choice("double-take", "Double Take", 2, 2), Choice("dominoes", "Dominoes", 2, 6)]
+    )
+    check_frame(render(lobby.screen()), "lobby_game", update_golden)
+    lobby.handle(ButtonEvent("right", False))
+    lobby.handle(ButtonEvent("ok", False))
+    assert lobby.stage == "players"
+    check_frame(render(lobby.screen()), "lobby_players", update_golden)
