@@ -83,10 +83,20 @@ class Journal:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError):
+                raise JournalError(
+                    f"cannot open the journal {self.path}: {exc}; check that the folder "
+                    "exists and is writable by the tabletop user"
+                ) from exc
             raise JournalError(
-                f"cannot open the journal {self.path}: {exc}; check that the folder exists "
-                "and is writable by the tabletop user"
+                f"{self.path} is not a tabletop journal or is damaged ({exc}); move it "
+                "aside (nothing will be written to it) and start again with a new file"
+            ) from exc
+        except OSError as exc:
+            raise JournalError(
+                f"cannot open the journal {self.path}: {exc.strerror}; check that the "
+                "folder exists and is writable by the tabletop user"
             ) from exc
 
     def close(self) -> None:

@@ -76,3 +76,14 @@ def test_unknown_game_suggests_the_close_name(capsys: pytest.CaptureFixture[str]
     code, _ = run(["sim", "--game", "double-tak"])
     assert code == 2
     assert "did you mean 'double-take'" in capsys.readouterr().err
+
+
+def test_a_file_that_is_not_a_journal_is_named_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "notes.sqlite"
+    bad.write_text("my shopping list\n" * 100)
+    code, _ = run(["sim", "--game", "double-take", "--journal", str(bad)])
+    assert code == 2
+    assert "not a tabletop journal" in capsys.readouterr().err
+    assert bad.read_text() == "my shopping list\n" * 100
