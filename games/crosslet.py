@@ -3,6 +3,20 @@
 The rules are RULES.md §1. Cells are ``A1`` (top left) to ``O15``, ``H8`` the centre.
 Letters are upper case; ``"?"`` is a blank, and the letter a blank stands for is
 named in ``PlaceTiles.blanks``.
+
+Racks come two ways (option ``"racks"``):
+
+- ``"dealt"`` (the default): the engine deals from its own seeded bag and knows
+  every rack.
+- ``"table"``: the players draw from the table's own bag, so the engine does not
+  know what they drew. It keeps each rack's size and the *pool* of unseen tiles
+  (the bag and every rack: the 100 tiles less the board), and whatever it has been
+  told of each rack (``SetRack``, e.g. from rack cells on the board, or the tiles
+  kept after a play). A placement or exchange must be possible from the pool, the
+  rack's size and what is known of it; drawing only moves counts. When the game
+  ends, it waits in the *counting* state until every rack left that is not fully
+  known is shown with ``RevealRack``; then the racks are taken off the scores.
+  ``TableBag`` switches a dealt game to the table's bag before its first action.
 """
 
 from __future__ import annotations
@@ -44,9 +58,29 @@ from games.crosslet_board import (
     rack_points,
 )
 
-__all__ = ["Crosslet", "Exchange", "PlaceTiles", "WordList"]
+__all__ = [
+    "RACK_MODES",
+    "Crosslet",
+    "Exchange",
+    "ExchangeCount",
+    "PlaceTiles",
+    "RevealRack",
+    "SetRack",
+    "TableBag",
+    "WordList",
+]
 
 _LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+RACK_MODES = ("dealt", "table")
+"""The values of option ``"racks"``: the engine deals, or the table's own bag is used."""
+
+
+def _tile_name(tile: str) -> str:
+    return "blank" if tile == BLANK else tile
+
+
+def _spell(tiles: Iterable[str]) -> str:
+    return " ".join(sorted(tiles, key=lambda t: (t == BLANK, t)))
 
 
 class WordList(Protocol):
@@ -106,6 +140,39 @@ class Exchange(Action):
 
 
 @dataclass(frozen=True)
+class ExchangeCount(Action):
+    """Put ``count`` tiles back in the table's bag and draw as many (table racks only)."""
+
+    type: ClassVar[str] = "exchange-count"
+    count: int
+
+
+@dataclass(frozen=True)
+class SetRack(Action):
+    """What a seat's rack holds now, as the board saw it (table racks only)."""
+
+    type: ClassVar[str] = "set-rack"
+    player: PlayerId
+    letters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class RevealRack(Action):
+    """The tiles a seat had left when the game ended, laid out for the count."""
+
+    type: ClassVar[str] = "reveal-rack"
+    player: PlayerId
+    letters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class TableBag(Action):
+    """Play from the table's own bag from now on; only before the first action."""
+
+    type: ClassVar[str] = "table-bag"
+
+
+@dataclass(frozen=True)
 class _Placement:
     """A placement that passed every check but the dictionary."""
 
@@ -119,7 +186,8 @@ class Crosslet(Game):
 
     Options: ``"first"`` — the seat that starts (default: drawn from ``rng``);
     ``"bag"`` — the 100 tiles in the order they are drawn (default: shuffled by
-    ``rng``), for set-up positions and scenario scripts.
+    ``rng``), for set-up positions and scenario scripts; ``"racks"`` — ``"dealt"``
+    (default) or ``"table"`` (see the module docstring).
     """
 
     name: ClassVar[str] = "crosslet"
@@ -143,10 +211,28 @@ class Crosslet(Game):
         self._scoreless = 0
         self._outcome: Outcome | None = None
         self._went_out: PlayerId | None = None
-        self._bag = self._initial_bag()
+        mode = self.options.get("racks", "dealt")
+        if mode not in RACK_MODES:
+            raise BadSettings(f"option 'racks' must be 'dealt' or 'table', not {mode!r}")
+        if mode == "table" and "bag" in self.options:
+            raise BadSettings(
+                "option 'bag' orders the companion's deal; with racks = 'table' the table's "
+                "own bag is used: leave one of the two options out"
+            )
+        self._table = False
+        self._pool: Counter[str] = Counter()
+        self._sizes: list[int] = [0] * players
+        self._known: list[list[str]] = [[] for _ in range(players)]
+        self._pending: list[PlayerId] = []
+        self._ending = ""
+        self._bag: list[str] = []
         self._racks: list[list[str]] = [[] for _ in range(players)]
-        for seat in range(players):
-            self._refill(seat)
+        if mode == "table":
+            self._use_table_bag()
+        else:
+            self._bag = self._initial_bag()
+            for seat in range(players):
+                self._refill(seat)
         first = self.options.get("first")
         if first is None:
             first = self.rng.randrange(players)
@@ -174,19 +260,65 @@ class Crosslet(Game):
     # -- what the table needs to know -------------------------------------------
     @property
     def to_move(self) -> PlayerId:
-        return self._turn
+        return self._pending[0] if self._pending else self._turn
 
     def scores(self) -> list[int]:
         return list(self._scores)
 
+    @property
+    def racks_mode(self) -> str:
+        """``"dealt"`` or ``"table"`` (see the module docstring)."""
+        return "table" if self._table else "dealt"
+
     def rack(self, player: PlayerId) -> list[str]:
-        """The tiles on a seat's rack (open to all), ``"?"`` for a blank."""
+        """The tiles on a seat's rack (open to all), ``"?"`` for a blank.
+
+        With table racks: the tiles known to be there, which may be fewer than
+        ``rack_size`` (see ``rack_known``).
+        """
+        if self._table:
+            return list(self._known[player])
         return list(self._racks[player])
+
+    def rack_size(self, player: PlayerId) -> int:
+        """How many tiles a seat's rack holds."""
+        return self._sizes[player] if self._table else len(self._racks[player])
+
+    def rack_known(self, player: PlayerId) -> bool:
+        """Whether every tile of a seat's rack is known (always so for dealt racks)."""
+        return not self._table or len(self._known[player]) == self._sizes[player]
+
+    def unseen_tiles(self) -> Counter[str]:
+        """Tiles neither on the board nor known to be on a rack: the bag and the
+        unknown parts of the racks (with dealt racks: the bag)."""
+        if not self._table:
+            return Counter(self._bag)
+        out = Counter(self._pool)
+        for known in self._known:
+            out.subtract(known)
+        return +out
 
     @property
     def bag_count(self) -> int:
         """Tiles left in the bag."""
+        if self._table:
+            return self._pool.total() - sum(self._sizes)
         return len(self._bag)
+
+    @property
+    def counting(self) -> bool:
+        """Whether the game has ended and waits for racks to be revealed."""
+        return bool(self._pending)
+
+    @property
+    def waiting_for(self) -> list[PlayerId]:
+        """The seats whose racks the count still needs, the one asked first first."""
+        return list(self._pending)
+
+    @property
+    def went_out(self) -> PlayerId | None:
+        """The seat that ended the game by playing its last tile, if one did."""
+        return self._went_out
 
     def board_letters(self) -> dict[Cell, str]:
         """The letter on each occupied cell: upper case, lower case for a blank."""
@@ -210,36 +342,64 @@ class Crosslet(Game):
 
     def state_dict(self) -> JSON:
         out = super().state_dict()
-        out["racks"] = [list(r) for r in self._racks]
-        out["bag"] = len(self._bag)
+        out["racks"] = [self.rack(p) for p in range(self.players)]
+        out["bag"] = self.bag_count
+        out["racks_mode"] = self.racks_mode
+        out["rack_sizes"] = [self.rack_size(p) for p in range(self.players)]
+        out["counting"] = self.waiting_for
         return out
 
     # -- actions -----------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The generator's best few placements, an exchange of the whole rack, and a pass."""
-        if self._outcome is not None:
+        if self._outcome is not None or self._pending:
+            # A rack to reveal is on the table, not in the engine: nothing to offer.
             return []
         from games.movegen import generator_for
 
-        actions: list[Action] = list(generator_for(self.lexicon).top(self, self._turn, 5))
-        if len(self._bag) >= RACK_SIZE:
-            actions.append(Exchange(tuple(self._racks[self._turn])))
+        seat = self._turn
+        actions: list[Action] = []
+        if self.rack_known(seat):
+            actions.extend(generator_for(self.lexicon).top(self, seat, 5))
+        if self.bag_count >= RACK_SIZE:
+            if self.rack_known(seat):
+                actions.append(Exchange(tuple(self.rack(seat))))
+            else:
+                actions.append(ExchangeCount(self.rack_size(seat)))
         actions.append(Pass())
         return actions
 
     def hint(self, player: PlayerId | None = None) -> PlaceTiles | None:
-        """The best-scoring single-line placement for a seat (default: the one to move)."""
+        """The best-scoring single-line placement for a seat (default: the one to move);
+        None when none fits or the rack is not known."""
         from games.movegen import generator_for
 
         seat = self._turn if player is None else player
+        if not self.rack_known(seat):
+            return None
         return generator_for(self.lexicon).best(self, seat)
 
     def check(self, action: Action) -> Verdict:
         try:
+            if self._pending and not isinstance(action, RevealRack | Resign):
+                names = ", ".join(self.seat_name(p) for p in self._pending)
+                raise IllegalMove(f"the game is over: the count waits for the racks of {names}")
             if isinstance(action, PlaceTiles):
                 self._placement(action, check_words=True)
             elif isinstance(action, Exchange):
                 self._check_exchange(action)
+            elif isinstance(action, ExchangeCount):
+                self._check_exchange_count(action)
+            elif isinstance(action, SetRack):
+                self._check_table("a rack cannot be set")
+                self._check_rack_contents(action.player, action.letters)
+            elif isinstance(action, RevealRack):
+                self._check_reveal(action)
+            elif isinstance(action, TableBag):
+                if self._table:
+                    raise IllegalMove("this game is already played from the table's bag")
+                if self.history:
+                    raise IllegalMove("the bag can change only before the first move")
             elif isinstance(action, Resign):
                 if not 0 <= action.player < self.players:
                     raise IllegalMove(f"there is no seat {action.player} in this game")
@@ -314,23 +474,106 @@ class Crosslet(Game):
         return _Placement(placed, used, words)
 
     def _check_rack(self, letters: Sequence[str]) -> None:
-        have = Counter(self._racks[self._turn])
+        """That the player to move can lay or give back ``letters`` from the rack."""
+        seat = self._turn
+        if not self.rack_known(seat):
+            self._check_unseen(seat, letters)
+            return
+        have = Counter(self.rack(seat))
         for letter, n in Counter(letters).items():
-            name = "blank" if letter == BLANK else letter
+            name = _tile_name(letter)
             if have[letter] == 0:
                 raise IllegalMove(f"you have no {name}")
             if have[letter] < n:
                 raise IllegalMove(f"you have only {have[letter]} {name}, not {n}")
 
-    def _check_exchange(self, action: Exchange) -> None:
-        if len(self._bag) < RACK_SIZE:
-            raise IllegalMove(f"exchange needs {RACK_SIZE} tiles in the bag; {len(self._bag)} left")
-        if not action.letters:
-            raise IllegalMove("choose at least one tile to exchange")
-        for t in action.letters:
+    def _check_unseen(self, seat: PlayerId, letters: Sequence[str]) -> None:
+        """Table racks, partly unknown: the tiles beyond the known ones must fit the
+        rack's unknown places and be among the unseen tiles."""
+        size = self._sizes[seat]
+        if len(letters) > size:
+            raise IllegalMove(f"the rack holds {size} tiles, not {len(letters)}")
+        known = Counter(self._known[seat])
+        extra = Counter(letters) - known
+        room = size - known.total()
+        if extra.total() > room:
+            raise IllegalMove(
+                f"the rack was seen holding {_spell(known.elements())} and {room} more, "
+                f"so {_spell(extra.elements())} cannot all be on it"
+            )
+        self._check_pool(extra)
+
+    def _check_pool(self, extra: Counter[str]) -> None:
+        """That tiles not known to be on a rack are among the unseen ones."""
+        unseen = self.unseen_tiles()
+        for letter, n in sorted(extra.items()):
+            if unseen[letter] >= n:
+                continue
+            name = _tile_name(letter)
+            board = TILE_COUNTS[letter] - self._pool[letter]
+            racks = self._pool[letter] - unseen[letter]
+            where = f"{TILE_COUNTS[letter]} in the set, {board} on the board"
+            if racks:
+                where += f", {racks} on racks seen"
+            if unseen[letter] == 0:
+                raise IllegalMove(f"no {name} can be on the rack: {where}")
+            raise IllegalMove(f"only {unseen[letter]} {name} can be on the rack, not {n}: {where}")
+
+    def _check_tiles(self, letters: Sequence[str]) -> list[str]:
+        out: list[str] = []
+        for t in letters:
             if not isinstance(t, str) or (t.upper() not in _LETTERS and t != BLANK):
                 raise IllegalMove(f"{t!r} is not a tile; use A to Z or ? for a blank")
-        self._check_rack([t.upper() for t in action.letters])
+            out.append(t.upper())
+        return out
+
+    def _check_exchange(self, action: Exchange) -> None:
+        self._check_bag_for_exchange()
+        if not action.letters:
+            raise IllegalMove("choose at least one tile to exchange")
+        self._check_rack(self._check_tiles(action.letters))
+
+    def _check_bag_for_exchange(self) -> None:
+        if self.bag_count < RACK_SIZE:
+            raise IllegalMove(f"exchange needs {RACK_SIZE} tiles in the bag; {self.bag_count} left")
+
+    def _check_exchange_count(self, action: ExchangeCount) -> None:
+        self._check_table("name the tiles to exchange")
+        self._check_bag_for_exchange()
+        size = self._sizes[self._turn]
+        count = action.count
+        if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= size:
+            raise IllegalMove(f"exchange 1 to {size} tiles, not {count!r}")
+
+    def _check_table(self, what: str) -> None:
+        if not self._table:
+            raise IllegalMove(f"{what}: the companion deals in this game and knows every rack")
+
+    def _check_rack_contents(self, seat: PlayerId, letters: Sequence[str]) -> None:
+        """That ``letters`` can be exactly what ``seat``'s rack holds."""
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
+            raise IllegalMove(f"there is no seat {seat!r} in this game")
+        tiles = Counter(self._check_tiles(letters))
+        name = self.seat_name(seat)
+        size = self._sizes[seat]
+        if tiles.total() != size:
+            raise IllegalMove(f"{name}'s rack holds {size} tiles, not {tiles.total()}")
+        known = Counter(self._known[seat])
+        lost = known - tiles
+        if lost:
+            raise IllegalMove(
+                f"{name}'s rack was seen holding {_spell(known.elements())}; "
+                f"{_spell(lost.elements())} cannot have left it"
+            )
+        self._check_pool(tiles - known)
+
+    def _check_reveal(self, action: RevealRack) -> None:
+        self._check_table("nothing to reveal")
+        if not self._pending:
+            raise IllegalMove("racks are revealed only when the game has ended")
+        if action.player not in self._pending:
+            raise IllegalMove(f"the count does not wait for {self.seat_name(action.player)}'s rack")
+        self._check_rack_contents(action.player, action.letters)
 
     def _apply(self, action: Action) -> Verdict:
         seat = self._turn
@@ -342,29 +585,44 @@ class Crosslet(Game):
             for cell, letter in p.placed.items():
                 self._board[cell] = letter
                 self._placer[cell] = seat
-            rack = self._racks[seat]
-            for letter in p.used:
-                rack.remove(letter)
+            self._take_off_rack(seat, p.used)
+            if self._table:
+                self._pool.subtract(p.used)
             self._refill(seat)
             gained = sum(e.points for e in events)
             self._scores[seat] += gained
             self._scoreless = 0 if gained else self._scoreless + 1
-            if not rack and not self._bag:
+            if self.rack_size(seat) == 0 and self.bag_count == 0:
                 self._went_out = seat
                 events.extend(self._finish("the bag is empty and a rack is played out"))
                 return Verdict.ok(events)
             return Verdict.ok(events + self._next_turn())
         if isinstance(action, Exchange):
-            rack = self._racks[seat]
             back = [t.upper() for t in action.letters]
-            for t in back:
-                rack.remove(t)
+            self._take_off_rack(seat, back)
             self._refill(seat)
-            self._bag.extend(back)
-            self.rng.shuffle(self._bag)
+            if not self._table:
+                self._bag.extend(back)
+                self.rng.shuffle(self._bag)
             self._scoreless += 1
             return Verdict.ok(self._next_turn())
+        if isinstance(action, ExchangeCount):
+            # Which tiles went back is not known, so nothing of the rack is any more.
+            self._known[seat] = []
+            self._scoreless += 1
+            return Verdict.ok(self._next_turn())
+        if isinstance(action, SetRack):
+            self._known[action.player] = [t.upper() for t in action.letters]
+            return Verdict.ok()
+        if isinstance(action, RevealRack):
+            self._known[action.player] = [t.upper() for t in action.letters]
+            self._pending.remove(action.player)
+            return Verdict.ok(self._count() if not self._pending else [])
+        if isinstance(action, TableBag):
+            self._use_table_bag()
+            return Verdict.ok()
         if isinstance(action, Resign):
+            self._pending = []
             others = [p for p in range(self.players) if p != action.player]
             top = max(self._scores[p] for p in others)
             self._outcome = Outcome(
@@ -375,7 +633,30 @@ class Crosslet(Game):
         self._scoreless += 1
         return Verdict.ok(self._next_turn())
 
+    def _use_table_bag(self) -> None:
+        self._table = True
+        self._bag = []
+        self._racks = [[] for _ in range(self.players)]
+        self._pool = Counter(TILE_COUNTS)
+        self._sizes = [0] * self.players
+        for seat in range(self.players):
+            self._refill(seat)
+
+    def _take_off_rack(self, seat: PlayerId, tiles: Sequence[str]) -> None:
+        if not self._table:
+            for tile in tiles:
+                self._racks[seat].remove(tile)
+            return
+        known = Counter(self._known[seat])
+        known.subtract(tiles)
+        self._known[seat] = sorted((+known).elements())
+        self._sizes[seat] -= len(tiles)
+
     def _refill(self, seat: PlayerId) -> None:
+        if self._table:
+            # The player draws from the table's bag: only the count is known.
+            self._sizes[seat] += min(RACK_SIZE - self._sizes[seat], self.bag_count)
+            return
         rack = self._racks[seat]
         while len(rack) < RACK_SIZE and self._bag:
             rack.append(self._bag.pop())
@@ -387,8 +668,15 @@ class Crosslet(Game):
         return []
 
     def _finish(self, reason: str) -> list[ScoreEvent]:
+        self._ending = reason
+        order = [(self._turn + i) % self.players for i in range(self.players)]
+        self._pending = [p for p in order if not self.rack_known(p)]
+        return [] if self._pending else self._count()
+
+    def _count(self) -> list[ScoreEvent]:
+        """Take the racks left off the scores (and give them to who went out); set the outcome."""
         events: list[ScoreEvent] = []
-        left: list[int] = [rack_points(r) for r in self._racks]
+        left: list[int] = [rack_points(self.rack(p)) for p in range(self.players)]
         for seat in range(self.players):
             if left[seat]:
                 events.append(ScoreEvent(seat, -left[seat], "tiles left on the rack"))
@@ -399,7 +687,7 @@ class Crosslet(Game):
             self._scores[e.player] += e.points
         top = max(self._scores)
         winners = tuple(p for p in range(self.players) if self._scores[p] == top)
-        self._outcome = Outcome(winners, reason, draw=len(winners) == self.players)
+        self._outcome = Outcome(winners, self._ending, draw=len(winners) == self.players)
         return events
 
     def decode(self, data: Mapping[str, Any]) -> Action:
@@ -415,6 +703,25 @@ class Crosslet(Game):
             ):
                 raise MalformedAction(f"exchange letters must be a list of tiles, not {letters!r}")
             return Exchange(tuple(letters))
+        if kind == ExchangeCount.type:
+            count = data.get("count")
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise MalformedAction(f"exchange-count needs a number of tiles, not {count!r}")
+            return ExchangeCount(count)
+        if kind in (SetRack.type, RevealRack.type):
+            player = data.get("player")
+            letters = data.get("letters")
+            if isinstance(player, bool) or not isinstance(player, int):
+                raise MalformedAction(f"{kind} needs a seat number, not {player!r}")
+            if not isinstance(letters, list | tuple) or not all(
+                isinstance(t, str) for t in letters
+            ):
+                raise MalformedAction(f"{kind} letters must be a list of tiles, not {letters!r}")
+            if kind == SetRack.type:
+                return SetRack(player, tuple(letters))
+            return RevealRack(player, tuple(letters))
+        if kind == TableBag.type:
+            return TableBag()
         if kind == Pass.type:
             return Pass()
         if kind == Resign.type:
@@ -423,5 +730,6 @@ class Crosslet(Game):
                 raise MalformedAction(f"resign needs a seat number, not {player!r}")
             return Resign(player)
         raise MalformedAction(
-            f"{kind!r} is not a Crosslet action; expected place, exchange, pass or resign"
+            f"{kind!r} is not a Crosslet action; expected place, exchange, exchange-count, "
+            "set-rack, reveal-rack, table-bag, pass or resign"
         )
