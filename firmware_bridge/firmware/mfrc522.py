@@ -20,10 +20,12 @@ _T_RELOAD_L = 0x2D
 _IDLE = 0x00
 _TRANSCEIVE = 0x0C
 _SOFT_RESET = 0x0F
+_POWER_DOWN = 0x10
 
 _WUPA = 0x52
 _HLTA = 0x50
 _CASCADE_TAG = 0x88
+_SAK_UID_INCOMPLETE = 0x04
 _LEVELS = (0x93, 0x95, 0x97)
 
 
@@ -76,6 +78,10 @@ class MuxedReaders:
         for i in range(self.cells):
             self._choose(i)
             self._write(_COMMAND, _SOFT_RESET)
+            # Writes are lost until the chip has woken: PowerDown reads 1 till then.
+            for _ in range(self.polls):
+                if not self._read(_COMMAND) & _POWER_DOWN:
+                    break
             self._write(_T_MODE, 0x8D)
             self._write(_T_PRESCALER, 0x3E)
             self._write(_T_RELOAD_L, 30)
@@ -122,9 +128,12 @@ class MuxedReaders:
                 return None
             select = bytes((level, 0x70)) + part
             sak = self._transceive(select + crc_a(select))
-            if sak is None or len(sak) != 3:
+            if sak is None or len(sak) != 3 or crc_a(sak[:1]) != sak[1:]:
                 return None
-            if part[0] == _CASCADE_TAG:
+            if sak[0] & _SAK_UID_INCOMPLETE:
+                # The next cascade level follows: this one held the cascade tag.
+                if part[0] != _CASCADE_TAG:
+                    return None
                 uid.extend(part[1:4])
                 continue
             uid.extend(part[0:4])
