@@ -549,18 +549,33 @@ def use_generator(lexicon: WordList, generator: MoveGenerator) -> None:
 
 class CrossletPlayer(Player):
     """A computer player: the best-scoring single-line placement (ties broken by ``rng``);
-    else an exchange of every tile but the blanks while the bag allows; else a pass."""
+    else an exchange of every tile but the blanks while the bag allows; else a pass.
+
+    With table racks it must see its rack first: while it is not fully known, the
+    computer's hand draws the missing tiles from the unseen ones (by ``rng``, as a
+    hand draws from a bag) and shows them with ``SetRack``. A rack never seen cannot
+    be revealed for the count by the computer.
+    """
 
     def __init__(self, generator: MoveGenerator, rng: random.Random | None = None) -> None:
         self.generator = generator
         self.rng = rng if rng is not None else random.Random(0)
 
     def choose(self, game: Game) -> Action:
-        from games.crosslet import Crosslet, Exchange
+        from games.crosslet import Crosslet, Exchange, SetRack
 
         if not isinstance(game, Crosslet):
             raise TypeError(f"CrossletPlayer plays Crosslet, not {game.title}")
         seat = game.to_move
+        if not game.rack_known(seat):
+            if game.counting:
+                raise ValueError(
+                    f"the computer cannot reveal {game.seat_name(seat)}'s rack: it was never seen"
+                )
+            unseen = sorted(game.unseen_tiles().elements())
+            missing = game.rack_size(seat) - len(game.rack(seat))
+            drawn = self.rng.sample(unseen, missing)
+            return SetRack(seat, tuple(game.rack(seat) + drawn))
         found = self.generator._search(game.board_letters(), game.rack(seat))
         if found:
             top = max(f[0] for f in found)
