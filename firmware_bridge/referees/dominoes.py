@@ -19,8 +19,14 @@ How a turn goes at the table:
 - **Scores**: every screen shows each player's score and the pips of the track
   space their score piece stands on; the last move names who gained the +3.
 - **End**: the boneyard count is on the header, so the table knows when the last
-  domino is drawn. At a tie the OLED shows each tied player's pips in hand (the
-  companion dealt them, so it knows) and who wins on them.
+  domino is drawn.
+- **Tie**: when the game ends on a points tie, the OLED asks each tied player in
+  turn to lay the hand on empty cells and press ``ok``; the tags give the halves and
+  the companion shows the sum, or names plainly how the hand differs from the one it
+  dealt. Then the hand comes off again, and the result names the winner on pips.
+  Without tag readers (or after ``back``) the player enters the pip total instead:
+  ``left``/``right`` one pip, held five, ``ok`` to confirm. The engine has decided
+  the tie from the dealt hands; the count must agree with it.
 
 A tag that was never enrolled is shown as unknown, never guessed: the fix is to lift
 it, and the OLED says to enrol it. On a board that senses only occupancy the two
@@ -43,6 +49,7 @@ from ..events import ButtonEvent
 from ..fixes import Fix
 from ..referee import Referee
 from ..screens import BoardMap, Screen, window
+from .dominoes_count import LAY, LIFT, LONG_STEP, TieCount, free_pairs, mismatch, pair_halves
 
 _HALF = re.compile(r"^([0-6])\s*-\s*([0-6])\s*(?::|half)\s*([0-6])$", re.IGNORECASE)
 
@@ -87,6 +94,13 @@ def _dominoes(items: list[Domino]) -> str:
     return " ".join(str(d) for d in sorted(items))
 
 
+def _tied(game: Dominoes) -> tuple[int, ...]:
+    """The seats sharing the best score."""
+    scores = game.scores()
+    best = max(scores)
+    return tuple(p for p in range(game.players) if scores[p] == best)
+
+
 class DominoesReferee(Referee):
     game: Dominoes
 
@@ -102,6 +116,8 @@ class DominoesReferee(Referee):
         """Who took which dominoes from the boneyard with the last action."""
         self.note = ""
         """A hint after a button that means nothing now."""
+        self.count: TieCount | None = None
+        """The count of the tied hands after a points tie (None: no tie)."""
         self._before: list[Domino] = []
         self._mover = 0
 
@@ -131,9 +147,17 @@ class DominoesReferee(Referee):
             return True
         return self._label(sensed) == normalise_half(piece.label)
 
+    def reads_tags(self) -> bool:
+        """Whether the board reads tags: it shows one somewhere (a tag-less board never)."""
+        seen = self.session.observation.values()
+        return self.session.labels is not None and any(s != OCCUPIED for s in seen)
+
     # -- the board ------------------------------------------------------------------
     def on_board(self) -> None:
         game = self.game
+        if self.counting():
+            self._count_board()
+            return
         if game.outcome is not None or self.session.restoring:
             return
         self.rejection = ""
@@ -237,11 +261,21 @@ class DominoesReferee(Referee):
         self.note = ""
         taken = list((Counter(game.hand(self._mover)) - Counter(self._before)).elements())
         self.dealt = (self._mover, taken) if taken else None
+        if game.outcome is not None:
+            tied = _tied(game)
+            if len(tied) > 1:
+                self.rejection = ""
+                self.waiting = ""
+                self.count = TieCount(tied, by_tags=self.reads_tags())
+            return
         # The board may already hold the next domino (laid before roll was pressed).
         self.on_board()
 
     # -- buttons ------------------------------------------------------------------
     def on_button(self, event: ButtonEvent) -> None:
+        if self.counting():
+            self._count_button(event)
+            return
         if event.name == "back" and event.long and self.menu is None:
             return
         super().on_button(event)
@@ -275,6 +309,81 @@ class DominoesReferee(Referee):
             self._commit(choice)
         else:
             super().on_menu_choice(action, choice)
+
+    # -- the count at a tie ---------------------------------------------------------
+    def counting(self) -> bool:
+        """Whether the tied hands are being counted (the result waits for it)."""
+        return self.count is not None and not self.count.done
+
+    def _count_board(self) -> None:
+        count = self.count
+        assert count is not None
+        if count.stage == LIFT and not self.session.fixes():
+            count.next_seat()
+
+    def _count_button(self, event: ButtonEvent) -> None:
+        count = self.count
+        assert count is not None
+        name = event.name
+        if count.stage == LAY:
+            if name == "ok":
+                self._read_hand()
+            elif name == "back":
+                count.by_buttons()
+        elif count.stage == LIFT:
+            self._count_board()
+        elif name in ("left", "right"):
+            count.step(name == "right", event.long)
+        elif name == "ok":
+            dealt = sum(d.pips for d in self.game.hand(count.seat))
+            if count.entry == dealt:
+                count.take(dealt)
+                self.session.signals.accepted()
+            else:
+                who = _short(count.seat)
+                self._refuse_count(
+                    f"{who}'s hand should hold {dealt} pips, not {count.entry}: count again"
+                )
+
+    def _refuse_count(self, problem: str, laid: int | None = None) -> None:
+        assert self.count is not None
+        self.count.refuse(problem, laid)
+        self.session.reject(Verdict.reject(problem))
+
+    def _read_hand(self) -> None:
+        """Read the hand laid on the board, check it against the deal and take its sum."""
+        count = self.count
+        assert count is not None
+        game = self.game
+        layout = game.layout()
+        seen = self.session.observation
+        moved = [c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])]
+        if moved:
+            names = sorted({layout[c].label.split(":")[0] for c in moved})
+            self._refuse_count(f"put {' and '.join(names)} back on {_span(moved)} first")
+            return
+        added = sorted((c for c in seen if c not in layout), key=cell_index)
+        strange = self._strange(added)
+        unread = [c for c in added if seen[c] == OCCUPIED]
+        if strange:
+            self._refuse_count(strange)
+            return
+        if unread:
+            self._refuse_count(f"the tag on {unread[0]} is not read: lay it again")
+            return
+        halves = [parse_half(self._label(seen[c]) or "") for c in added]
+        whole, alone = pair_halves(h for h in halves if h is not None)
+        if alone:
+            self._refuse_count(f"only one half of {alone[0]} is read: lay it again")
+            return
+        pips = sum(d.pips for d in whole)
+        wrong = mismatch(_short(count.seat), game.hand(count.seat), whole)
+        if wrong:
+            self._refuse_count(wrong, pips)
+            return
+        count.take(pips)
+        self.session.signals.accepted()
+        self._count_board()  # an empty hand has nothing to lift
 
     def discards(self) -> list[Discard]:
         """What may go to the pit now, in the order the cursor walks them."""
@@ -333,7 +442,8 @@ class DominoesReferee(Referee):
         return f"{_short(seat)}: take {_dominoes(taken)}."
 
     def wants_fixes(self) -> bool:
-        return bool(self.rejection)
+        lifting = self.counting() and self.count is not None and self.count.stage == LIFT
+        return bool(self.rejection) or lifting
 
     def fix_text(self, fix: Fix) -> str:
         """A fix in a player's words: which half goes where."""
@@ -352,6 +462,8 @@ class DominoesReferee(Referee):
         title, status = self.header()
         game = self.game
         if game.outcome is not None:
+            if self.counting():
+                return self.count_screen()
             return Screen(title, status, self.result_lines())
         if self.menu is not None:
             return self.menu_screen()
@@ -379,6 +491,42 @@ class DominoesReferee(Referee):
             lines += ["Nothing fits: pit one", f"< {choice.a}-{choice.b} >  ok: pit it"]
         lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
         return Screen(title, status, tuple(line for line in lines if line))
+
+    def count_screen(self) -> Screen:
+        """What the OLED asks while a tied hand is counted."""
+        count = self.count
+        assert count is not None
+        title, status = "Tie: count pips", f"bone {self.game.boneyard_count}"
+        who = _short(count.seat)
+        done = " ".join(f"{_short(p)} {n}" for p, n in count.counted.items() if p != count.seat)
+        counted = f"Counted: {done}" if done else ""
+        if count.stage == LIFT:
+            fixes = self.session.fixes()
+            lines = [f"{who}: {count.counted[count.seat]} pips in hand.", "Now take it off:"]
+            if fixes:
+                more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
+                lines.append(self.fix_text(fixes[0]) + more)
+            return Screen(
+                title, status, tuple(lines), self.board_map(fixes[0].cell if fixes else None)
+            )
+        if count.stage == LAY:
+            if count.problem and count.laid is not None:
+                lines = [count.problem, f"Laid {count.laid} pips: put it right, then ok."]
+            elif count.problem:
+                lines = [f"No: {count.problem}", "then ok."]
+            else:
+                lines = [
+                    f"{who}: lay your hand",
+                    "on empty cells, then ok.",
+                    "back: enter the pips",
+                ]
+        else:
+            lines = [
+                count.problem or f"{who}: pips in hand?",
+                f"< {count.entry} >  ok: that's it",
+                f"L/R: -1/+1, held {LONG_STEP}",
+            ]
+        return Screen(title, status, tuple(line for line in [*lines, counted] if line))
 
     def result_lines(self) -> tuple[str, ...]:
         game = self.game
@@ -417,7 +565,8 @@ class DominoesReferee(Referee):
                 "dominoes": [str(d) for d in self.dealt[1]],
             }
         return {
-            "phase": game.phase,
+            "phase": "count" if self.counting() else game.phase,
+            "count": None if self.count is None else self.count.to_dict(game.seat_name),
             "boneyard": game.boneyard_count,
             "pit": len(game.pit),
             "hand": [str(d) for d in sorted(game.hand(game.to_move))],
@@ -439,6 +588,9 @@ class DominoesReferee(Referee):
         return labels
 
     def hand(self, action: Action) -> list[tuple[str, ...]]:
+        return self._action_hand(action) + self._count_hand(action)
+
+    def _action_hand(self, action: Action) -> list[tuple[str, ...]]:
         if isinstance(action, Draw):
             return [("press", "roll")]
         if isinstance(action, Place):
@@ -454,3 +606,32 @@ class DominoesReferee(Referee):
             steps: list[tuple[str, ...]] = [("press", "right")] * index
             return [*steps, ("press", "ok")]
         return []
+
+    def _count_hand(self, action: Action) -> list[tuple[str, ...]]:
+        """The count at a tie, when ``action`` ends the game in one: each tied player
+        lays the hand, presses ok and lifts it again (or enters the total)."""
+        after = self.game.copy()
+        if not after.play(action).accepted or after.outcome is None:
+            return []
+        tied = _tied(after)
+        if len(tied) < 2:
+            return []
+        by_tags = self.reads_tags()
+        steps: list[tuple[str, ...]] = []
+        for seat in tied:
+            hand = sorted(after.hand(seat))
+            pairs = free_pairs(after.layout(), len(hand)) if by_tags else []
+            if by_tags and len(pairs) == len(hand):
+                for domino, (a, b) in zip(hand, pairs, strict=True):
+                    steps += [("place", f"{a},{b}", str(domino)), ("wait", str(SWEEP_WAIT_S))]
+                steps.append(("press", "ok"))
+                steps += [("lift", cell) for pair in pairs for cell in pair]
+                steps.append(("wait", str(SWEEP_WAIT_S)))  # the last lift settles too
+                continue
+            if by_tags:
+                steps.append(("press", "back"))  # no room to lay it: count on the buttons
+            total = sum(d.pips for d in hand)
+            steps += [("hold", "right")] * (total // LONG_STEP)
+            steps += [("press", "right")] * (total % LONG_STEP)
+            steps.append(("press", "ok"))
+        return steps

@@ -244,7 +244,7 @@ def test_the_last_move_names_who_gained_the_track_bonus() -> None:
     assert "P1 laid 2-4: P2+3" in table.oled()
 
 
-def test_a_tie_shows_the_pips_in_hand_and_who_wins_on_them() -> None:
+def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
     game = Dominoes.from_position(
         2,
         board=[(2, 1, "H8", "I8")],
@@ -257,6 +257,12 @@ def test_a_tie_shows_the_pips_in_hand_and_who_wins_on_them() -> None:
     table.lay("J8,K8", "1-5")
     outcome = table.game.outcome
     assert outcome is not None and outcome.winners == (0,)
+    for seat, dominoes in ((0, ["0-0", "6-6"]), (1, ["2-2"])):
+        cells = ["A15,B15", "C15,D15"][: len(dominoes)]
+        for where, domino in zip(cells, dominoes, strict=True):
+            table.lay(where, domino)
+        table.press("ok")
+        table.lift(*(c for where in cells for c in where.split(",")))
     assert table.oled() == [
         "Game over bone 0",
         "P1 wins",

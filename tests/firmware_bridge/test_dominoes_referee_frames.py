@@ -72,4 +72,9 @@ def test_tie_result_frame(update_golden: bool) -> None:
     table = Table(game)
     table.press("roll")
     table.lay("J8,K8", "1-5")
+    for dominoes in (["0-0", "6-6"], ["2-2"]):
+        for where, domino in zip(["A15,B15", "C15,D15"], dominoes, strict=False):
+            table.lay(where, domino)
+        table.press("ok")
+        table.lift(*(c for c in ["A15", "B15", "C15", "D15"][: 2 * len(dominoes)]))
     check_frame(frame(table), "dd_tie_result", update_golden)
