@@ -19,6 +19,7 @@ from types import ModuleType, SimpleNamespace
 from typing import Any
 
 from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
+from firmware_bridge.link.fake_mfrc522 import Card, CardError, MuxedReaderBoard
 from hardware.clock import Clock
 
 SIM_CONFIG = {
@@ -33,6 +34,12 @@ SIM_CONFIG = {
     "RFID_DEBOUNCE_MS": 60,
     "TAG_RETRY_MS": 250,
     "SNAPSHOT_MS": 2000,
+    "RFID_SPI": 1,
+    "RFID_SCK": 10,
+    "RFID_MOSI": 11,
+    "RFID_MISO": 12,
+    "RFID_CS": 13,
+    "READERS_PER_STEP": 64,
 }
 SENSORS = ("occupancy", "rfid", "occupancy+rfid")
 
@@ -80,6 +87,12 @@ class SimulatedSerialBoard:
     ``port_name`` is a stable path (a symlink, like a /dev/serial/by-id name) to
     open with pyserial; ``unplug``/``replug`` close the pty and open a new one
     behind the same path, rebooting the firmware as a real USB unplug would.
+
+    RFID readers answer per cell (``FakeReaders``) unless ``register_readers``:
+    then each cell has a register-level MFRC522 behind the chip-select
+    multiplexer and the firmware's own driver reads the tags (tags must be 4, 7
+    or 10 bytes). That is some 50 times slower per reader read, too slow for
+    whole simulated games on a swept 15×15 board.
     """
 
     def __init__(
@@ -91,6 +104,7 @@ class SimulatedSerialBoard:
         *,
         cells: Sequence[str] | None = None,
         snapshot_ms: int = 2000,
+        register_readers: bool = False,
     ) -> None:
         if sensor not in SENSORS:
             raise SimulatedBoardError(
@@ -108,6 +122,7 @@ class SimulatedSerialBoard:
         self.clock = clock
         self.cells: tuple[str, ...] | None = tuple(cells) if cells is not None else None
         self.snapshot_ms = snapshot_ms
+        self.register_readers = register_readers
         self.pieces: dict[int, bytes] = {}
         """What lies on the board: cell index -> tag bytes (b"" for no tag)."""
         self._dir = tempfile.mkdtemp(prefix="tabletop-sim-")
@@ -125,6 +140,7 @@ class SimulatedSerialBoard:
         )
         self._matrix: ShiftRegisterMatrix | None = None
         self._readers: FakeReaders | None = None
+        self.rfid_board: MuxedReaderBoard | None = None
         scanner: Any
         if self.sensor in ("occupancy", "occupancy+rfid"):
             self._matrix = ShiftRegisterMatrix(
@@ -137,6 +153,21 @@ class SimulatedSerialBoard:
                 active_low=config.ACTIVE_LOW,
             )
         if self.sensor == "occupancy":
+            scanner = runner.build_scanner(machine, config)
+        elif self.register_readers:
+            cells = self.rows * self.columns
+            bits = max(1, (cells - 1).bit_length())
+            # The Pico's GPIO 2-9 as in config.py; a bigger sim board borrows more.
+            config.RFID_SELECT = (
+                tuple(range(2, 2 + bits)) if bits <= 8 else tuple(range(40, 40 + bits))
+            )
+            self.rfid_board = MuxedReaderBoard(
+                machine.bench,
+                spi_bus=config.RFID_SPI,
+                cs_pin=config.RFID_CS,
+                select_pins=config.RFID_SELECT,
+                cells=cells,
+            )
             scanner = runner.build_scanner(machine, config)
         else:
             # The readers are simulated per cell, not as MFRC522 registers on SPI.
@@ -171,6 +202,8 @@ class SimulatedSerialBoard:
             self._matrix.closed = set(self.pieces)
         if self._readers is not None:
             self._readers.tags = {i: tag for i, tag in self.pieces.items() if tag}
+        if self.rfid_board is not None:
+            self.rfid_board.set_tags({i: tag for i, tag in self.pieces.items() if tag})
 
     def index(self, cell: int | str) -> int:
         """The cell index of ``cell`` (an index, or a name when cell names were given)."""
@@ -195,6 +228,11 @@ class SimulatedSerialBoard:
                 raise SimulatedBoardError(f"tag {tag!r} is not hex digits") from None
             if not 4 <= len(uid) <= 10:
                 raise SimulatedBoardError(f"tag {tag!r} must be 4 to 10 bytes long")
+            if self.register_readers:
+                try:
+                    Card(uid)
+                except CardError as exc:
+                    raise SimulatedBoardError(f"tag {tag!r}: {exc}") from None
         self.pieces[index] = uid
         self._wire_pieces()
 
