@@ -85,6 +85,10 @@ class Profile:
     led_pin: int | None = None
     simulated_only: bool = False
     settle_ms: int = 150
+    racks: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Rack cells by seat, counted from 0 (``[racks] seat1`` is seat 0): cells of
+    ``cells`` where a player's rack tiles stand, so the board can see the rack.
+    Empty when the board has none."""
     source: str = field(default="", compare=False)
     """Where the profile was read from, for messages."""
 

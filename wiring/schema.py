@@ -24,6 +24,9 @@ from wiring.profile import (
     SerialWiring,
 )
 
+MAX_SEATS = 4
+"""How many seats a profile may give rack cells to."""
+
 KEYS: dict[str, dict[str, str]] = {
     "board": {
         "name": 'name = "my-board"',
@@ -56,6 +59,7 @@ KEYS: dict[str, dict[str, str]] = {
         "hold_time": "hold_time = 1.0",
         "bounce_time": "bounce_time = 0.02",
     },
+    "racks": {f"seat{n}": f'seat{n} = ["A{15 + n}", "B{15 + n}"]' for n in range(1, MAX_SEATS + 1)},
     "buzzer": {"pin": "pin = 18"},
     "led": {"pin": "pin = 14"},
     "oled": {
@@ -277,7 +281,7 @@ class _Builder:
                 )
                 continue
             for key in table:
-                if key not in KEYS[section]:
+                if key not in KEYS[section] and section != "racks":
                     self.problem(section, key, "unknown key", closest(key, list(KEYS[section])))
 
     def build(self) -> Profile | None:
@@ -308,6 +312,7 @@ class _Builder:
         led_pin = self.pin("led", "pin", "status LED") if self.has("led") else None
         self.check_pins(oled)
         cells = self.cells(matrix, serial)
+        racks = self.racks(cells) if self.has("racks") else {}
 
         if self.problems or cells is None or buttons is None or oled is None:
             return None
@@ -327,6 +332,7 @@ class _Builder:
             led_pin=led_pin,
             simulated_only=simulated_only,
             settle_ms=settle_ms if settle_ms is not None else 150,
+            racks=racks,
             source=self.doc.label,
         )
 
@@ -530,6 +536,48 @@ class _Builder:
             )
             return None
         return names
+
+    def racks(self, cells: tuple[str, ...] | None) -> dict[int, tuple[str, ...]]:
+        """Rack cells by seat (from 0): each a board cell, none in two racks."""
+        racks: dict[int, tuple[str, ...]] = {}
+        owner: dict[str, str] = {}
+        known = set(cells or ())
+        for key, value in self.doc.tables.get("racks", {}).items():
+            if key not in KEYS["racks"]:
+                self.problem(
+                    "racks",
+                    key,
+                    f"not a seat: a board has racks for at most {MAX_SEATS} seats",
+                    f"name them seat1 to seat{MAX_SEATS}",
+                )
+                continue
+            if (
+                not isinstance(value, list)
+                or not value
+                or not all(isinstance(c, str) and c for c in value)
+            ):
+                self.wrong_type("racks", key, value, "a non-empty list of cell names")
+                continue
+            names = tuple(value)
+            if cells is not None:
+                stray = [c for c in names if c not in known]
+                if stray:
+                    self.problem(
+                        "racks",
+                        key,
+                        "not cells of the board: " + ", ".join(stray),
+                        "use names from [board] cells (rack cells are board sensors too)",
+                    )
+                    continue
+            for cell in names:
+                if cell in owner:
+                    where = "twice in this rack" if owner[cell] == key else f"also in {owner[cell]}"
+                    self.problem(
+                        "racks", key, f"{cell} is {where}", "give every rack cell to one seat once"
+                    )
+                owner[cell] = key
+            racks[int(key.removeprefix("seat")) - 1] = names
+        return dict(sorted(racks.items()))
 
 
 def build_profile(doc: Document) -> tuple[Profile | None, list[str]]:

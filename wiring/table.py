@@ -81,6 +81,11 @@ def pin_table(profile: Profile) -> str:
             f"sensors: {s.rows}×{s.columns} {s.sensor} board on {s.port} at {s.baudrate} baud "
             "(USB, no header pins)"
         )
+    if profile.racks:
+        racks = ", ".join(
+            f"seat{seat + 1} {_span(cells)}" for seat, cells in sorted(profile.racks.items())
+        )
+        lines.append(f"rack cells: {racks}")
     if profile.simulated_only:
         lines.append("simulated only: a real daemon refuses this profile")
     return "\n".join(lines)

@@ -15,6 +15,7 @@ SHIPPED = [
     "doubles-wild-gpio",
     "occupancy-15x15-pico",
     "rfid-15x15-pico",
+    "rfid-15x15-racks-pico",
     "sim",
 ]
 
