@@ -496,37 +496,32 @@ class DominoesReferee(Referee):
         """What the OLED asks while a tied hand is counted."""
         count = self.count
         assert count is not None
-        title, status = "Tie: count pips", f"bone {self.game.boneyard_count}"
+        title = "Tie: count the pips"
         who = _short(count.seat)
         done = " ".join(f"{_short(p)} {n}" for p, n in count.counted.items() if p != count.seat)
         counted = f"Counted: {done}" if done else ""
         if count.stage == LIFT:
             fixes = self.session.fixes()
-            lines = [f"{who}: {count.counted[count.seat]} pips in hand.", "Now take it off:"]
+            lines = [f"{who}: {count.counted[count.seat]} pips.", "Take it off:"]
+            focus = fixes[0].cell if fixes else None
             if fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
                 lines.append(self.fix_text(fixes[0]) + more)
-            return Screen(
-                title, status, tuple(lines), self.board_map(fixes[0].cell if fixes else None)
-            )
+            return Screen(title, "", tuple(lines), self.board_map(focus))
         if count.stage == LAY:
             if count.problem and count.laid is not None:
                 lines = [count.problem, f"Laid {count.laid} pips: put it right, then ok."]
             elif count.problem:
                 lines = [f"No: {count.problem}", "then ok."]
             else:
-                lines = [
-                    f"{who}: lay your hand",
-                    "on empty cells, then ok.",
-                    "back: enter the pips",
-                ]
+                lines = [f"{who}: lay your hand on", "free cells, then ok.", "back: enter the pips"]
         else:
             lines = [
                 count.problem or f"{who}: pips in hand?",
                 f"< {count.entry} >  ok: that's it",
                 f"L/R: -1/+1, held {LONG_STEP}",
             ]
-        return Screen(title, status, tuple(line for line in [*lines, counted] if line))
+        return Screen(title, "", tuple(line for line in [*lines, counted] if line))
 
     def result_lines(self) -> tuple[str, ...]:
         game = self.game
