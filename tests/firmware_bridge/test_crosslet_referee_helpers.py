@@ -75,11 +75,11 @@ def new_game(lexicon: Lexicon, *racks: str, players: int = 2) -> Crosslet:
 class Table:
     """A session plus the tiles on the board, each with its own enrolled tag."""
 
-    def __init__(self, game: Crosslet, *, rfid: bool = True) -> None:
+    def __init__(self, game: Crosslet, *, rfid: bool = True, profile: str = "test") -> None:
         self.tags = TagTable()
         self.rfid = rfid
         journal = Journal(":memory:")
-        game_id = journal.new_game(game.name, game.players, 1, {}, "test")
+        game_id = journal.new_game(game.name, game.players, 1, {}, profile)
         self.session = Session(
             game, journal, game_id, CrossletReferee, labels=self.tags.lookup if rfid else None
         )
