@@ -2,7 +2,8 @@
 
 A die is drawn ``filled`` (a lit square with dark pips) or outlined (a frame with lit
 pips), so two groups of dice can be told apart without colour. A die not yet rolled
-is a dotted frame.
+is a dotted frame. Rolled dice tumble for a moment through faces of a fixed sequence
+(``tumble_faces``) before they settle on the faces that were rolled.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 
 _PIP_AT = (2, 5, 8)
 """Pixel offsets of the grid's columns and rows inside a die (each pip is 2 × 2)."""
+
+TUMBLE_S = 0.4
+"""How long rolled dice tumble on the OLED before they show the rolled faces."""
+TUMBLE_FRAME_S = 0.08
+"""How long a tumbling die shows each face."""
 
 
 def pips(face: int) -> tuple[tuple[int, int], ...]:
@@ -60,6 +66,20 @@ def draw_die(
         draw.point((px, py), fill=0)
 
 
+def tumble_faces(seed: int, frame: int, count: int) -> tuple[int, ...]:
+    """The faces ``count`` tumbling dice show in ``frame`` of the roll numbered ``seed``.
+
+    A fixed sequence in which every die changes face every frame. It is not the
+    station's dice: the faces that count come from the one roll the journal holds.
+    """
+    faces = []
+    for die in range(count):
+        start = (seed * 5 + die * 3) % 6
+        step = 1 + (seed + 2 * die) % 5  # never a multiple of 6, so the face changes
+        faces.append((start + frame * step) % 6 + 1)
+    return tuple(faces)
+
+
 @cache
 def _font() -> ImageFont.ImageFont:
     return ImageFont.load_default_imagefont()
@@ -73,10 +93,14 @@ def _pair_word(pair: tuple[int, int]) -> str:
 @dataclass(frozen=True)
 class RollPicture:
     """A turn's dice in one row: the red pair filled, the blue pair outlined, each
-    followed by the row or column it names (``*``: a double, that line is wild)."""
+    followed by the row or column it names (``*``: a double, that line is wild).
+
+    A pair still ``rolling`` (red, blue) shows tumbling faces and names no line yet.
+    """
 
     red: tuple[int, int]
     blue: tuple[int, int]
+    rolling: tuple[bool, bool] = (False, False)
 
     @property
     def height(self) -> int:
@@ -85,33 +109,43 @@ class RollPicture:
     def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
         y = top + 1
         font = _font()
-        for x0, pair, filled in ((1, self.red, True), (41, self.blue, False)):
+        pairs = ((1, self.red, True, self.rolling[0]), (41, self.blue, False, self.rolling[1]))
+        for x0, pair, filled, rolling in pairs:
             for i, face in enumerate(pair):
                 draw_die(draw, x0 + i * (SIZE + 1), y, face, filled)
-            draw.text((x0 + 2 * (SIZE + 1) + 1, y), _pair_word(pair), font=font, fill=255)
+            word = "?" if rolling else _pair_word(pair)
+            draw.text((x0 + 2 * (SIZE + 1) + 1, y), word, font=font, fill=255)
 
     def words(self) -> tuple[str, ...]:
-        red, blue = self.red, self.blue
-        return (
-            f"red {red[0]} {red[1]} ({_pair_word(red)}), blue {blue[0]} {blue[1]} "
-            f"({_pair_word(blue)})",
-        )
+        parts = []
+        named = (("red", self.red, self.rolling[0]), ("blue", self.blue, self.rolling[1]))
+        for name, pair, rolling in named:
+            shown = "rolling" if rolling else f"{pair[0]} {pair[1]} ({_pair_word(pair)})"
+            parts.append(f"{name} {shown}")
+        return (", ".join(parts),)
 
 
 @dataclass(frozen=True)
 class BattleRow:
     """One side of a battle: its name, three dice (``None``: not rolled), which are kept
-    and how many of its three rolls are used."""
+    and how many of its three rolls are used. A side still ``rolling`` shows tumbling
+    faces on the dice it rolled and no total yet."""
 
     name: str
     dice: tuple[int | None, ...]
     kept: tuple[bool, ...]
     rolls: int
+    rolling: bool = False
 
     def total(self) -> int:
         return sum(d for d in self.dice if d is not None)
 
+    def total_word(self) -> str:
+        return "=?" if self.rolling else f"={self.total()}"
+
     def words(self) -> str:
+        if self.rolling:
+            return f"{self.name} rolling ({self.rolls}/3)"
         faces = " ".join("-" if d is None else str(d) for d in self.dice)
         kept = [str(i + 1) for i, k in enumerate(self.kept) if k]
         keeps = f" keeps {','.join(kept)}" if kept else ""
@@ -143,7 +177,7 @@ class BattlePicture:
                 draw_die(draw, x, y, face, filled=row.kept[i])
                 if side == self.roller and i == self.cursor:
                     draw.rectangle((x, y + SIZE + 1, x + SIZE - 1, y + SIZE + 2), fill=255)
-            draw.text((84, y), f"={row.total()}", font=font, fill=255)
+            draw.text((84, y), row.total_word(), font=font, fill=255)
             draw.text((108, y), f"{row.rolls}/3", font=font, fill=255)
 
     def words(self) -> tuple[str, ...]:

@@ -21,15 +21,19 @@ How a turn goes at the table:
   spends the attacker's ball; nothing changes on the board.
 
 Every roll is an engine action committed through the session, so the journal holds
-the faces and a resumed game replays them. There is no resigning in Doubles Wild: a
-long ``back`` does nothing. The board map draws the balls of the player whose turn
-it is filled and every other colour outlined. An RFID board that reads ball colours
+the faces and a resumed game replays them. On a session with a display the rolled
+dice tumble for ``TUMBLE_S`` through faces of a fixed sequence (never the station's
+dice) before they settle on the rolled faces; timer ticks are asked for only while
+they tumble. There is no resigning in Doubles Wild: a long ``back`` does nothing.
+The board map draws the balls of the player whose turn it is filled and every other
+colour outlined. An RFID board that reads ball colours
 by tag is future work; this referee expects an occupancy board.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from games.core import Action, Cell, Piece, Verdict
 from games.doubles_wild import (
@@ -47,11 +51,20 @@ from games.doubles_wild import (
 )
 from games.doubles_wild_actions import BATTLE_DICE, BATTLE_ROLLS
 
-from ..dice_faces import BattlePicture, BattleRow, RollPicture
+from ..dice_faces import (
+    TUMBLE_FRAME_S,
+    TUMBLE_S,
+    BattlePicture,
+    BattleRow,
+    RollPicture,
+    tumble_faces,
+)
 from ..events import ButtonEvent
 from ..fixes import Fix
 from ..referee import Referee
 from ..screens import Screen
+
+_Face = TypeVar("_Face", int, int | None)
 
 ROWS = range(3, 12)
 """Row and column numbers: two-dice sums without doubles."""
@@ -62,6 +75,28 @@ PLACE = "place"
 BATTLE = "battle"
 
 REROLL_BUTTONS = {"left": "red", "right": "blue", "roll": "both"}
+
+
+@dataclass(frozen=True)
+class Tumble:
+    """Dice tumbling on the OLED after a roll, from ``start`` for ``TUMBLE_S``."""
+
+    start: float
+    seed: int
+    """Numbers the roll (the moves played), so a replayed game tumbles alike."""
+    rolling: tuple[bool, ...]
+    """Which dice tumble: red, red, blue, blue for a turn's roll, or the three dice
+    of battle side ``side``."""
+    side: int | None = None
+
+    def over(self, now: float) -> bool:
+        return now - self.start >= TUMBLE_S - 1e-9
+
+    def faces(self, now: float, rolled: tuple[_Face, ...]) -> tuple[_Face | int, ...]:
+        """What the dice show at ``now``: tumbling faces, and the others as rolled."""
+        frame = int(max(0.0, now - self.start) / TUMBLE_FRAME_S + 1e-9)
+        shown = tumble_faces(self.seed, frame, len(rolled))
+        return tuple(s if r else f for s, r, f in zip(shown, self.rolling, rolled, strict=True))
 
 
 def _cell_index(cell: Cell) -> tuple[int, int]:
@@ -92,6 +127,11 @@ class DoublesWildReferee(Referee):
         """Whether the defender's ball has been seen off the spot of ``swap``."""
         self.shown_battle: BattleState | None = None
         """A finished battle whose result stays on the OLED until the table moves on."""
+        self.tumble: Tumble | None = None
+        """The dice of the last roll while they tumble on the OLED."""
+        self.animate = session.display is not None
+        """Whether rolls tumble: only where a display shows them (tests without one
+        see the settled faces at once)."""
         self._resume_swap()
 
     def _resume_swap(self) -> None:
@@ -219,6 +259,7 @@ class DoublesWildReferee(Referee):
         if not verdict.accepted:
             self._refuse(verdict.reason)
             return False
+        self.tumble = self._tumble_for(action, battle)
         self.rejection = ""
         self.choosing = False
         if not isinstance(action, Keep):
@@ -229,6 +270,29 @@ class DoublesWildReferee(Referee):
                 self.swap = game.last_battle
                 self.swap_lifted = False
         return True
+
+    # -- the roll animation ---------------------------------------------------------
+    def _tumble_for(self, action: Action, battle: BattleState | None) -> Tumble | None:
+        """The tumble a played action starts: rolls only, and not once the game is over."""
+        if not self.animate or self.game.outcome is not None:
+            return None
+        now, seed = self.session.now, len(self.game.history)
+        if isinstance(action, Roll):
+            return Tumble(now, seed, (True,) * 4)
+        if isinstance(action, Reroll):
+            red, blue = action.pair in ("red", "both"), action.pair in ("blue", "both")
+            return Tumble(now, seed, (red, red, blue, blue))
+        if isinstance(action, BattleRoll) and battle is not None and action.values:
+            rolling = tuple(not kept for kept in battle.kept[battle.side])
+            return Tumble(now, seed, rolling, battle.side)
+        return None
+
+    def wants_ticks(self) -> bool:
+        return self.tumble is not None
+
+    def on_tick(self, now: float) -> None:
+        if self.tumble is not None and self.tumble.over(now):
+            self.tumble = None
 
     # -- buttons ------------------------------------------------------------------
     def on_button(self, event: ButtonEvent) -> None:
@@ -438,6 +502,11 @@ class DoublesWildReferee(Referee):
             if game.phase == REROLL_OR_ACT:
                 lines.append("L/R/roll: new")
         picture = RollPicture(dice[0], dice[1])
+        tumble = self.tumble
+        if tumble is not None and tumble.side is None:
+            shown = tumble.faces(self.session.now, (*dice[0], *dice[1]))
+            rolling = (tumble.rolling[0], tumble.rolling[2])
+            picture = RollPicture((shown[0], shown[1]), (shown[2], shown[3]), rolling)
         return Screen(title, status, tuple(lines), self.board_map(focus), picture=picture)
 
     def _battle_screen(self, title: str, status: str, battle: BattleState) -> Screen:
@@ -445,6 +514,12 @@ class DoublesWildReferee(Referee):
             BattleRow(self._name(battle.attacker), battle.dice[0], battle.kept[0], battle.rolls[0]),
             BattleRow(self._name(battle.defender), battle.dice[1], battle.kept[1], battle.rolls[1]),
         )
+        tumble = self.tumble
+        if tumble is not None and tumble.side is not None:
+            row = rows[tumble.side]
+            shown = tumble.faces(self.session.now, row.dice)
+            tumbling = BattleRow(row.name, shown, row.kept, row.rolls, rolling=True)
+            rows = (tumbling, rows[1]) if tumble.side == 0 else (rows[0], tumbling)
         winner = battle.winner
         if winner is not None:
             attack, defence = battle.totals()
@@ -480,6 +555,7 @@ class DoublesWildReferee(Referee):
             "target": _board_order(game.target()),
             "battle": None if battle is None else battle.to_dict(),
             "balls_left": {n: game.balls_left(p) for p, n in enumerate(names)},
+            "rolling": self.tumble is not None,
         }
 
     # -- simulation -----------------------------------------------------------------

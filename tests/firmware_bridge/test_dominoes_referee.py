@@ -257,7 +257,7 @@ def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
     table.lay("J8,K8", "1-5")
     outcome = table.game.outcome
     assert outcome is not None and outcome.winners == (0,)
-    for seat, dominoes in ((0, ["0-0", "6-6"]), (1, ["2-2"])):
+    for dominoes in (["0-0", "6-6"], ["2-2"]):
         cells = ["A15,B15", "C15,D15"][: len(dominoes)]
         for where, domino in zip(cells, dominoes, strict=True):
             table.lay(where, domino)
