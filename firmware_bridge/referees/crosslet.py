@@ -573,7 +573,7 @@ class CrossletReferee(Referee):
     def preview_line(self) -> str:
         if self.game.counting:
             if not self.laid:
-                return "Lay them on the board, then ok."
+                return "on the board, then ok"
             return f"Laid {_spell(list(self.laid.values()))}: ok?"
         if not self.laid:
             return "Lay tiles, then ok."
@@ -630,8 +630,8 @@ class CrossletReferee(Referee):
         game = self.game
         seat = game.to_move
         lines = [
-            self.note or self.rack_note or "Game over; the count.",
-            f"{_short(seat)}: lay your {_tiles(game.rack_size(seat))} left,",
+            self.note or self.rack_note or "Game over: the count",
+            f"{_short(seat)}: lay your {_tiles(game.rack_size(seat))}",
             self.preview_line(),
             self.score_line(),
         ]

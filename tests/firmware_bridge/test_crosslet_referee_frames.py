@@ -85,3 +85,30 @@ def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
     while game.outcome is None:
         game.play(player.choose(game))
     check_frame(frame(Table(game)), "cl_result", update_golden)
+
+
+# -- the table's own bag -------------------------------------------------------------------
+def table_bag(lexicon: Lexicon, profile: str = "test") -> Table:
+    options = {"first": 0} if profile != "test" else {"first": 0, "racks": "table"}
+    return Table(Crosslet(2, random.Random(1), options, lexicon=lexicon), profile=profile)
+
+
+def test_draw_frame_says_how_many_tiles_to_draw(lexicon: Lexicon, update_golden: bool) -> None:
+    table = table_bag(lexicon)
+    table.lay("H8,I8,J8", "CAT")
+    table.press("ok")
+    check_frame(frame(table), "cl_table_draw", update_golden)
+
+
+def test_count_frame_asks_to_lay_the_rack(lexicon: Lexicon, update_golden: bool) -> None:
+    table = table_bag(lexicon)
+    for _ in range(4):
+        table.press("back")
+        table.choose("pass")
+    check_frame(frame(table), "cl_table_lay_rack", update_golden)
+
+
+def test_rack_seen_frame(lexicon: Lexicon, update_golden: bool) -> None:
+    table = table_bag(lexicon, "rfid-15x15-racks-pico")
+    table.lay("A16,B16,C16,D16,E16,F16,G16", "CATERS?")
+    check_frame(frame(table), "cl_table_rack_seen", update_golden)

@@ -90,9 +90,9 @@ def test_the_count_asks_each_rack_in_turn_clears_it_then_shows_the_result(table:
     assert table.game.counting and table.game.waiting_for == [0, 1]
     assert table.oled() == [
         "Count: P1 bag 83",
-        "Game over; the count.",
-        "P1: lay your 7 tiles left,",
-        "Lay them on the board, then ok.",
+        "Game over: the count",
+        "P1: lay your 7 tiles",
+        "on the board, then ok",
         "P1 10 P2 0",
     ]
     table.lay("A1,B1,C1,D1,E1,F1,G1", "QZJXKW?")
