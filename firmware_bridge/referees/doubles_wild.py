@@ -92,10 +92,13 @@ class Tumble:
     def over(self, now: float) -> bool:
         return now - self.start >= TUMBLE_S - 1e-9
 
+    def frame(self, now: float) -> int:
+        """The tumbling faces shown at ``now``, counted from 0 at ``start``."""
+        return int(max(0.0, now - self.start) / TUMBLE_FRAME_S + 1e-9)
+
     def faces(self, now: float, rolled: tuple[_Face, ...]) -> tuple[_Face | int, ...]:
         """What the dice show at ``now``: tumbling faces, and the others as rolled."""
-        frame = int(max(0.0, now - self.start) / TUMBLE_FRAME_S + 1e-9)
-        shown = tumble_faces(self.seed, frame, len(rolled))
+        shown = tumble_faces(self.seed, self.frame(now), len(rolled))
         return tuple(s if r else f for s, r, f in zip(shown, self.rolling, rolled, strict=True))
 
 
@@ -129,6 +132,7 @@ class DoublesWildReferee(Referee):
         """A finished battle whose result stays on the OLED until the table moves on."""
         self.tumble: Tumble | None = None
         """The dice of the last roll while they tumble on the OLED."""
+        self._tumble_frame = 0
         self.animate = session.display is not None
         """Whether rolls tumble: only where a display shows them (tests without one
         see the settled faces at once)."""
@@ -260,6 +264,7 @@ class DoublesWildReferee(Referee):
             self._refuse(verdict.reason)
             return False
         self.tumble = self._tumble_for(action, battle)
+        self._tumble_frame = 0
         self.rejection = ""
         self.choosing = False
         if not isinstance(action, Keep):
@@ -288,11 +293,21 @@ class DoublesWildReferee(Referee):
         return None
 
     def wants_ticks(self) -> bool:
-        return self.tumble is not None
+        tumble = self.tumble
+        if tumble is None:
+            return False
+        # A tick only when the picture changes: the next faces are due, or the roll's.
+        now = self.session.now
+        return tumble.over(now) or tumble.frame(now) != self._tumble_frame
 
     def on_tick(self, now: float) -> None:
-        if self.tumble is not None and self.tumble.over(now):
+        tumble = self.tumble
+        if tumble is None:
+            return
+        if tumble.over(now):
             self.tumble = None
+        else:
+            self._tumble_frame = tumble.frame(now)
 
     # -- buttons ------------------------------------------------------------------
     def on_button(self, event: ButtonEvent) -> None:

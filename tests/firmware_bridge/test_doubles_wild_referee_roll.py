@@ -8,7 +8,6 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-import pytest
 from PIL import Image, ImageChops
 
 from firmware_bridge.cli import main
@@ -19,6 +18,7 @@ from firmware_bridge.dice_faces import (
     RollPicture,
     tumble_faces,
 )
+from firmware_bridge.events import Event, Tick
 from firmware_bridge.journal import Journal
 from firmware_bridge.loop import Loop
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
@@ -80,11 +80,19 @@ class Table:
         self.session = Session(
             game, journal, game_id, DoublesWildReferee, display=self.display, dice=self.dice
         )
+        self.ticks: list[float] = []
+        handle = self.session.handle
+
+        def counting(event: Event) -> None:
+            if isinstance(event, Tick):
+                self.ticks.append(event.now)
+            handle(event)
+
+        self.session.handle = counting  # type: ignore[method-assign]
         self.board = Board()
         self.layout = dict.fromkeys(game.layout(), OCCUPIED)
         self.loop = Loop(self.session, self.board)
         self.now = 0.0
-        self.ticks = 0
         self.board.pending.append(BoardSettled(dict(self.layout)))
         self.step()
 
@@ -95,12 +103,10 @@ class Table:
         return referee
 
     def step(self, seconds: float = STEP_S) -> None:
-        """Let ``seconds`` pass, one loop step every ``STEP_S``, counting the ticks sent."""
+        """Let ``seconds`` pass, one loop step every ``STEP_S``."""
         end = self.now + seconds
         while True:
-            wanted = self.session.wants_ticks()
             self.loop.step(self.now)
-            self.ticks += wanted
             if self.now >= end - 1e-9:
                 return
             self.now = round(self.now + STEP_S, 6)
@@ -127,7 +133,7 @@ def test_tumble_faces_follow_a_fixed_sequence_in_which_every_die_moves() -> None
 
 def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     t = Table({"r5c4": "red", "r9c9": "blue"})
-    assert not t.session.wants_ticks() and t.ticks == 0, "an idle table asks for no ticks"
+    assert not t.session.wants_ticks() and t.ticks == [], "an idle table asks for no ticks"
     t.press("roll", 3, 4, 2, 3)
     picture = t.session.screen().picture
     assert isinstance(picture, RollPicture) and picture.rolling == (True, True)
@@ -135,10 +141,12 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     assert "Spot r7c5" in t.session.screen().lines, "the spot is named at once"
     t.step(TUMBLE_S)
     assert not t.session.wants_ticks() and not t.referee.tumble
-    ticks = t.ticks
+    ticks = list(t.ticks)
     t.step(1.0)
     assert t.ticks == ticks, "no ticks once the dice have settled"
-    assert ticks == pytest.approx(TUMBLE_S / STEP_S, abs=2)
+    # A tick for each new face and one to settle, not one for every loop step.
+    rolled_at = 0.01
+    assert [round(tick - rolled_at, 6) for tick in ticks] == [0.08, 0.16, 0.24, 0.32, 0.4]
     settled = t.session.screen().picture
     assert settled == RollPicture((3, 4), (2, 3))
     assert t.session.state()["rolling"] is False
