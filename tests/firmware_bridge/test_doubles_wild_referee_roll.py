@@ -232,8 +232,7 @@ def test_a_session_without_a_display_shows_the_settled_dice_at_once() -> None:
 
 
 def test_a_scripted_roll_writes_the_tumbling_frames_before_the_final_one(tmp_path: Path) -> None:
-    script = tmp_path / "roll.txt"
-    script.write_text("dice 3 4 2 3\npress roll\nwait 0.5\ndice 5 6\npress left\nwait 0.5\n")
+    script = Path(__file__).parent / "scenarios" / "dw_roll_tumbles.txt"
     frames, journal = tmp_path / "frames", tmp_path / "game.sqlite"
     out = io.StringIO()
     args = ["sim", "--game", "doubles-wild", "--json", "--script", str(script)]
