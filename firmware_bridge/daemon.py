@@ -98,6 +98,7 @@ class Table:
                     self.display,
                     self.signals,
                     labels=self.labels,
+                    profile=self.config.profile,
                 )
             )
             log.info(
@@ -117,11 +118,12 @@ class Table:
     def new_game(self, name: str, players: int) -> None:
         kit = find_kit(name)
         seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
-        game = kit.new_game(players, random.Random(seed), {})
+        options = dict(kit.table_options)
+        game = kit.new_game(players, random.Random(seed), options)
         problems = check_fits(self.config.profile, name, game.cells())
         if problems:
             raise ValueError("; ".join(problems))
-        game_id = self.journal.new_game(name, players, seed, {}, self.config.profile.name)
+        game_id = self.journal.new_game(name, players, seed, options, self.config.profile.name)
         log.info("new game %d of %s for %d players", game_id, name, players)
         self._play(
             Session(
@@ -132,6 +134,7 @@ class Table:
                 self.display,
                 self.signals,
                 labels=self.labels,
+                profile=self.config.profile,
             )
         )
 

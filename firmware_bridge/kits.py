@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from games.core import Game, Player, UnknownGame
@@ -28,6 +28,9 @@ class Kit:
     make_player: Callable[[Game, random.Random], Player]
     default_profile: str
     make_game: Callable[[int, random.Random, Mapping[str, Any]], Game] | None = None
+    table_options: Mapping[str, Any] = field(default_factory=dict)
+    """Options for a game at a real table (the daemon), where they differ from the
+    simulation's: Crosslet's tiles come from the table's own bag there."""
 
     def new_game(self, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
         if self.make_game is not None:
@@ -109,6 +112,7 @@ def _crosslet() -> Kit:
         make_player=make_player,
         default_profile="rfid-15x15-pico",
         make_game=make_game,
+        table_options={"racks": "table"},
     )
 
 

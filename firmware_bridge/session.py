@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from games.core import Action, Game, Verdict
 from hardware.board import BoardSettled, BoardStatus
 from hardware.dice import DiceSource
+from wiring.profile import Profile
 
 from .events import ButtonEvent, Event, Tick
 from .fixes import Fix, reconcile
@@ -60,6 +61,7 @@ class Session:
         signals: Signals | None = None,
         labels: Callable[[str], str | None] | None = None,
         dice: DiceSource | None = None,
+        profile: Profile | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -68,6 +70,8 @@ class Session:
         self.signals: Signals = signals or _Silent()
         self.labels = labels
         """Tag id → enrolled piece label, on RFID boards."""
+        self.profile = profile
+        """The board's profile (rack cells and the like), when the caller has it."""
         self.dice = dice or DiceSource.system()
         """The station's dice: the OS's randomness on the Pi, seeded in simulation."""
         self.observation: dict[str, str] = {}
@@ -111,7 +115,9 @@ class Session:
     # -- what referees call -----------------------------------------------------
     def commit(self, action: Action) -> Verdict:
         """Judge ``action``; if legal, journal it, play it and announce it."""
-        mover = self.game.to_move
+        # An action that names its player (a rack seen, a resignation) is that
+        # player's, whoever is to move.
+        mover = getattr(action, "player", self.game.to_move)
         verdict = self.game.check(action)
         if not verdict.accepted:
             return verdict
@@ -138,10 +144,16 @@ class Session:
         self.last_verdict = verdict
 
     def fixes(self) -> list[Fix]:
+        """Fixes that make the game's cells match its layout.
+
+        Cells the game does not use (rack slots, a scan pad) are the referee's business.
+        """
+        cells = self.game.cells()
+        used = set(cells)
         return reconcile(
             self.game.layout(),
-            self.observation,
-            self.game.cells(),
+            {c: v for c, v in self.observation.items() if c in used},
+            cells,
             self.referee.matches,
             self.labels,
         )

@@ -142,7 +142,12 @@ def _tiles(n: int) -> str:
 
 
 def profile_racks(session: Any) -> dict[int, tuple[str, ...]]:
-    """The rack cells, by seat, of the profile the session's game was started on."""
+    """The rack cells, by seat, of the board's profile.
+
+    The session's own profile when it has one; else the profile named in the journal.
+    """
+    if session.profile is not None:
+        return dict(session.profile.racks)
     try:
         name = session.journal.game(session.game_id).profile
         return dict(load_profile(name).racks)

@@ -142,6 +142,7 @@ class Simulation:
             signals=self.signals,
             labels=self.tags.lookup,
             dice=self.dice,
+            profile=profile,
         )
         self.session.listeners.append(self._on_state)
         self.loop = Loop(self.session, self.board)

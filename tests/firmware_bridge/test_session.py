@@ -1,0 +1,61 @@
+"""The session's own rules: what it compares, whom it credits, what it journals."""
+
+from __future__ import annotations
+
+from firmware_bridge.journal import Journal
+from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.session import Session
+from games.core import Resign
+from games.double_take import DoubleTake, Step
+from hardware.board import OCCUPIED, BoardSettled
+
+
+def make() -> tuple[Session, Journal]:
+    game = DoubleTake()
+    journal = Journal(":memory:")
+    return Session(
+        game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee
+    ), journal
+
+
+def test_fixes_look_only_at_the_games_own_cells() -> None:
+    session, _ = make()
+    board = dict.fromkeys(session.game.layout(), OCCUPIED)
+    board["scan-pad"] = OCCUPIED  # a cell of the board that the game does not use
+    session.handle(BoardSettled(board))
+    assert session.fixes() == []
+    del board["a1"]
+    session.handle(BoardSettled(board))
+    assert [(f.action, f.cell) for f in session.fixes()] == [("place", "a1")]
+
+
+def test_an_action_naming_its_player_is_credited_to_that_player() -> None:
+    session, _ = make()
+    assert session.game.to_move == 0
+    assert session.commit(Resign(1)).accepted
+    assert session.last_move is not None and session.last_move["player"] == "green"
+
+
+def test_an_accepted_action_is_journaled_before_it_is_announced() -> None:
+    session, journal = make()
+    seen: list[tuple[int, int]] = []
+    session.listeners.append(
+        lambda state: seen.append((state["moves_played"], len(list(journal.entries(1)))))
+    )
+    board = dict.fromkeys(session.game.layout(), OCCUPIED)
+    session.handle(BoardSettled(dict(board)))
+    del board["a3"]
+    board["b4"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    assert session.game.history == [Step("a3", "b4")]
+    # Every state that shows the move finds it in the journal already.
+    shown = [journaled for played, journaled in seen if played]
+    assert shown and all(journaled == 1 for journaled in shown)
+    assert [e.payload["type"] for e in journal.entries(1)] == ["step"]
+
+
+def test_a_rejected_action_is_not_journaled() -> None:
+    session, journal = make()
+    verdict = session.commit(Step("a3", "a4"))
+    assert not verdict.accepted
+    assert list(journal.entries(1)) == []
