@@ -14,6 +14,7 @@ from games.core import Action, Pass, Resign, Verdict
 from games.double_take import DoubleTake, Step
 
 from ..events import ButtonEvent
+from ..fixes import Fix
 from ..recognition import Footprint, Kind, Recognition, recognise
 from ..referee import Referee
 from ..screens import Screen
@@ -165,8 +166,19 @@ class DoubleTakeReferee(Referee):
             return ("Game over", status)
         return (f"{self.game.seat_name(self.game.to_move).capitalize()} to move", status)
 
-    def wants_fixes(self) -> bool:
-        return bool(self.rejection)
+    def _captured_to_lift(self) -> list[str]:
+        """The sandwiched pieces still standing once a capture-only move is made."""
+        rec = self.recognition
+        if rec is None or rec.kind is not Kind.PROGRESS:
+            return []
+        placed = [fp for fp in rec.progress if fp.places == rec.added]
+        return sorted(placed[0].lifts - rec.removed) if placed else []
+
+    def pending_fixes(self) -> list[Fix]:
+        if self.rejection:
+            return self.session.fixes()
+        # A capture is complete only when the taken pieces are off the board.
+        return [Fix("lift", cell, None, "captured") for cell in self._captured_to_lift()]
 
     def screen(self) -> Screen:
         title, status = self.header()
@@ -189,9 +201,8 @@ class DoubleTakeReferee(Referee):
             lines = [f"Lift {_cells(missing)} to capture,", "or press ok."]
             focus = missing[0]
         elif rec is not None and rec.kind is Kind.PROGRESS:
-            placed = [fp for fp in rec.progress if fp.places == rec.added]
-            if placed:
-                missing = sorted(placed[0].lifts - rec.removed)
+            missing = self._captured_to_lift()
+            if missing:
                 lines = [f"Lift {_cells(missing)} (captured)."]
                 focus = missing[0]
             else:

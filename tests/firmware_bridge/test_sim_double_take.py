@@ -82,6 +82,11 @@ def test_capture_only_move_leaving_the_piece_standing_is_rejected() -> None:
     rejected = [s for s in body if s["verdict"] and not s["verdict"]["accepted"]]
     assert rejected
     assert "only as a capture" in rejected[0]["verdict"]["reason"]
+    # Before ok, the sandwiched piece was a fix to carry out, not yet a rejection.
+    waiting = [s for s in body if s["fixes"] and s["verdict"]["accepted"]]
+    assert waiting and waiting[0]["fixes"] == [
+        {"action": "lift", "cell": "f6", "text": "Lift the captured piece on f6"}
+    ]
     assert rejected[0]["turn"] == "green"
     assert rejected[0]["fixes"], "the rejection comes with fixes"
     # Lifting f6 afterwards completes the capture.
