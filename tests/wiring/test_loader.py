@@ -13,6 +13,7 @@ SHIPPED = [
     "double-take-gpio",
     "double-take-pico",
     "doubles-wild-gpio",
+    "doubles-wild-rfid-pico",
     "occupancy-15x15-pico",
     "rfid-15x15-pico",
     "rfid-15x15-racks-pico",
