@@ -30,6 +30,9 @@ def _add_sim(sub: Any) -> None:
     p.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
     )
+    p.add_argument(
+        "--words", type=Path, help="your own word list for the word games (one word a line)"
+    )
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -64,6 +67,9 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     script = _read_script(args.script) if args.script else None
     if args.frames:
         args.frames.mkdir(parents=True, exist_ok=True)
+    options = _options(args.option)
+    if args.words is not None:
+        options["words"] = str(args.words.resolve())
     sim = Simulation(
         SimOptions(
             game=args.game,
@@ -72,7 +78,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             profile=args.profile,
             journal=args.journal,
             frames=args.frames,
-            options=_options(args.option),
+            options=options,
         )
     )
     try:

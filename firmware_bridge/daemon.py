@@ -119,6 +119,8 @@ class Table:
         kit = find_kit(name)
         seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
         options = dict(kit.table_options)
+        if kit.word_game and self.config.words is not None:
+            options["words"] = str(self.config.words)
         game = kit.new_game(players, random.Random(seed), options)
         problems = check_fits(self.config.profile, name, game.cells())
         if problems:

@@ -9,9 +9,10 @@ import functools
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.core import Game, Player, UnknownGame
+from games.core import BadSettings, Game, Player, UnknownGame
 from games.registry import find_game
 
 from .referee import Referee
@@ -28,6 +29,8 @@ class Kit:
     make_player: Callable[[Game, random.Random], Player]
     default_profile: str
     make_game: Callable[[int, random.Random, Mapping[str, Any]], Game] | None = None
+    word_game: bool = False
+    """Judges words: takes the user's own word list (the ``words`` option)."""
     table_options: Mapping[str, Any] = field(default_factory=dict)
     """Options for a game at a real table (the daemon), where they differ from the
     simulation's: Crosslet's tiles come from the table's own bag there."""
@@ -92,6 +95,30 @@ def crosslet_lexicon() -> Lexicon:
     return lexicon
 
 
+@functools.cache
+def _own_lexicon(path: str) -> Lexicon:
+    from games.movegen import use_generator
+
+    from .lexicon_store import load_generator, load_lexicon
+
+    lexicon = load_lexicon(Path(path))
+    use_generator(lexicon, load_generator(lexicon))
+    return lexicon
+
+
+def lexicon_for(words: object) -> Lexicon:
+    """The lexicon a word game was started with: the shipped list, or a user's own.
+
+    ``words`` is the game's ``"words"`` option: the path of the user's list, kept in
+    the journal so that a resumed game judges with the same list.
+    """
+    if words is None:
+        return crosslet_lexicon()
+    if not isinstance(words, str) or not words:
+        raise BadSettings(f"the words option must be the path of a word list, not {words!r}")
+    return _own_lexicon(words)
+
+
 def _crosslet() -> Kit:
     from games.crosslet import Crosslet
     from games.movegen import CrossletPlayer, generator_for
@@ -99,7 +126,7 @@ def _crosslet() -> Kit:
     from .referees.crosslet import CrossletReferee
 
     def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
-        return Crosslet(players, rng, options, lexicon=crosslet_lexicon())
+        return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
     def make_player(game: Game, rng: random.Random) -> Player:
         if not isinstance(game, Crosslet):
@@ -113,6 +140,7 @@ def _crosslet() -> Kit:
         default_profile="rfid-15x15-pico",
         make_game=make_game,
         table_options={"racks": "table"},
+        word_game=True,
     )
 
 

@@ -27,6 +27,7 @@ KEYS: dict[str, str] = {
     "seed": "seed = 12345",
     "tags": 'tags = "/var/lib/tabletop/tags.json"',
     "log_level": 'log_level = "INFO"',
+    "words": 'words = "/home/pi/my-word-list.txt"',
 }
 """Every key of a run config, with an example line."""
 
@@ -46,6 +47,8 @@ class RunConfig:
     players: int | None = None
     seed: int | None = None
     log_level: str = "INFO"
+    words: Path | None = None
+    """The user's own word list for the word games; None for the shipped ENABLE list."""
     source: str = ""
 
 
@@ -134,6 +137,16 @@ def load_config(path: str | Path, *, allow_simulated: bool = False) -> RunConfig
         players = None
     seed = reader.value("seed", int, "a whole number")
 
+    words = reader.path("words")
+    if words is not None and not words.is_file():
+        reader.problem(
+            "words",
+            f"there is no word list at {words}",
+            "give the path of a text file with one word a line, or leave the key out "
+            "for the shipped ENABLE list",
+        )
+        words = None
+
     level = reader.value("log_level", str, "a log level name")
     if level is not None and level.upper() not in LOG_LEVELS:
         reader.problem(
@@ -157,5 +170,6 @@ def load_config(path: str | Path, *, allow_simulated: bool = False) -> RunConfig
         players=players,
         seed=seed,
         log_level=(level or "INFO").upper(),
+        words=words,
         source=reader.label,
     )

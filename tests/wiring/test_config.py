@@ -100,3 +100,15 @@ def test_toml_syntax_error_in_config_gives_the_line(tmp_path: Path) -> None:
 def test_missing_config_file_is_named(tmp_path: Path) -> None:
     problems = problems_of(tmp_path / "none.toml")
     assert "none.toml: no such file" in problems[0]
+
+
+def test_own_word_list_is_read_relative_to_the_config(tmp_path: Path) -> None:
+    (tmp_path / "words.txt").write_text("cat\n")
+    config = load_config(write(tmp_path, 'profile = "rfid-15x15-pico"\nwords = "words.txt"\n'))
+    assert config.words == tmp_path / "words.txt"
+
+
+def test_missing_word_list_is_named(tmp_path: Path) -> None:
+    path = write(tmp_path, 'profile = "rfid-15x15-pico"\nwords = "nowhere.txt"\n')
+    [problem] = problems_of(path)
+    assert "words" in problem and "nowhere.txt" in problem and "ENABLE" in problem
