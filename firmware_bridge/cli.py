@@ -151,28 +151,30 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
     from hardware.clock import SystemClock
     from wiring.config import load_config
 
-    from .daemon import build_board
+    from . import daemon
     from .enrol import run_enrol
+    from .tags import TagTable
 
     config = load_config(args.config)
     profile = config.profile
     if profile.serial is None or profile.serial.sensor == "occupancy":
         raise ValueError(f"profile {profile.name} has no tag readers: enrolment is for RFID boards")
     clock = SystemClock()
-    board = build_board(profile, None, clock)
+    board = daemon.build_board(profile, None, clock)
 
     def ask(tag: str) -> str | None:
         print(
             f"New tag {tag}: what piece is it (a letter, ? for a blank, 6-3:6, red)? "
-            "Empty line to finish.",
+            "An empty line (or Ctrl-C) ends enrolment.",
             file=out,
             flush=True,
         )
         line = sys.stdin.readline().strip()
         return line or None
 
+    print(f"Enrolling into {config.tags}; every tag is saved as soon as it is named.", file=out)
     try:
-        table = run_enrol(
+        run_enrol(
             board,
             ask,
             config.tags,
@@ -180,9 +182,11 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
             lambda text: print(text, file=out, flush=True),
             overwrite=args.overwrite,
         )
+    except KeyboardInterrupt:
+        pass
     finally:
         board.close()
-    print(f"{len(table)} tags in {config.tags}", file=out)
+    print(f"{len(TagTable.load(config.tags))} tags in {config.tags}", file=out)
     return 0
 
 

@@ -8,7 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge import daemon
 from firmware_bridge.cli import main
+from firmware_bridge.tags import TagTable
+from hardware.board import BoardEvent, BoardSettled
 from hardware.pins import pi_model
 
 
@@ -87,3 +90,50 @@ def test_a_file_that_is_not_a_journal_is_named_and_left_alone(
     assert code == 2
     assert "not a tabletop journal" in capsys.readouterr().err
     assert bad.read_text() == "my shopping list\n" * 100
+
+
+class TagBoard:
+    """A board that shows one tag, then a second beside it."""
+
+    cells = ("H8", "H9")
+
+    def __init__(self) -> None:
+        self.steps = [
+            [BoardSettled({"H8": "04A1B2C3"})],
+            [BoardSettled({"H8": "04A1B2C3", "H9": "04FFEEDD"})],
+        ]
+        self.closed = False
+
+    def poll(self, now: float) -> list[BoardEvent]:
+        return self.steps.pop(0) if self.steps else []
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_enrol_names_each_tag_laid_and_saves_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    board = TagBoard()
+    monkeypatch.setattr(daemon, "build_board", lambda profile, factory, clock: board)
+    monkeypatch.setattr("sys.stdin", io.StringIO("E\n\n"))
+    config = tmp_path / "tabletop.toml"
+    config.write_text(
+        f'profile = "rfid-15x15-pico"\njournal = "{tmp_path / "j.sqlite"}"\n'
+        f'tags = "{tmp_path / "tags.json"}"\n'
+    )
+    code, text = run(["enrol", "--config", str(config)])
+    assert code == 0
+    assert "New tag 04A1B2C3" in text and "1 tags in" in text
+    assert TagTable.load(tmp_path / "tags.json").lookup("04A1B2C3") == "E"
+    assert board.closed
+
+
+def test_enrol_refuses_a_board_without_tag_readers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "tabletop.toml"
+    config.write_text(f'profile = "double-take-gpio"\njournal = "{tmp_path / "j.sqlite"}"\n')
+    code, _ = run(["enrol", "--config", str(config)])
+    assert code == 2
+    assert "no tag readers" in capsys.readouterr().err
