@@ -1,4 +1,4 @@
-"""Doubles Wild on the 9 × 9 occupancy board: the station rolls, the board takes balls.
+"""Doubles Wild on the 9 × 9 board: the station rolls, the board takes balls.
 
 How a turn goes at the table:
 
@@ -17,8 +17,18 @@ How a turn goes at the table:
   under its dice and ``ok`` keeps or frees the die there.
 - **After a battle** won by the attacker, the defender's ball comes off and the
   attacker's goes on. An occupancy sensor cannot see one ball swapped for another,
-  so the referee waits for the spot to be seen empty and then filled. A lost attack
-  spends the attacker's ball; nothing changes on the board.
+  so the referee waits for the spot to be seen empty and then filled; a tag reader
+  sees the spot's tag change colour. A lost attack spends the attacker's ball;
+  nothing changes on the board.
+
+The board is an occupancy matrix (``doubles-wild-gpio``) or a reader per spot
+(``doubles-wild-rfid-pico``) with every ball's tag enrolled under its colour
+(``"blue"``, ``"red"``, ``"purple"``, ``"green"``). Each spot is judged by what it
+reports: a tag is compared by colour, plain occupancy stands for any ball. So on a
+tag board a ball of the wrong colour is refused (``that is a red ball; blue is to
+play``), a ball that should stay but shows another colour must be put back, and a
+tag that was never enrolled (or names no ball) is shown as such, never guessed: its
+fix is to lift it.
 
 Every roll is an engine action committed through the session, so the journal holds
 the faces and a resumed game replays them. On a session with a display the rolled
@@ -26,8 +36,7 @@ dice tumble for ``TUMBLE_S`` through faces of a fixed sequence (never the statio
 dice) before they settle on the rolled faces; timer ticks are asked for only while
 they tumble. There is no resigning in Doubles Wild: a long ``back`` does nothing.
 The board map draws the balls of the player whose turn it is filled and every other
-colour outlined. An RFID board that reads ball colours
-by tag is future work; this referee expects an occupancy board.
+colour outlined.
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ from games.doubles_wild import (
     dice_action,
 )
 from games.doubles_wild_actions import BATTLE_DICE, BATTLE_ROLLS
+from hardware.board import OCCUPIED
 
 from ..dice_faces import (
     TUMBLE_FRAME_S,
@@ -75,6 +85,26 @@ PLACE = "place"
 BATTLE = "battle"
 
 REROLL_BUTTONS = {"left": "red", "right": "blue", "roll": "both"}
+
+SWEEP_WAIT_S = 0.05
+"""How long a simulated hand waits after laying a ball on a reader board, beyond its
+pace: the Pico's sweep reads a tag twice, 60 ms apart, before the host's settle
+window starts, so a ball settles 0.21–0.22 s after it is laid (0.18 s on the GPIO
+matrix), all but the whole of a computer hand's pace."""
+
+
+def ball_colour(piece: str) -> str:
+    """The colour a script names for a ball (``"Blue"`` → ``"blue"``).
+
+    Raises ``ValueError`` naming the colours when ``piece`` is none of them.
+    """
+    colour = piece.strip().lower()
+    if colour not in COLOURS:
+        raise ValueError(
+            f"a ball is laid by its colour, as 'place r7c5 blue' ({', '.join(COLOURS)}), "
+            f"not {piece!r}"
+        )
+    return colour
 
 
 @dataclass(frozen=True)
@@ -158,6 +188,46 @@ class DoublesWildReferee(Referee):
     def mark(self, piece: Piece) -> str:
         return "solid" if piece.owner == self.game.turn else "hollow"
 
+    # -- tags -----------------------------------------------------------------------
+    def matches(self, piece: Piece, sensed: str) -> bool:
+        if sensed == OCCUPIED:
+            return True  # a switch (or an unread tag) cannot tell one ball from another
+        return self.sensed_label(sensed) == piece.label
+
+    def reads_tags(self) -> bool:
+        """Whether the board reads tags: its profile says so, or it shows one."""
+        profile = self.session.profile
+        if profile is not None:
+            return profile.serial is not None and profile.serial.sensor == "rfid"
+        seen = self.session.observation.values()
+        return self.session.labels is not None and any(s != OCCUPIED for s in seen)
+
+    def _colour(self, cell: Cell) -> str | None:
+        """The colour of the ball a tag on ``cell`` shows; None where no tag is read."""
+        sensed = self.session.observation.get(cell)
+        if sensed is None or sensed == OCCUPIED:
+            return None
+        return self.sensed_label(sensed)
+
+    def _strange(self) -> tuple[str, str] | None:
+        """A tag that shows no ball (unknown, or enrolled as something else), as
+        (short, reason) for the refusal; None when every tag is a ball's."""
+        labels = self.session.labels
+        for cell in _board_order(set(self.session.observation) & set(self.game.cells())):
+            sensed = self.session.observation[cell]
+            if sensed == OCCUPIED:
+                continue
+            label = labels(sensed) if labels is not None else None
+            if label is None:
+                return (
+                    f"unknown tag on {cell}",
+                    f"the tag on {cell} is unknown: lift it (enrol a ball's tag under "
+                    "its colour with tabletop enrol)",
+                )
+            if label not in COLOURS:
+                return (f"{cell} is no ball", f"{cell} holds {label}, not a ball: lift it")
+        return None
+
     def _name(self, seat: int) -> str:
         return self.game.seat_name(seat).capitalize()
 
@@ -189,6 +259,9 @@ class DoublesWildReferee(Referee):
         swap = self.swap
         if swap is None or self.swap_lifted:
             return fixes
+        sensed = self.session.observation.get(swap.cell)
+        if sensed is not None and sensed != OCCUPIED:
+            return fixes  # the reader tells the defender's colour: the fixes say it all
         lift = Fix("lift", swap.cell, None, COLOURS[swap.defender])
         put = Fix("place", swap.cell, self.game.layout().get(swap.cell))
         lifts = [f for f in fixes if f.action == "lift"]
@@ -199,7 +272,15 @@ class DoublesWildReferee(Referee):
         swap = self.swap
         if swap is None:
             return
-        seen = swap.cell in self.session.observation
+        sensed = self.session.observation.get(swap.cell)
+        if sensed is not None and sensed != OCCUPIED:
+            # A reader sees the swap itself: the attacker's colour on the spot.
+            piece = self.game.layout().get(swap.cell)
+            if piece is not None and self.matches(piece, sensed):
+                self.swap = None
+                self.swap_lifted = False
+            return
+        seen = sensed is not None
         if not self.swap_lifted and not seen:
             self.swap_lifted = True
         elif self.swap_lifted and seen:
@@ -212,11 +293,18 @@ class DoublesWildReferee(Referee):
         if game.outcome is not None or self.session.restoring:
             return
         self.shown_battle = None
-        layout = set(game.layout())
-        board = set(self.session.observation)
-        added, removed = board - layout, layout - board
+        layout = game.layout()
+        seen = self.session.observation
+        board = set(seen)
+        added, removed = board - set(layout), set(layout) - board
+        # A ball that stays must show its own colour where a reader tells colours.
+        removed |= {c for c in set(layout) & board if not self.matches(layout[c], seen[c])}
         if self.swap is not None:
             removed.discard(self.swap.cell)
+        strange = self._strange()
+        if strange is not None:
+            self._reject(*strange)
+            return
         if not added and not removed:
             self.rejection = ""
             return
@@ -235,8 +323,20 @@ class DoublesWildReferee(Referee):
             cells = ", ".join(_board_order(removed))
             self._reject("put it back", f"the ball on {cells} must stay: put it back")
 
+    def _wrong_colour(self, cell: Cell) -> bool:
+        """Refuse a ball whose tag shows another colour than the player's; True if so."""
+        colour = self._colour(cell)
+        mine = COLOURS[self.game.turn]
+        if colour is None or colour == mine:
+            return False
+        reason = f"that is a {colour} ball; {mine} is to play"
+        self._reject(f"a {colour} ball; {mine} plays", reason)
+        return True
+
     def _place(self, cell: Cell) -> None:
         game = self.game
+        if self._wrong_colour(cell):
+            return
         action = Place(cell)
         verdict = game.check(action)
         if verdict.accepted:
@@ -574,6 +674,12 @@ class DoublesWildReferee(Referee):
         }
 
     # -- simulation -----------------------------------------------------------------
+    def piece_labels(self, cells: list[str], piece: str) -> list[str]:
+        """A ball by its colour on each cell; a bare ``place r7c5`` lays a stray piece."""
+        if piece == "piece":
+            return [piece] * len(cells)
+        return [ball_colour(piece)] * len(cells)
+
     def hand(self, action: Action) -> list[tuple[str, ...]]:
         steps = self._fix_steps()
         game = self.game
@@ -590,7 +696,15 @@ class DoublesWildReferee(Referee):
             steps += self._attack_steps(action.cell)
         elif isinstance(action, Keep):
             steps += self._keep_steps(action.dice)
-        return steps
+        if not self.reads_tags():
+            return steps
+        # The next step must not come before the reader sweep has settled the ball.
+        waited: list[tuple[str, ...]] = []
+        for step in steps:
+            waited.append(step)
+            if step[0] == "place":
+                waited.append(("wait", str(SWEEP_WAIT_S)))
+        return waited
 
     def _fix_steps(self) -> list[tuple[str, ...]]:
         steps: list[tuple[str, ...]] = []
