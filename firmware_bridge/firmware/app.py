@@ -54,13 +54,18 @@ class Firmware:
         self._send(wire.ERROR, wire.error_payload(code, text))
 
     def start(self, now):
-        """Announce the board. The first snapshot waits ``warmup_ms``, until every
-        cell has been scanned and debounced, so it never shows a half-read board."""
+        """Announce the board. The first snapshot waits at least ``warmup_ms`` and
+        until every cell has been scanned and debounced, so it never shows a
+        half-read board."""
         self._started = now
         self.send_hello()
 
     def ready(self, now):
-        return self._started is not None and ticks.ticks_diff(now, self._started) >= self.warmup_ms
+        return (
+            self._started is not None
+            and ticks.ticks_diff(now, self._started) >= self.warmup_ms
+            and self.scanner.ready()
+        )
 
     def step(self, now):
         """One pass of the main loop at ``now`` (ms ticks)."""

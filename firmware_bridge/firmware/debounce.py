@@ -6,13 +6,16 @@ except ImportError:
     import ticks
 
 _NOTHING = object()
+_DONE = object()
 
 
 class Debouncer:
     """Holds the stable value of ``n`` cells (None = empty at start).
 
     A new raw value replaces the stable one after it has been read at least twice,
-    ``ms`` milliseconds apart, with nothing else read in between.
+    ``ms`` milliseconds apart, with nothing else read in between. ``settled()`` is
+    True once every cell has been read over at least ``ms``, so no stable value is
+    still the start-up None of a cell that holds a piece.
     """
 
     def __init__(self, n, ms):
@@ -20,9 +23,21 @@ class Debouncer:
         self.stable = [None] * n
         self._candidate = [_NOTHING] * n
         self._since = [0] * n
+        self._first = [None] * n
+        self._unsettled = n
+
+    def settled(self):
+        return self._unsettled == 0
 
     def update(self, index, raw, now):
         """Feed one reading; True when the cell's stable value changed."""
+        if self._unsettled:
+            first = self._first[index]
+            if first is None:
+                self._first[index] = now
+            elif first is not _DONE and ticks.ticks_diff(now, first) >= self.ms:
+                self._first[index] = _DONE
+                self._unsettled -= 1
         if raw == self.stable[index]:
             self._candidate[index] = _NOTHING
             return False

@@ -1,8 +1,9 @@
 """What the firmware scans: an occupancy matrix, a sweep of RFID readers, or both.
 
-Every scanner has ``cells`` and ``poll(now)``, which returns the debounced changes as
+Every scanner has ``cells``, ``poll(now)``, which returns the debounced changes as
 (cell index, value) pairs: value None when the cell emptied, b"" when it holds a
-piece without a readable tag, else the tag's bytes.
+piece without a readable tag, else the tag's bytes; and ``ready()``, True once every
+cell has been read and debounced since start.
 """
 
 try:
@@ -76,6 +77,9 @@ class MatrixScanner:
         self.debouncer = Debouncer(self.cells, debounce_ms)
         self._raw = bytearray(self.cells)
 
+    def ready(self):
+        return self.debouncer.settled()
+
     def poll(self, now):
         raw = self.matrix.scan(self._raw)
         update = self.debouncer.update
@@ -96,6 +100,10 @@ class ReaderSweep:
         self.per_poll = max(1, min(per_poll, cells))
         self.debouncer = Debouncer(cells, debounce_ms)
         self._next = 0
+
+    def ready(self):
+        # A sweep of a large board takes longer than the debounce time.
+        return self.debouncer.settled()
 
     def poll(self, now):
         changes = []
@@ -122,6 +130,10 @@ class MatrixWithReaders:
         self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
         self._untagged = {}
+
+    def ready(self):
+        # A tag is read as soon as its cell's occupancy settles.
+        return self.matrix.ready()
 
     def poll(self, now):
         changes = []

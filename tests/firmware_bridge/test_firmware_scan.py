@@ -181,6 +181,31 @@ def test_a_request_during_warm_up_is_answered_once_the_board_is_read() -> None:
     assert parts[0] == SnapshotPart(1, 9, 0, (b"",) + (None,) * 8)
 
 
+def test_the_first_snapshot_of_a_swept_rfid_board_waits_until_every_reader_is_read() -> None:
+    readers = FakeReaders(225)
+    readers.tags = {i: bytes((i, 1, 2, 3)) for i in range(0, 225, 10)}
+    port = ListPort()
+    # 16 readers a pass, a pass every 10 ms: a sweep takes 150 ms, longer than the warm-up.
+    fw = app.Firmware(port, scanners.ReaderSweep(readers, 225, 120, 16), 15, 15, "rfid")
+    run(fw, 0, 400)
+    parts = [e.message for e in LinkDecoder().feed(port.take())]
+    first = [
+        r for m in parts if isinstance(m, SnapshotPart) and m.snapshot_id == 1 for r in m.readings
+    ]
+    assert first == [readers.tags.get(i) for i in range(225)]
+
+
+def test_the_first_snapshot_of_a_matrix_waits_for_the_debounce_time() -> None:
+    shift, board = matrix_rig(3, 3)
+    board.closed = {4}
+    port = ListPort()
+    fw = app.Firmware(port, scanners.MatrixScanner(shift, 150), 3, 3, "occupancy")
+    run(fw, 0, 300)
+    parts = [e.message for e in LinkDecoder().feed(port.take())]
+    snapshots = [m for m in parts if isinstance(m, SnapshotPart)]
+    assert snapshots[0].readings == (None,) * 4 + (b"",) + (None,) * 4
+
+
 def test_ping_is_answered_with_pong_and_nonsense_with_an_error() -> None:
     fw, _board, port = firmware_rig()
     fw.step(0)
