@@ -90,7 +90,7 @@ SWEEP_WAIT_S = 0.05
 """How long a simulated hand waits after laying a ball on a reader board, beyond its
 pace: the Pico's sweep reads a tag twice, 60 ms apart, before the host's settle
 window starts, so a ball settles 0.21–0.22 s after it is laid (0.18 s on the GPIO
-matrix), all but the whole of a computer hand's pace."""
+matrix): too close to a computer hand's 0.23 s pace to press the next button."""
 
 
 def ball_colour(piece: str) -> str:
