@@ -352,7 +352,7 @@ class DoublesWild(Game):
         return Verdict.ok()
 
     def decode(self, data: Mapping[str, Any]) -> Action:
-        kind = data.get("type")
+        kind = data.get("type") if isinstance(data, Mapping) else None
         cls = ACTIONS.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise GameError(

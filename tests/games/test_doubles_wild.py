@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -365,9 +366,10 @@ def test_every_action_survives_the_journal(action: Action) -> None:
         ({"type": "place", "cell": 5}, "the cell must be a name"),
         ({"type": "keep", "dice": "01"}, "list of whole numbers"),
         ({"type": "battle-roll", "values": [1.5]}, "not a whole number"),
+        (["roll", [1, 2], [3, 4]], "unknown Doubles Wild action type None"),
     ],
 )
-def test_malformed_journal_entries_are_refused(data: dict[str, object], why: str) -> None:
+def test_malformed_journal_entries_are_refused(data: Any, why: str) -> None:
     with pytest.raises(GameError, match=why):
         DoublesWild(2).decode(data)
 
