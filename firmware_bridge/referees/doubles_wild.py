@@ -308,6 +308,11 @@ class DoublesWildReferee(Referee):
         if not added and not removed:
             self.rejection = ""
             return
+        if game.playoff is not None and not game.board() and game.phase == ROLL and not removed:
+            # The tie's play-off starts on a cleared board: lifting the balls of the
+            # main game is what the fixes ask for, not a move to refuse.
+            self.rejection = ""
+            return
         if game.phase in (REROLL_OR_ACT, PLACE) and not removed and len(added) == 1:
             self._place(next(iter(added)))
             return
