@@ -98,14 +98,17 @@ class Firmware:
             self.send_snapshot(now)
 
     def _handle(self, mtype, payload, now):
-        if mtype == wire.SNAPSHOT_REQUEST:
+        if mtype == wire.SNAPSHOT_REQUEST and not payload:
             self.requests += 1
             if self.ready(now):
                 self.send_hello()
                 self.send_snapshot(now)
             else:
                 self._request_waiting = True
-        elif mtype == wire.PING:
-            self._send(wire.PONG, (payload + b"\x00\x00")[:2])
+        elif mtype == wire.PING and len(payload) == 2:
+            self._send(wire.PONG, payload)
+        elif mtype in (wire.SNAPSHOT_REQUEST, wire.PING):
+            # A payload that does not fit its type makes a bad frame: counted, not answered.
+            self.deframer.bad += 1
         else:
             self.send_error(wire.ERR_UNKNOWN_TYPE, "unexpected message type %d" % mtype)

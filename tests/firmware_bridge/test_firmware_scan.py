@@ -217,6 +217,18 @@ def test_ping_is_answered_with_pong_and_nonsense_with_an_error() -> None:
     assert messages[1] == BoardError(wire.ERR_UNKNOWN_TYPE, "unexpected message type 6")
 
 
+def test_a_ping_or_request_whose_payload_does_not_fit_is_counted_not_answered() -> None:
+    fw, _board, port = firmware_rig()
+    run(fw, 0, 200)
+    port.take()
+    port.incoming += wire.frame(wire.PING, 0, b"\x12\x34\x56") + wire.frame(wire.PING, 1, b"\x12")
+    port.incoming += wire.frame(wire.SNAPSHOT_REQUEST, 2, b"\x00")
+    fw.step(200)
+    assert LinkDecoder().feed(port.take()) == []
+    assert fw.deframer.bad == 3
+    assert fw.requests == 0
+
+
 def test_a_frame_of_another_protocol_version_gets_an_error_naming_ours() -> None:
     fw, _board, port = firmware_rig()
     fw.step(0)
