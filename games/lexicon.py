@@ -46,9 +46,13 @@ START = "\xab"  # «, opens a piece that begins a word
 END = "\xbb"  # », closes a piece that ends a word
 SEP = "\xb7"  # ·, closes a piece that ends inside a word
 
-_MAGIC = b"TTLEX\x00\x01\x00"
+_MAGIC = b"TTLEX\x00\x02\x00"
 _HEADER = struct.Struct("<8sBIII32sI")
-"""magic, key length, buckets, words, text length, checksum (md5 hex), crc32."""
+"""magic, key length, buckets, words, text length, checksum (md5 hex), crc32.
+
+The crc32 covers the header before it as well as the body: a damaged key length
+would send every query to the wrong bucket."""
+_CRC_FROM = _HEADER.size - 4
 
 _WORD_PIECE = re.compile(f"{START}([a-z]+){END}")
 _PROGRESS_EVERY = 4096
@@ -198,16 +202,17 @@ class Lexicon:
         if sys.byteorder == "big":
             offsets.byteswap()
         body = offsets.tobytes() + self._text.encode("latin-1")
-        header = _HEADER.pack(
+        fields = _HEADER.pack(
             _MAGIC,
             self.key_length,
             self._buckets,
             self._size,
             len(self._text),
             self.checksum.encode("ascii"),
-            zlib.crc32(body),
-        )
-        return header + body
+            0,
+        )[:_CRC_FROM]
+        crc = zlib.crc32(body, zlib.crc32(fields))
+        return fields + struct.pack("<I", crc) + body
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Lexicon:
@@ -224,7 +229,7 @@ class Lexicon:
         if len(data) != _HEADER.size + offsets_size + text_length or buckets < 1:
             raise LexiconError("lexicon index damaged: its length does not match its header")
         body = memoryview(data)[_HEADER.size :]
-        if zlib.crc32(body) != crc:
+        if zlib.crc32(body, zlib.crc32(data[:_CRC_FROM])) != crc:
             raise LexiconError("lexicon index damaged: its CRC does not match")
         offsets = array("I")
         offsets.frombytes(body[:offsets_size])

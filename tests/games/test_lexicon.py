@@ -153,6 +153,10 @@ def test_given_checksum_is_kept_through_bytes() -> None:
         (lambda b: b[:-1], "length"),
         (lambda b: b + b"\x00", "length"),
         (lambda b: b[:-3] + bytes([b[-3] ^ 1]) + b[-2:], "CRC"),
+        # The header's own fields: the key length, the word count, the checksum.
+        (lambda b: b[:8] + bytes([b[8] ^ 1]) + b[9:], "CRC"),
+        (lambda b: b[:13] + bytes([b[13] ^ 1]) + b[14:], "CRC"),
+        (lambda b: b[:25] + bytes([b[25] ^ 1]) + b[26:], "CRC"),
     ],
 )
 def test_damaged_bytes_are_refused(
