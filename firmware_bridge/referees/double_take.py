@@ -36,7 +36,6 @@ class DoubleTakeReferee(Referee):
         self.recognition: Recognition | None = None
         self.rejection = ""
         self.passed = ""
-        self._auto_pass()
 
     # -- geometry -----------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
@@ -61,6 +60,10 @@ class DoubleTakeReferee(Referee):
     def on_board(self) -> None:
         if self.game.outcome is not None or self.session.restoring:
             return
+        # A resumed game may stop where a stuck player's pass was not yet journaled;
+        # the session cannot commit while its referee is being built, so it waits for
+        # the board.
+        self._auto_pass()
         layout = set(self.game.layout())
         board = set(self.session.observation)
         self.vacated |= layout - board
