@@ -120,6 +120,8 @@ class DominoesReferee(Referee):
         """The count of the tied hands after a points tie (None: no tie)."""
         self._before: list[Domino] = []
         self._mover = 0
+        self._chooser_board: dict[str, str] = {}
+        """The board the "Which domino?" menu was opened for."""
 
     # -- geometry -----------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
@@ -155,6 +157,9 @@ class DominoesReferee(Referee):
     # -- the board ------------------------------------------------------------------
     def on_board(self) -> None:
         game = self.game
+        if self.menu_action == "choose" and self.session.observation != self._chooser_board:
+            # The dominoes it asked about have moved: the answer would be a false move.
+            self.menu = None
         if self.counting():
             self._count_board()
             return
@@ -243,6 +248,7 @@ class DominoesReferee(Referee):
             self._commit(fits[0])
         else:
             options = [(self._placed(p), p) for p in fits]
+            self._chooser_board = dict(self.session.observation)
             self.open_menu("choose", "Which domino?", options)
 
     def _reject(self, reason: str) -> None:

@@ -297,6 +297,20 @@ def test_on_an_occupancy_board_the_buttons_choose_between_dominoes() -> None:
     assert table.game.history[-1] == Place(2, 5, "J8", "K8")
 
 
+def test_a_domino_lifted_while_the_chooser_asks_is_never_played() -> None:
+    game = Dominoes.from_position(
+        2, board=[(1, 2, "H8", "I8")], hands=[[(2, 4), (2, 5)], [(4, 4)]], phase="play"
+    )
+    table = Table(game, rfid=False)
+    table.lay("J8,K8", "2-5")
+    assert table.referee.menu is not None
+    table.lift("J8", "K8")
+    assert table.referee.menu is None
+    table.press("ok")
+    assert table.game.history == []
+    assert table.session.pending_fixes() == []
+
+
 def test_the_computer_hand_walks_the_cursor_to_its_discard() -> None:
     game = Dominoes.from_position(
         2,
