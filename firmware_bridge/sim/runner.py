@@ -9,7 +9,7 @@ is simulated, on a fake clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -206,9 +206,35 @@ class Simulation:
                 hook(self.session)
 
     # -- actions ------------------------------------------------------------------
+    def check_line(self, line: Line) -> None:
+        """Raise ScriptError if the line names a cell, a piece or a cable this table lacks."""
+        try:
+            self._check(line)
+        except ValueError as exc:
+            if isinstance(exc, ScriptError):
+                raise
+            raise line.error(str(exc)) from None
+
+    def _check(self, line: Line) -> None:
+        verb, args = line.verb, line.args
+        if verb in ("place", "lift", "tap", "slide"):
+            if verb == "place":
+                cells = args[0].split(",")
+            elif verb == "slide":
+                cells = list(args)
+            else:
+                cells = [args[0]]
+            for cell in cells:
+                self.world.check(cell)
+            if verb == "place":
+                self.session.referee.piece_labels(cells, args[1] if len(args) > 1 else "piece")
+        elif verb in ("unplug", "replug") and self.serial_sim is None:
+            raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
+
     def run_line(self, line: Line) -> None:
         """Carry out one script line."""
         try:
+            self._check(line)
             self._run(line)
         except ValueError as exc:
             if isinstance(exc, ScriptError):
@@ -255,8 +281,7 @@ class Simulation:
         elif verb == "blank":
             self.choose(args[0].upper())
         elif verb in ("unplug", "replug"):
-            if self.serial_sim is None:
-                raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
+            assert self.serial_sim is not None, "checked by check_line"
             if verb == "unplug":
                 self.serial_sim.unplug()
             else:
@@ -283,6 +308,13 @@ class Simulation:
         self.advance(self.pace)
 
     def run_script(self, lines: Iterable[Line]) -> None:
+        """Run script lines; a script given whole is checked whole before anything runs.
+
+        Lines read from a pipe are checked one by one as they arrive.
+        """
+        if isinstance(lines, Sequence):
+            for line in lines:
+                self.check_line(line)
         for line in lines:
             self.run_line(line)
 

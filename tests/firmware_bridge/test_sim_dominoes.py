@@ -115,6 +115,7 @@ def test_a_domino_on_three_cells_is_a_script_error(
     assert main(["sim", "--game", "dominoes", "--script", str(bad)], out=out) == 2
     err = capsys.readouterr().err
     assert "line 2" in err and "place H8,H9 6-3" in err
+    assert "draws" not in out.getvalue(), "line 1 must not run before the typo is found"
 
 
 # -- a whole computer game, recounted from its journal --------------------------------

@@ -118,10 +118,23 @@ def test_script_with_unknown_cell_names_the_line(
 ) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("lift a3\nplace z9 red\n")
-    code, _ = run_sim("--script", str(bad))
+    code, states = run_sim("--script", str(bad))
     assert code == 2
     err = capsys.readouterr().err
     assert "line 2" in err and "z9" in err
+    # Checked before anything ran: a3 was never lifted.
+    assert states and all(s["oled"] == states[0]["oled"] for s in states)
+    assert "Move a piece." in states[0]["oled"]
+
+
+def test_a_script_from_a_pipe_stops_at_the_line_with_the_unknown_cell(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("lift a3\nlift z9\n"))
+    code, states = run_sim("--script", "-")
+    assert code == 2
+    assert "standard input, line 2" in capsys.readouterr().err
+    assert any("Put the piece down." in s["oled"] for s in states), "line 1 ran as it came"
 
 
 def test_computer_plays_a_full_game_to_a_result() -> None:
