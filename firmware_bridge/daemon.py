@@ -11,6 +11,7 @@ import logging
 import random
 import secrets
 import signal
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,7 +24,8 @@ from wiring.config import RunConfig, load_config
 from wiring.loader import check_fits
 from wiring.profile import Profile
 
-from .journal import Journal
+from .events import Event
+from .journal import Journal, JournalError
 from .kits import find_kit
 from .lobby import Choice, Lobby
 from .loop import Loop
@@ -148,6 +150,25 @@ class Table:
         self.loop.switch(session)
         session.refresh()
 
+    def event_failed(self, event: Event, exc: Exception) -> None:
+        """One event could not be handled: log it and play on, unless the journal is hurt.
+
+        A journal that cannot be written, or a game that no longer matches its journal
+        (it failed between journaling an input and playing it), stops the daemon:
+        systemd starts it again and the game resumes from the journal.
+        """
+        if isinstance(exc, JournalError | sqlite3.Error | OSError):
+            raise exc
+        session = self.session
+        if session is not None:
+            journaled = sum(1 for e in self.journal.entries(session.game_id) if e.kind == "action")
+            if journaled != len(session.game.history):
+                raise JournalError(
+                    f"game {session.game_id} no longer matches its journal after a failed "
+                    f"{type(event).__name__} ({exc!r}); restarting resumes it from the journal"
+                ) from exc
+        log.error("could not handle %s; play goes on", event, exc_info=exc)
+
     def after_step(self) -> None:
         """Move on when the lobby has its answer or a finished game is left."""
         if self.lobby is not None and self.lobby.chosen is not None:
@@ -177,6 +198,7 @@ def run_daemon(config_path: Path, out: TextIO) -> int:
     journal = Journal(config.journal)
     loop = Loop(Lobby(choices(profile)), board)
     table = Table(config, journal, loop, oled, signals)
+    loop.on_error = table.event_failed
     table.start()
     station = ButtonStation(profile.buttons, pin_factory=factory, clock=clock, on_event=loop.put)
     notifier = _notifier()

@@ -9,6 +9,7 @@ stepped by tests and the simulation with an injected clock.
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from typing import Protocol
 
 from hardware.board import BoardSettled, BoardStatus, SensorBoard
@@ -26,10 +27,18 @@ class Handler(Protocol):
     def wants_ticks(self) -> bool: ...
 
 
+ErrorHandler = Callable[[Event, Exception], None]
+"""Told of an event whose handling raised; it may raise again to stop the loop."""
+
+
 class Loop:
-    def __init__(self, handler: Handler, board: SensorBoard) -> None:
+    def __init__(
+        self, handler: Handler, board: SensorBoard, on_error: ErrorHandler | None = None
+    ) -> None:
         self.handler = handler
         self.board = board
+        self.on_error = on_error
+        """Where a failed event goes; None lets the exception out (tests, simulation)."""
         self.events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._board_state: BoardSettled | None = None
         self._link_state: BoardStatus | None = None
@@ -65,9 +74,17 @@ class Loop:
                 self._board_state = event
             elif isinstance(event, BoardStatus):
                 self._link_state = event
-            self.handler.handle(event)
+            self._deliver(event)
             handled += 1
         if self.handler.wants_ticks():
-            self.handler.handle(Tick(now))
+            self._deliver(Tick(now))
             handled += 1
         return handled
+
+    def _deliver(self, event: Event) -> None:
+        try:
+            self.handler.handle(event)
+        except Exception as exc:
+            if self.on_error is None:
+                raise
+            self.on_error(event, exc)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from firmware_bridge.daemon import Table, choices
 from firmware_bridge.events import ButtonEvent
-from firmware_bridge.journal import Journal
+from firmware_bridge.journal import Journal, JournalError
 from firmware_bridge.lobby import Lobby
 from firmware_bridge.loop import Loop
 from firmware_bridge.session import Session
@@ -125,3 +128,55 @@ def test_a_new_game_learns_the_board_as_it_stands(tmp_path: Path) -> None:
         # The pieces still stand as they were: the new game already knows it.
         assert second.observation == opening()
         assert not second.restoring
+
+
+def fail() -> None:
+    raise KeyError("a bug in the referee")
+
+
+def started(tmp_path: Path, journal: Journal) -> tuple[Table, Loop, Board, Session]:
+    """The configured game, its board set up, with the daemon's handling of failed events."""
+    table, loop, board = table_for(config(tmp_path), journal)
+    loop.on_error = table.event_failed
+    table.start()
+    board.pending = [BoardSettled(opening())]
+    loop.step(0.0)
+    assert isinstance(table.session, Session) and not table.session.restoring
+    return table, loop, board, table.session
+
+
+def test_a_bad_event_is_logged_and_play_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        _, loop, board, session = started(tmp_path, journal)
+        monkeypatch.setattr(session.referee, "on_board", fail)
+        board.pending = [BoardSettled({**opening(), "a5": OCCUPIED})]
+        loop.put(ButtonEvent("back", True))
+        loop.step(0.1)
+        assert "could not handle BoardSettled" in caplog.text
+        assert session.referee.menu is not None, "the event after the bad one is handled"
+
+
+def test_a_journal_that_cannot_be_written_stops_the_daemon(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.sqlite")
+    _, loop, board, _ = started(tmp_path, journal)
+    journal.close()
+    moved = opening()
+    del moved["a3"]
+    board.pending = [BoardSettled({**moved, "b4": OCCUPIED})]
+    with pytest.raises(sqlite3.Error):
+        loop.step(0.1)
+
+
+def test_a_failure_after_journaling_stops_the_daemon_to_replay(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        _, loop, board, session = started(tmp_path, journal)
+        monkeypatch.setattr(session.game, "play", lambda action: fail())
+        moved = opening()
+        del moved["a3"]
+        board.pending = [BoardSettled({**moved, "b4": OCCUPIED})]
+        with pytest.raises(JournalError, match="no longer matches its journal"):
+            loop.step(0.1)
