@@ -110,6 +110,10 @@ class Session:
                     f"replay: {verdict.reason}; the journal was written by another version "
                     "or edited — start a new game or restore the file"
                 )
+        if game.outcome is not None and record.finished is None:
+            # The power went between journaling the last input and marking the game
+            # over; left so, the ended game would be resumed at every start.
+            journal.finish(game_id, game.outcome.to_dict())
         return game
 
     # -- what referees call -----------------------------------------------------

@@ -59,3 +59,14 @@ def test_a_rejected_action_is_not_journaled() -> None:
     verdict = session.commit(Step("a3", "a4"))
     assert not verdict.accepted
     assert list(journal.entries(1)) == []
+
+
+def test_a_replayed_game_that_ended_is_marked_over_in_the_journal() -> None:
+    journal = Journal(":memory:")
+    game_id = journal.new_game("double-take", 2, 1, {}, "t")
+    # The power went after the resignation was journaled, before the game was marked over.
+    journal.append(game_id, "action", Resign(0).to_dict())
+    game = Session.replay(journal, game_id, DoubleTake)
+    assert game.outcome is not None
+    assert journal.unfinished() is None
+    assert journal.game(game_id).outcome == game.outcome.to_dict()
