@@ -15,6 +15,8 @@ from firmware_bridge.link.framing import CRC_LEN, HEADER_LEN, MAX_PACKET, unwrap
 PROTOCOL_VERSION = 1
 MAX_TAG = 10
 """Longest UID (ISO 14443-A triple size)."""
+MAX_ERROR_TEXT = 64
+"""Longest text of an error report, in UTF-8 bytes."""
 
 Reading = bytes | None
 
@@ -153,7 +155,7 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
         case Pong(token):
             return MessageType.PONG, token.to_bytes(2, "big")
         case BoardError(code, text):
-            return MessageType.ERROR, bytes((code,)) + text.encode()[:64]
+            return MessageType.ERROR, bytes((code,)) + text.encode()[:MAX_ERROR_TEXT]
         case ForeignHello():
             raise ValueError("a foreign hello is only ever decoded, never sent")
 
@@ -229,8 +231,8 @@ def _decode_payload(mtype: int, payload: bytes) -> Message:
         token = int.from_bytes(payload, "big")
         return Ping(token) if mtype == MessageType.PING else Pong(token)
     if mtype == MessageType.ERROR:
-        if n < 1:
-            raise FrameError("an error report has at least a code")
+        if not 1 <= n <= 1 + MAX_ERROR_TEXT:
+            raise FrameError(f"an error report has a code and up to {MAX_ERROR_TEXT} bytes of text")
         return BoardError(payload[0], payload[1:].decode("utf-8", "replace"))
     raise FrameError(f"unknown message type {mtype}")
 

@@ -146,6 +146,7 @@ def _body(*parts: int) -> bytes:
         (1, 3, 0, 0, 1, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
         (1, 99, 0, 0),  # unknown type
         (1, 4, 0, 0, 1),  # snapshot request with a payload
+        (1, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
     ],
 )
 def test_decoder_rejects_a_payload_that_does_not_fit_its_type(body: tuple[int, ...]) -> None:
