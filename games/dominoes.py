@@ -448,14 +448,9 @@ class Dominoes(Game):
 
     def gains(self, place: Place) -> list[int]:
         """Points each seat would gain from a legal placement, before it is made."""
-        a, b = place.domino_a, place.domino_b
-        out = [
-            TRACK_BONUS if track_pips(min(s, TRACK_LENGTH)) in (a, b) else 0 for s in self._scores
-        ]
-        diamonds = DIAMONDS.get(cell_index(place.cell_a), 0) + DIAMONDS.get(
-            cell_index(place.cell_b), 0
-        )
-        out[self._to_move] += diamonds * (2 if a == b else 1)
+        out = [0] * self.players
+        for e in self._score_events(place):
+            out[e.player] += e.points
         return out
 
     def _score_events(self, place: Place) -> list[ScoreEvent]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -289,3 +290,18 @@ def test_end_turn_after_a_double_hands_the_turn_on() -> None:
     game = position([(2, 2), (2, 0)], [0, 0])
     play(game, Place(2, 2, "D4", "E4"), EndTurn())
     assert game.to_move == 1
+
+
+def test_gains_agree_with_what_every_placement_scores_through_a_game() -> None:
+    game = Dominoes(3, random.Random(5))
+    rng = random.Random(5)
+    compared = 0
+    while game.outcome is None:
+        actions = game.legal_actions()
+        for action in actions:
+            if isinstance(action, Place):
+                after = game.copy()
+                assert after.play(action).points(3) == game.gains(action), action
+                compared += 1
+        game.play(rng.choice(actions))
+    assert compared > 100
