@@ -8,6 +8,7 @@ from typing import Any
 
 from .journal import Journal, JournalError
 from .kits import find_kit
+from .session import replay_entries
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
@@ -22,14 +23,7 @@ def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
         kit = find_kit(record.game)
         game = kit.new_game(record.players, random.Random(record.seed), record.options)
         moves: list[dict[str, Any]] = []
-        for entry in journal.entries(record.id):
-            mover = game.to_move
-            action = game.decode(entry.payload)
-            verdict = game.play(action)
-            if not verdict.accepted:
-                raise JournalError(
-                    f"entry {entry.seq} of game {record.id} does not replay: {verdict.reason}"
-                )
+        for entry, mover, verdict in replay_entries(journal, record.id, game):
             points = verdict.points(game.players)
             moves.append(
                 {

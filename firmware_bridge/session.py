@@ -7,7 +7,7 @@ accepted action is journaled and committed before the display shows it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 from games.core import Action, Game, Verdict
@@ -17,7 +17,7 @@ from wiring.profile import Profile
 
 from .events import ButtonEvent, Event, Tick
 from .fixes import Fix, reconcile
-from .journal import Journal, JournalError
+from .journal import Entry, Journal, JournalError
 from .referee import Referee
 from .screens import Screen, render
 
@@ -46,6 +46,38 @@ class _Silent:
 
 
 Listener = Callable[[dict[str, Any]], None]
+
+
+def mover_of(game: Game, action: Action) -> int:
+    """The seat ``action`` is credited to, judged before it is played."""
+    # An action that names its player (a rack seen, a resignation) is that
+    # player's, whoever is to move.
+    player: int = getattr(action, "player", game.to_move)
+    return player
+
+
+def replay_entries(
+    journal: Journal, game_id: int, game: Game
+) -> Iterator[tuple[Entry, int, Verdict]]:
+    """Play a game's journaled actions on ``game``: each entry, its mover and its verdict."""
+    for entry in journal.entries(game_id):
+        if entry.kind != "action":
+            continue
+        try:
+            action = game.decode(entry.payload)
+        except ValueError as exc:
+            raise JournalError(
+                f"journal {journal.path}, game {game_id}, entry {entry.seq}: {exc}"
+            ) from exc
+        mover = mover_of(game, action)
+        verdict = game.play(action)
+        if not verdict.accepted:
+            raise JournalError(
+                f"journal {journal.path}, game {game_id}, entry {entry.seq} does not "
+                f"replay: {verdict.reason}; the journal was written by another version "
+                "or edited — start a new game or restore the file"
+            )
+        yield entry, mover, verdict
 
 
 class Session:
@@ -94,22 +126,8 @@ class Session:
         """Rebuild a game from its journal entries."""
         record = journal.game(game_id)
         game = make_game(record.players, random.Random(record.seed), record.options)
-        for entry in journal.entries(game_id):
-            if entry.kind != "action":
-                continue
-            try:
-                action = game.decode(entry.payload)
-            except ValueError as exc:
-                raise JournalError(
-                    f"journal {journal.path}, game {game_id}, entry {entry.seq}: {exc}"
-                ) from exc
-            verdict = game.play(action)
-            if not verdict.accepted:
-                raise JournalError(
-                    f"journal {journal.path}, game {game_id}, entry {entry.seq} does not "
-                    f"replay: {verdict.reason}; the journal was written by another version "
-                    "or edited — start a new game or restore the file"
-                )
+        for _ in replay_entries(journal, game_id, game):
+            pass
         if game.outcome is not None and record.finished is None:
             # The power went between journaling the last input and marking the game
             # over; left so, the ended game would be resumed at every start.
@@ -119,9 +137,7 @@ class Session:
     # -- what referees call -----------------------------------------------------
     def commit(self, action: Action) -> Verdict:
         """Judge ``action``; if legal, journal it, play it and announce it."""
-        # An action that names its player (a rack seen, a resignation) is that
-        # player's, whoever is to move.
-        mover = getattr(action, "player", self.game.to_move)
+        mover = mover_of(self.game, action)
         verdict = self.game.check(action)
         if not verdict.accepted:
             return verdict

@@ -1,0 +1,38 @@
+"""A game record exported from the journal carries the facts the table showed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.export import export_game
+from firmware_bridge.journal import Journal, JournalError
+from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.session import Session
+from games.core import Resign
+from games.double_take import DoubleTake
+
+
+def test_an_action_naming_its_player_is_exported_as_that_players(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    with Journal(path) as journal:
+        game = DoubleTake()
+        session = Session(
+            game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee
+        )
+        assert game.to_move == 0
+        session.commit(Resign(1))
+        assert session.last_move is not None
+        shown = session.last_move["player"]
+    record = export_game(path)
+    assert [m["player"] for m in record["moves"]] == [shown] == ["green"]
+
+
+def test_an_entry_that_cannot_be_read_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    with Journal(path) as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "t")
+        journal.append(game_id, "action", {"type": "step", "frm": "z9", "to": "a4"})
+    with pytest.raises(JournalError, match="entry 1"):
+        export_game(path)
