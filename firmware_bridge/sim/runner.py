@@ -42,9 +42,9 @@ DEFAULT_PACE_S = 0.25
 """How long a hand takes between two actions, unless the script says otherwise."""
 MAX_PLIES = 2000
 SERIAL_STEP_S = 0.01
+"""How often the simulated Pico runs its loop and the host reads the link."""
 FIRMWARE_DEBOUNCE_S = 0.06
 """Margin for the Pico's own debounce before the host's settle window starts."""
-"""How often the simulated Pico runs its loop and the host reads the link."""
 
 
 class SimError(RuntimeError):
