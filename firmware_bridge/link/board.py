@@ -80,7 +80,7 @@ class SerialSensorBoard:
         self._clock = clock
         self._settle = SettleFilter(self.cells, settle_window_s)
         self._seq = 0
-        self._connected: bool | None = None
+        self._status: BoardStatus | None = None
         self._last_request = float("-inf")
         self._last_frame = clock.now()
 
@@ -104,11 +104,13 @@ class SerialSensorBoard:
                 self._last_frame = now
                 if self.hello is not None:
                     self._set_status(events, True, self._connected_message(self.hello))
-            elif now - self._last_frame >= SILENCE_S:
+            elif self.transport.is_open and now - self._last_frame >= SILENCE_S:
                 self._set_status(
                     events, False, "Board not answering: check the firmware is running"
                 )
-            if self.mirror.wants_snapshot or now - self._last_frame >= SILENCE_S:
+            if self.transport.is_open and (
+                self.mirror.wants_snapshot or now - self._last_frame >= SILENCE_S
+            ):
                 self._request_snapshot(now)
         if not self.transport.is_open:
             self._set_status(events, False, f"Board disconnected: {self.transport.hint}")
@@ -176,7 +178,9 @@ class SerialSensorBoard:
         )
 
     def _set_status(self, events: list[BoardEvent], connected: bool, message: str) -> None:
-        if self._connected == connected:
-            return
-        self._connected = connected
-        events.append(BoardStatus(connected=connected, message=message))
+        # A new reason while still offline is news too: a board that stopped
+        # answering and was then unplugged must say so.
+        status = BoardStatus(connected=connected, message=message)
+        if status != self._status:
+            self._status = status
+            events.append(status)

@@ -245,6 +245,21 @@ def test_a_silent_board_counts_as_gone_and_is_asked_again(clock: FakeClock) -> N
     assert port.requests() == 1
 
 
+def test_a_silent_board_then_unplugged_says_it_is_disconnected(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, HELLO), (1, EMPTY))
+    host.poll(clock.advance(0.01))
+    host.poll(clock.advance(5.0))
+
+    def unplugged(size: int = 1) -> bytes:
+        raise OSError("device reports readiness to read but returned no data")
+
+    port.read = unplugged  # type: ignore[method-assign]
+    events = host.poll(clock.advance(0.01))
+    assert events == [BoardStatus(False, "Board disconnected: check the USB cable")]
+
+
 def test_a_missing_port_is_retried_with_back_off(clock: FakeClock) -> None:
     attempts: list[float] = []
 
