@@ -158,7 +158,7 @@ class DoublesWild(Game):
                     f"{cell!r} is not a spot: spots are r<row>c<column> with both from 3 to 11"
                 )
             seat = COLOURS.index(who) if isinstance(who, str) and who in COLOURS else who
-            if isinstance(seat, str) or not 0 <= seat < players:
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
                 raise BadSettings(f"{cell}: {who!r} is not a seat of a {players}-player game")
             game._board[i] = seat
         if playoff is not None:
@@ -175,7 +175,9 @@ class DoublesWild(Game):
                 for p in range(players)
             ]
         else:
-            if len(balls) != players or any(b < 0 for b in balls):
+            if len(balls) != players or any(
+                isinstance(b, bool) or not isinstance(b, int) or b < 0 for b in balls
+            ):
                 raise BadSettings(f"give balls left for each of {players} seats, 0 or more")
             game._supply = list(balls)
         game._turn = to_move

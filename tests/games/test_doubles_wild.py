@@ -436,3 +436,8 @@ def test_position_accepts_seats_or_colours_and_refuses_strangers() -> None:
         DoublesWild.from_position({"r3c3": "green"}, players=3)
     with pytest.raises(BadSettings, match="not a spot"):
         DoublesWild.from_position({"r12c3": "red"})
+    for stranger in (None, 1.5, True):
+        with pytest.raises(BadSettings, match=f"r3c3: {stranger!r} is not a seat"):
+            DoublesWild.from_position({"r3c3": stranger})  # type: ignore[dict-item]
+    with pytest.raises(BadSettings, match="give balls left for each of 2 seats"):
+        DoublesWild.from_position({}, balls=[24, None])  # type: ignore[list-item]
