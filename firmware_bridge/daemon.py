@@ -90,7 +90,7 @@ class Table:
         record = self.journal.unfinished()
         if record is not None:
             kit = find_kit(record.game)
-            game = Session.replay(self.journal, record.id, kit.new_game)
+            game, last_played = Session.rebuild(self.journal, record.id, kit.new_game)
             self._play(
                 Session(
                     game,
@@ -101,6 +101,7 @@ class Table:
                     self.signals,
                     labels=self.labels,
                     profile=self.config.profile,
+                    last_played=last_played,
                 )
             )
             log.info(

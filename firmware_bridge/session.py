@@ -46,6 +46,8 @@ class _Silent:
 
 
 Listener = Callable[[dict[str, Any]], None]
+LastPlayed = tuple[int, Action, Verdict]
+"""An accepted action with the seat it is credited to and its verdict."""
 
 
 def mover_of(game: Game, action: Action) -> int:
@@ -94,6 +96,7 @@ class Session:
         labels: Callable[[str], str | None] | None = None,
         dice: DiceSource | None = None,
         profile: Profile | None = None,
+        last_played: LastPlayed | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -119,20 +122,31 @@ class Session:
         self._last_screen: Screen | None = None
         self.now = 0.0
         self.referee = make_referee(self)
+        if last_played is not None:
+            # A resumed game shows its last move as it was shown before the stop.
+            self._announce(*last_played)
 
     # -- building ---------------------------------------------------------------
     @staticmethod
     def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
         """Rebuild a game from its journal entries."""
+        return Session.rebuild(journal, game_id, make_game)[0]
+
+    @staticmethod
+    def rebuild(
+        journal: Journal, game_id: int, make_game: Callable[..., Game]
+    ) -> tuple[Game, LastPlayed | None]:
+        """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
         record = journal.game(game_id)
         game = make_game(record.players, random.Random(record.seed), record.options)
-        for _ in replay_entries(journal, game_id, game):
-            pass
+        last: LastPlayed | None = None
+        for _, mover, verdict in replay_entries(journal, game_id, game):
+            last = (mover, game.history[-1], verdict)
         if game.outcome is not None and record.finished is None:
             # The power went between journaling the last input and marking the game
             # over; left so, the ended game would be resumed at every start.
             journal.finish(game_id, game.outcome.to_dict())
-        return game
+        return game, last
 
     # -- what referees call -----------------------------------------------------
     def commit(self, action: Action) -> Verdict:
@@ -143,6 +157,15 @@ class Session:
             return verdict
         self.journal.append(self.game_id, "action", action.to_dict())
         verdict = self.game.play(action)
+        self._announce(mover, action, verdict)
+        outcome = self.game.outcome
+        if outcome is not None:
+            self.journal.finish(self.game_id, outcome.to_dict())
+        self.signals.accepted()
+        return verdict
+
+    def _announce(self, mover: int, action: Action, verdict: Verdict) -> None:
+        """Make ``action`` the last move the table sees."""
         self.last_verdict = verdict
         points = verdict.points(self.game.players)
         self.last_move = {
@@ -151,11 +174,6 @@ class Session:
             "text": self.referee.describe(action),
             "points": {self.game.seat_name(p): n for p, n in enumerate(points)},
         }
-        outcome = self.game.outcome
-        if outcome is not None:
-            self.journal.finish(self.game_id, outcome.to_dict())
-        self.signals.accepted()
-        return verdict
 
     def reject(self, verdict: Verdict) -> None:
         """Record that the table tried something illegal."""

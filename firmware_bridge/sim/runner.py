@@ -91,8 +91,9 @@ class Simulation:
             )
         if record is not None:
             game_id = record.id
-            game = Session.replay(self.journal, game_id, self.kit.new_game)
+            game, last_played = Session.rebuild(self.journal, game_id, self.kit.new_game)
         else:
+            last_played = None
             options = dict(self.opts.options or {})
             game = self.kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
             game_id = self.journal.new_game(
@@ -143,6 +144,7 @@ class Simulation:
             labels=self.tags.lookup,
             dice=self.dice,
             profile=profile,
+            last_played=last_played,
         )
         self.session.listeners.append(self._on_state)
         self.loop = Loop(self.session, self.board)

@@ -57,6 +57,9 @@ def test_sigkill_between_moves_resumes_with_nothing_lost(tmp_path: Path) -> None
     states = [json.loads(line) for line in out.splitlines()]
     final = states[-1]
     assert final["final"] is True
+    # The resumed table shows the last move as it was shown before the kill.
+    assert states[0]["move"]["text"] == "b7-a6" and states[0]["move"]["player"] == "green"
+    assert any("Last: b7-a6" in line for line in states[0]["oled"])
     assert final["moves"] == 5, "two moves before the kill, three after"
     last = states[-2]
     assert last["layout"]["a6"]["label"] == "green"
