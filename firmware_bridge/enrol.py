@@ -7,7 +7,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from firmware_bridge.tags import TagError, TagTable
+from firmware_bridge.tags import TagConflictError, TagError, TagTable
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus, SensorBoard
 from hardware.clock import Clock
 
@@ -90,9 +90,13 @@ def run_enrol(
                 known = table.lookup(tag)
                 try:
                     table.enrol(tag, name, overwrite=overwrite)
-                except TagError as exc:
+                except TagConflictError as exc:
                     log.warning("enrolment refused: %s", exc)
                     display_text(f"{cell}: tag already {known}; lift it")
+                    continue
+                except TagError as exc:
+                    log.warning("enrolment refused: %s", exc)
+                    display_text(f"{cell}: {exc}")
                     continue
                 table.save(table_path)
                 if known == name:

@@ -71,6 +71,26 @@ def test_a_tag_enrolled_under_another_name_is_refused(tmp_path: Path) -> None:
     assert "A1: tag already A; lift it" in shown
 
 
+def test_a_tag_too_short_to_be_a_uid_is_refused_with_the_reason(tmp_path: Path) -> None:
+    clock = FakeClock()
+    shown: list[str] = []
+    board = ScriptedBoard([[BoardSettled({"A1": "04A2"})], [BoardSettled({"A2": "DEADBEEF"})]])
+    names = iter(["A", None])
+    table = run_enrol(
+        board,
+        lambda _tag: next(names),
+        tmp_path / "t.json",
+        clock,
+        shown.append,
+        idle=clock.advance,
+    )
+    assert len(table) == 0
+    refusals = [text for text in shown if text.startswith("A1:")]
+    assert len(refusals) == 1
+    assert "not a UID" in refusals[0]
+    assert "already" not in refusals[0]
+
+
 def test_overwrite_renames_an_enrolled_tag(tmp_path: Path) -> None:
     clock = FakeClock()
     path = tmp_path / "tags.json"
