@@ -118,6 +118,14 @@ class DoublesWild(Game):
         balls = self.options.get("balls", BALLS[players])
         if isinstance(balls, bool) or not isinstance(balls, int) or balls < 1:
             raise BadSettings(f"balls must be a whole number of at least 1, not {balls!r}")
+        # A board full of lines with balls still in hand would block every spot for
+        # every seat for ever.
+        most = len(geo.CELLS) // players
+        if balls > most:
+            raise BadSettings(
+                f"balls: {players} players with {balls} each would not fit the "
+                f"{len(geo.CELLS)} spots; give at most {most} each"
+            )
         self.start_balls: int = balls
         self._board: geo.Board = [geo.EMPTY] * len(geo.CELLS)
         self._supply = [balls] * players

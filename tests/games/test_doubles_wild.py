@@ -73,6 +73,15 @@ def test_ball_count_option_must_be_positive() -> None:
         DoublesWild(2, options={"balls": 0})
 
 
+@pytest.mark.parametrize(("players", "most"), [(2, 40), (3, 27), (4, 20)])
+def test_ball_count_option_must_fit_the_board(players: int, most: int) -> None:
+    # With more balls than spots the board can fill with every ball in a line while
+    # balls are left: every spot is blocked for everyone and the game never ends.
+    assert DoublesWild(players, options={"balls": most}).balls_left(0) == most
+    with pytest.raises(BadSettings, match=f"at most {most} each"):
+        DoublesWild(players, options={"balls": most + 1})
+
+
 # -- each kind of roll ---------------------------------------------------------------
 
 
