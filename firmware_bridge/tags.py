@@ -109,13 +109,27 @@ class TagTable:
         file = Path(path)
         if not file.exists():
             return cls()
-        return cls.from_json(file.read_text(encoding="utf-8"), str(file))
+        try:
+            text = file.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise TagError(f"{file}: not UTF-8 text ({exc.reason}); save it as UTF-8") from None
+        except OSError as exc:
+            raise TagError(
+                f"cannot read {file}: {exc.strerror or exc}; give the path of a tag table file"
+            ) from None
+        return cls.from_json(text, str(file))
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the table atomically: a crash leaves the old file or the new one."""
         file = Path(path)
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+        try:
+            file.parent.mkdir(parents=True, exist_ok=True)
+            fd, temp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+        except OSError as exc:
+            raise TagError(
+                f"cannot write {file}: {exc.strerror or exc}; check that its folder can be "
+                "created and written by this user"
+            ) from None
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as out:
                 out.write(self.to_json())

@@ -75,3 +75,25 @@ def test_a_bad_file_names_itself_and_the_problem(tmp_path: Path, text: str, reas
     with pytest.raises(TagError, match=reason) as caught:
         TagTable.load(path)
     assert str(path) in str(caught.value)
+
+
+def test_a_file_that_is_not_utf8_text_names_itself(tmp_path: Path) -> None:
+    path = tmp_path / "tags.json"
+    path.write_bytes(b'{"tags": {"04A224B2": "\xff"}}')
+    with pytest.raises(TagError, match="not UTF-8") as caught:
+        TagTable.load(path)
+    assert str(path) in str(caught.value)
+
+
+def test_a_folder_in_place_of_the_file_names_it(tmp_path: Path) -> None:
+    with pytest.raises(TagError, match="cannot read") as caught:
+        TagTable.load(tmp_path)
+    assert str(tmp_path) in str(caught.value)
+
+
+def test_a_table_that_cannot_be_written_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "plain").write_text("not a folder")
+    path = tmp_path / "plain" / "tags.json"
+    with pytest.raises(TagError, match="cannot write") as caught:
+        TagTable({"DEADBEEF": "B"}).save(path)
+    assert str(path) in str(caught.value)
