@@ -401,8 +401,7 @@ class Crosslet(Game):
                 if self.history:
                     raise IllegalMove("the bag can change only before the first move")
             elif isinstance(action, Resign):
-                if not 0 <= action.player < self.players:
-                    raise IllegalMove(f"there is no seat {action.player} in this game")
+                self._check_seat(action.player)
             elif not isinstance(action, Pass):
                 raise IllegalMove(f"Crosslet has no {action.type!r} action")
         except IllegalMove as e:
@@ -549,10 +548,13 @@ class Crosslet(Game):
         if not self._table:
             raise IllegalMove(f"{what}: the companion deals in this game and knows every rack")
 
-    def _check_rack_contents(self, seat: PlayerId, letters: Sequence[str]) -> None:
-        """That ``letters`` can be exactly what ``seat``'s rack holds."""
+    def _check_seat(self, seat: PlayerId) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.players:
             raise IllegalMove(f"there is no seat {seat!r} in this game")
+
+    def _check_rack_contents(self, seat: PlayerId, letters: Sequence[str]) -> None:
+        """That ``letters`` can be exactly what ``seat``'s rack holds."""
+        self._check_seat(seat)
         tiles = Counter(self._check_tiles(letters))
         name = self.seat_name(seat)
         size = self._sizes[seat]
@@ -725,8 +727,8 @@ class Crosslet(Game):
         if kind == Pass.type:
             return Pass()
         if kind == Resign.type:
-            player = data.get("player", 0)
-            if not isinstance(player, int):
+            player = data.get("player")
+            if isinstance(player, bool) or not isinstance(player, int):
                 raise MalformedAction(f"resign needs a seat number, not {player!r}")
             return Resign(player)
         raise MalformedAction(

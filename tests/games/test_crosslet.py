@@ -332,12 +332,21 @@ def test_actions_round_trip_through_json(action: object) -> None:
         {"type": "place", "tiles": [["H8"]]},
         {"type": "exchange", "letters": "AB"},
         {"type": "resign", "player": "one"},
+        {"type": "resign"},
+        {"type": "resign", "player": True},
     ],
 )
 def test_malformed_actions_are_refused_with_a_message(data: dict[str, object]) -> None:
     with pytest.raises(GameError) as err:
         opening_game().decode(data)
     assert str(err.value)
+
+
+@pytest.mark.parametrize("player", ["one", None, 2])
+def test_a_resignation_for_no_seat_is_refused(player: object) -> None:
+    verdict = opening_game().check(Resign(player))  # type: ignore[arg-type]
+    assert not verdict.accepted
+    assert verdict.reason == f"there is no seat {player!r} in this game"
 
 
 def test_replaying_the_history_rebuilds_the_game() -> None:
