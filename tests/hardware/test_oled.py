@@ -100,10 +100,14 @@ def test_bad_rotation_is_refused() -> None:
         dummy_oled(OledWiring(rotate=90))
 
 
-def test_close_twice_is_harmless() -> None:
-    oled = Oled(dummy_oled(WIRING))
+def test_close_twice_cleans_the_device_up_once() -> None:
+    device = dummy_oled(WIRING)
+    cleanups: list[str] = []
+    device.cleanup = lambda: cleanups.append("cleanup")
+    oled = Oled(device)
     oled.close()
     oled.close()
+    assert cleanups == ["cleanup"]
 
 
 def test_missing_bus_says_to_enable_i2c() -> None:
