@@ -442,6 +442,8 @@ class Crosslet(Game):
             letter = raw.upper() if isinstance(raw, str) else ""
             if placed.get(cell) != BLANK:
                 raise IllegalMove(f"{cell} holds no blank, so it cannot stand for {raw!r}")
+            if cell in named:
+                raise IllegalMove(f"the blank on {cell} is named twice: say one letter for it")
             if letter not in _LETTERS:
                 raise IllegalMove(
                     f"the blank on {cell} must stand for a letter A to Z, not {raw!r}"

@@ -188,6 +188,9 @@ def test_a_blank_needs_its_letter_named() -> None:
     assert game.check(place("G8 ?, H8 A, I8 T", "G8 1")).reason == (
         "the blank on G8 must stand for a letter A to Z, not '1'"
     )
+    assert game.check(place("G8 ?, H8 A, I8 T", "G8 C, G8 B")).reason == (
+        "the blank on G8 is named twice: say one letter for it"
+    )
 
 
 @pytest.mark.parametrize(
