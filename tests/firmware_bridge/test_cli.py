@@ -137,3 +137,18 @@ def test_enrol_refuses_a_board_without_tag_readers(
     code, _ = run(["enrol", "--config", str(config)])
     assert code == 2
     assert "no tag readers" in capsys.readouterr().err
+
+
+def test_output_cut_short_by_its_reader_ends_quietly() -> None:
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "double-take"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 141
+    assert first.startswith(b"Double Take")
+    assert b"Traceback" not in err
