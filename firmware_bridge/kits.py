@@ -80,28 +80,20 @@ def _dominoes() -> Kit:
     )
 
 
-@functools.cache
 def crosslet_lexicon() -> Lexicon:
-    """The shipped word list's lexicon, loaded once per process (its index is cached).
-
-    Its move generator (hints, computer players) is loaded from its cache with it.
-    """
-    from games.movegen import use_generator
-
-    from .lexicon_store import load_generator, load_lexicon
-
-    lexicon = load_lexicon()
-    use_generator(lexicon, load_generator(lexicon))
-    return lexicon
+    """The shipped word list's lexicon, loaded once per process (its index is cached)."""
+    return _lexicon(None)
 
 
 @functools.cache
-def _own_lexicon(path: str) -> Lexicon:
+def _lexicon(path: str | None) -> Lexicon:
+    """A word list's lexicon, with its move generator (hints, computer players),
+    both loaded from their caches, once per process."""
     from games.movegen import use_generator
 
     from .lexicon_store import load_generator, load_lexicon
 
-    lexicon = load_lexicon(Path(path))
+    lexicon = load_lexicon(None if path is None else Path(path))
     use_generator(lexicon, load_generator(lexicon))
     return lexicon
 
@@ -116,7 +108,7 @@ def lexicon_for(words: object) -> Lexicon:
         return crosslet_lexicon()
     if not isinstance(words, str) or not words:
         raise BadSettings(f"the words option must be the path of a word list, not {words!r}")
-    return _own_lexicon(words)
+    return _lexicon(words)
 
 
 def _crosslet() -> Kit:
