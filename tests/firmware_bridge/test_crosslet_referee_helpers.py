@@ -15,15 +15,14 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge import kits
-from firmware_bridge.journal import Journal
 from firmware_bridge.lexicon_store import load_lexicon
 from firmware_bridge.referees.crosslet import CrossletReferee
-from firmware_bridge.session import Session
-from firmware_bridge.tags import TagTable
 from games.crosslet import Crosslet
 from games.lexicon import Lexicon
-from hardware.board import OCCUPIED, BoardSettled
+from hardware.board import OCCUPIED
 from hardware.buttons import ButtonEvent
+
+from .tagged_table import TaggedTable
 
 TILES = (
     "A1x9 B3x2 C3x2 D2x4 E1x12 F4x2 G2x3 H4x2 I1x9 J8x1 K5x1 L1x4 M3x2 N1x6 O1x8 "
@@ -72,22 +71,11 @@ def new_game(lexicon: Lexicon, *racks: str, players: int = 2) -> Crosslet:
     return Crosslet(players, random.Random(1), {"bag": bag(*racks), "first": 0}, lexicon=lexicon)
 
 
-class Table:
+class Table(TaggedTable):
     """A session plus the tiles on the board, each with its own enrolled tag."""
 
     def __init__(self, game: Crosslet, *, rfid: bool = True, profile: str = "test") -> None:
-        self.tags = TagTable()
-        self.rfid = rfid
-        journal = Journal(":memory:")
-        game_id = journal.new_game(game.name, game.players, 1, {}, profile)
-        self.session = Session(
-            game, journal, game_id, CrossletReferee, labels=self.tags.lookup if rfid else None
-        )
-        self.board: dict[str, str] = {}
-        self._next = 1
-        for cell, piece in game.layout().items():
-            self.board[cell] = self.tag(piece.label)
-        self.settle()
+        super().__init__(game, CrossletReferee, rfid=rfid, profile=profile)
 
     @property
     def referee(self) -> CrossletReferee:
@@ -100,19 +88,6 @@ class Table:
         game = self.session.game
         assert isinstance(game, Crosslet)
         return game
-
-    def tag(self, label: str | None) -> str:
-        """A new tag id, enrolled under ``label`` unless it is None (never enrolled)."""
-        if not self.rfid:
-            return OCCUPIED
-        tag = f"{self._next:08X}"
-        self._next += 1
-        if label is not None:
-            self.tags.enrol(tag, label)
-        return tag
-
-    def settle(self) -> None:
-        self.session.handle(BoardSettled(dict(self.board)))
 
     def lay(self, cells: str, letters: str) -> None:
         """Lay tiles as a script does: ``lay("H8,I8,J8", "CA?")``."""

@@ -2,31 +2,18 @@
 
 from __future__ import annotations
 
-from firmware_bridge.journal import Journal
 from firmware_bridge.referees.dominoes import DominoesReferee
-from firmware_bridge.session import Session
-from firmware_bridge.tags import TagTable
 from games.dominoes import Dominoes
-from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
 
+from .tagged_table import TaggedTable
 
-class Table:
+
+class Table(TaggedTable):
     """A session plus the pieces on the board, each half with its own enrolled tag."""
 
     def __init__(self, game: Dominoes, *, rfid: bool = True) -> None:
-        self.tags = TagTable()
-        self.rfid = rfid
-        journal = Journal(":memory:")
-        game_id = journal.new_game(game.name, game.players, 1, {}, "test")
-        self.session = Session(
-            game, journal, game_id, DominoesReferee, labels=self.tags.lookup if rfid else None
-        )
-        self.board: dict[str, str] = {}
-        self._next = 1
-        for cell, piece in game.layout().items():
-            self.board[cell] = self.tag(piece.label)
-        self.settle()
+        super().__init__(game, DominoesReferee, rfid=rfid)
 
     @property
     def referee(self) -> DominoesReferee:
@@ -39,19 +26,6 @@ class Table:
         game = self.session.game
         assert isinstance(game, Dominoes)
         return game
-
-    def tag(self, label: str | None) -> str:
-        """A new tag id, enrolled under ``label`` unless it is None (never enrolled)."""
-        if not self.rfid:
-            return OCCUPIED
-        tag = f"{self._next:08X}"
-        self._next += 1
-        if label is not None:
-            self.tags.enrol(tag, label)
-        return tag
-
-    def settle(self) -> None:
-        self.session.handle(BoardSettled(dict(self.board)))
 
     def lay(self, cells: str, domino: str) -> None:
         """Lay a domino as a script does: ``lay("H8,I8", "2-1")``, first cell first pip."""
