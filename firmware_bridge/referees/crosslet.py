@@ -78,7 +78,7 @@ from wiring.errors import ProfileError
 from wiring.loader import load_profile
 
 from ..events import ButtonEvent
-from ..fixes import Fix, reconcile
+from ..fixes import Fix
 from ..referee import Referee
 from ..screens import BoardMap, Screen, window
 
@@ -214,9 +214,7 @@ class CrossletReferee(Referee):
 
     def board_fixes(self) -> list[Fix]:
         """What must change on the game's cells so they match the layout."""
-        return reconcile(
-            self.game.layout(), self.seen(), ALL_CELLS, self.matches, self.session.labels
-        )
+        return self.session.fixes()
 
     def pending_fixes(self) -> list[Fix]:
         return self.board_fixes() if self.wants_fixes() else []
@@ -259,10 +257,7 @@ class CrossletReferee(Referee):
         game = self.game
         session = self.session
         if session.restoring:
-            # Tiles on rack cells are no part of the layout the board is set up to.
-            if self.board_fixes():
-                return
-            session.restoring = False
+            return
         if self._wants_table_bag():
             self._commit_quiet(TableBag())
         self.read_racks()
