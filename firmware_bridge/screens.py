@@ -8,7 +8,7 @@ compared with reference PNGs.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Protocol
@@ -171,7 +171,3 @@ def window(
     top = min(max(r - rows // 2, 0), max(len(grid) - rows, 0))
     left = min(max(c - columns // 2, 0), max(len(grid[0]) - columns, 0))
     return tuple(line[left : left + columns] for line in grid[top : top + rows])
-
-
-def grid_of(rows: Sequence[Sequence[str | None]]) -> tuple[tuple[str | None, ...], ...]:
-    return tuple(tuple(r) for r in rows)

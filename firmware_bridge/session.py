@@ -7,7 +7,7 @@ accepted action is journaled and committed before the display shows it.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from games.core import Action, Game, Verdict
@@ -112,7 +112,6 @@ class Session:
         self.observation: dict[str, str] = {}
         self.connected = True
         self.link_message = ""
-        self.seen_board = False
         self.restoring = False
         """After a resume the board must match the layout before play goes on."""
         self.last_verdict: Verdict | None = None
@@ -206,7 +205,6 @@ class Session:
             self.referee.on_tick(event.now)
         elif isinstance(event, BoardSettled):
             self.observation = dict(event.observation)
-            self.seen_board = True
             if self.restoring and not self.fixes():
                 self.restoring = False
             self.referee.on_board()
@@ -262,6 +260,3 @@ class Session:
         if self.restoring:
             return self.fixes()
         return self.referee.pending_fixes()
-
-    def state_summary(self) -> Mapping[str, Any]:
-        return self.state()
