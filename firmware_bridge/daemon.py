@@ -8,11 +8,15 @@ it is ready and pets the watchdog from the loop, so a hung loop is restarted.
 from __future__ import annotations
 
 import logging
+import os
 import random
 import secrets
 import signal
 import sqlite3
+import sys
 import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -182,26 +186,90 @@ class Table:
             self.open_lobby(self.session.game.name)
 
 
-def run_daemon(config_path: Path, out: TextIO) -> int:
-    from hardware.buttons import ButtonStation
+EXIT_CONFIG = 78
+"""``tabletop run``'s exit status when the config or profile is wrong (sysexits' EX_CONFIG):
+restarting cannot help, so the unit lists it in ``RestartPreventExitStatus=``."""
+EXIT_JOURNAL = 73
+"""The exit status when the journal cannot be opened (EX_CANTCREAT); not restarted either."""
+
+
+@dataclass
+class Devices:
+    """The hardware the daemon runs: pins, OLED, buzzer and LED, and the sensor board."""
+
+    pin_factory: Any
+    oled: Any
+    signals: Any
+    board: SensorBoard
+
+    def close(self) -> None:
+        self.board.close()
+        self.signals.close()
+        self.oled.close()
+
+
+def open_devices(profile: Profile, clock: Clock) -> Devices:
+    """Open the Pi's real devices as the profile wires them."""
     from hardware.oled import Oled, open_oled
     from hardware.pins import real_pin_factory
     from hardware.signals import Signals
 
-    config = load_config(config_path)
-    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
-    profile = config.profile
     factory = real_pin_factory()
-    clock = SystemClock()
     oled = Oled(open_oled(profile.oled))
     signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
     board = build_board(profile, factory, clock)
-    journal = Journal(config.journal)
-    loop = Loop(Lobby(choices(profile)), board)
-    table = Table(config, journal, loop, oled, signals)
+    return Devices(factory, oled, signals, board)
+
+
+def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float:
+    """How often the loop pets the watchdog: half systemd's ``WatchdogSec=``, at most
+    ``WATCHDOG_EVERY_S``."""
+    try:
+        half = int(environ.get("WATCHDOG_USEC", "")) / 2e6
+    except ValueError:
+        return WATCHDOG_EVERY_S
+    return min(WATCHDOG_EVERY_S, half) if half > 0 else WATCHDOG_EVERY_S
+
+
+def run_daemon(
+    config_path: Path,
+    out: TextIO,
+    devices: Callable[[Profile, Clock], Devices] = open_devices,
+) -> int:
+    """Run the referee until SIGTERM or SIGINT; the exit status.
+
+    The sd_notify messages go to systemd from this loop only, never from a thread:
+    READY=1 once the devices are open and the game is on the table, WATCHDOG=1 as
+    long as the loop keeps stepping, so a stuck loop stops petting and is restarted.
+    """
+    from hardware.buttons import ButtonStation
+    from wiring.errors import WiringError
+
+    try:
+        config = load_config(config_path)
+    except WiringError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
+    profile = config.profile
+    clock = SystemClock()
+    try:
+        journal = Journal(config.journal)
+    except JournalError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return EXIT_JOURNAL
+    try:
+        hardware = devices(profile, clock)
+    except BaseException:
+        journal.close()
+        raise
+    loop = Loop(Lobby(choices(profile)), hardware.board)
+    table = Table(config, journal, loop, hardware.oled, hardware.signals)
     loop.on_error = table.event_failed
     table.start()
-    station = ButtonStation(profile.buttons, pin_factory=factory, clock=clock, on_event=loop.put)
+    station = ButtonStation(
+        profile.buttons, pin_factory=hardware.pin_factory, clock=clock, on_event=loop.put
+    )
     notifier = _notifier()
     stop = False
 
@@ -214,22 +282,21 @@ def run_daemon(config_path: Path, out: TextIO) -> int:
     notifier("READY=1")
     print(f"tabletop: running on {profile.name}", file=out, flush=True)
     interval = 1.0 / profile.matrix.scan_hz if profile.matrix else 0.02
-    last_pet = 0.0
+    pet_every = watchdog_interval()
+    last_pet = clock.now() - pet_every
     try:
         while not stop:
             now = clock.now()
             loop.step(now)
             table.after_step()
-            if now - last_pet >= WATCHDOG_EVERY_S:
+            if now - last_pet >= pet_every:
                 notifier("WATCHDOG=1")
                 last_pet = now
             time.sleep(max(0.0, interval - (clock.now() - now)))
     finally:
         notifier("STOPPING=1")
         station.close()
-        board.close()
-        signals.close()
-        oled.close()
+        hardware.close()
         journal.close()
     return 0
 
