@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import logging
 
-from firmware_bridge.link.messages import CellEvent, Envelope, Hello, Reading, SnapshotPart
+from firmware_bridge.link.messages import (
+    CellEvent,
+    Envelope,
+    Hello,
+    Message,
+    Pong,
+    Reading,
+    SnapshotPart,
+)
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +52,32 @@ class BoardMirror:
         self.wants_snapshot = True
         self._assembly = None
 
+    def _fits(self, message: Message) -> bool:
+        """Whether ``message`` is one this board would send (hello, cell, snapshot, pong)."""
+        if isinstance(message, CellEvent):
+            if message.cell < self.size:
+                return True
+            log.warning("cell event for cell %d on a board of %d", message.cell, self.size)
+            return False
+        if isinstance(message, SnapshotPart):
+            if message.total == self.size:
+                return True
+            log.warning("snapshot of %d cells on a board of %d", message.total, self.size)
+            return False
+        return isinstance(message, Hello | Pong)
+
     def apply(self, envelope: Envelope) -> None:
-        """Take in one envelope from the board."""
+        """Take in one envelope from the board.
+
+        A frame the board would not send (a cell off the board, a snapshot of
+        another size, an error report, a ping, a foreign hello) is rejected
+        before its sequence number is looked at: it may be line noise that
+        passed its CRC, and must not use up the number of the board's genuine
+        next frame.
+        """
+        if not self._fits(envelope.message):
+            self.rejected += 1
+            return
         seq = envelope.seq
         if self._last_seq is not None:
             if seq == self._last_seq:
@@ -62,19 +94,12 @@ class BoardMirror:
             self._assembly = None
             self.wants_snapshot = True
         elif isinstance(message, CellEvent):
-            if message.cell >= self.size:
-                self.rejected += 1
-                log.warning("cell event for cell %d on a board of %d", message.cell, self.size)
-            elif self.current:
+            if self.current:
                 self.readings[message.cell] = message.reading
         elif isinstance(message, SnapshotPart):
             self._take_part(message)
 
     def _take_part(self, part: SnapshotPart) -> None:
-        if part.total != self.size:
-            self.rejected += 1
-            log.warning("snapshot of %d cells on a board of %d", part.total, self.size)
-            return
         if part.first == 0:
             self._assembly = []
             self._assembly_id = part.snapshot_id

@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from firmware_bridge.link.messages import CellEvent, Envelope, Hello, SnapshotPart
+import pytest
+
+from firmware_bridge.link.messages import (
+    BoardError,
+    CellEvent,
+    Envelope,
+    ForeignHello,
+    Hello,
+    Message,
+    Ping,
+    SnapshotPart,
+    SnapshotRequest,
+)
 from firmware_bridge.link.mirror import BoardMirror
 
 TAG = bytes.fromhex("04A224B2")
@@ -87,4 +99,27 @@ def test_after_reset_any_sequence_number_is_accepted() -> None:
     mirror.reset()
     mirror.apply(Envelope(0, SnapshotPart(1, 4, 0, (None,) * 4)))
     assert mirror.current
+    assert mirror.gaps == 0
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        CellEvent(4, b""),  # a cell off the board
+        SnapshotPart(2, 9, 0, (b"",) * 9),  # a snapshot of the wrong size
+        BoardError(3, "noise"),
+        Ping(7),  # the board never pings
+        SnapshotRequest(),  # nor asks for snapshots
+        ForeignHello(2, (2, 0, 0)),
+    ],
+)
+def test_a_rejected_frame_does_not_use_up_the_next_sequence_number(forged: Message) -> None:
+    mirror = current_mirror()
+    mirror.apply(Envelope(11, forged))
+    mirror.apply(Envelope(11, CellEvent(3, TAG)))
+    assert mirror.readings == [None, b"", None, TAG]
+    assert mirror.current
+    assert mirror.duplicates == 0
+    mirror.apply(Envelope(12, CellEvent(0, b"")))
+    assert mirror.readings == [b"", b"", None, TAG]
     assert mirror.gaps == 0
