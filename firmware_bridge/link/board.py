@@ -10,11 +10,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from firmware_bridge.link.decoder import LinkDecoder
+from firmware_bridge.link.decoder import ForeignFrame, LinkDecoder
 from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
 from firmware_bridge.link.messages import (
     PROTOCOL_VERSION,
     BoardError,
+    Envelope,
     ForeignHello,
     Hello,
     Reading,
@@ -34,6 +35,10 @@ REQUEST_INTERVAL_S = 0.5
 """Least time between two snapshot requests."""
 SILENCE_S = 5.0
 """With no good frame for this long (snapshots come every 2 s) the board counts as gone."""
+
+FOREIGN_CONFIRM = 3
+"""Frames of one other protocol version, with none of ours between them, that make a
+version change believable (a hello counts as one): one alone may be line noise."""
 
 FIRMWARE_HINT = (
     "copy the files of firmware_bridge/firmware/ from this tabletop to the Pico with "
@@ -83,6 +88,9 @@ class SerialSensorBoard:
         self._status: BoardStatus | None = None
         self._last_request = float("-inf")
         self._last_frame = clock.now()
+        self._foreign_hello: ForeignHello | None = None
+        self._foreign_version = 0
+        self._foreign_run = 0
 
     def poll(self, now: float) -> list[BoardEvent]:
         """Read the link; return status changes and newly settled observations."""
@@ -90,8 +98,19 @@ class SerialSensorBoard:
         if not self.transport.is_open and self.transport.open_due(now):
             self._resync(now)
         if self.transport.is_open:
-            envelopes = self.decoder.feed(self.transport.read(now))
-            for envelope in envelopes:
+            envelopes: list[Envelope] = []
+            for item in self.decoder.feed_all(self.transport.read(now)):
+                if isinstance(item, ForeignFrame):
+                    self._foreign(item.version, None)
+                    continue
+                if isinstance(item.message, ForeignHello):
+                    self._foreign(item.message.protocol, item.message)
+                    self.mirror.wants_snapshot = True  # a fresh handshake settles it
+                    continue
+                self._foreign_run = 0
+                self._foreign_hello = None
+                envelope = item
+                envelopes.append(envelope)
                 self._check_hello(envelope.message)
                 if isinstance(envelope.message, BoardError):
                     log.warning(
@@ -145,13 +164,36 @@ class SerialSensorBoard:
             if reading is not None
         }
 
+    def _foreign(self, version: int, hello: ForeignHello | None) -> None:
+        """Count a frame of another protocol version; stop once a change is believable.
+
+        A hello repeated, or followed by frames of its version, with no frame of
+        ours between, is a board of another version; one alone may be noise that
+        happened to pass its CRC, and the board is asked to introduce itself again.
+        """
+        if version != self._foreign_version:
+            self._foreign_version = version
+            self._foreign_run = 0
+            self._foreign_hello = None
+        self._foreign_run += 1
+        repeated = hello is not None and hello == self._foreign_hello
+        if hello is not None:
+            self._foreign_hello = hello
+        if not repeated and self._foreign_run < FOREIGN_CONFIRM:
+            log.warning("a frame of link protocol v%d: line noise, or another firmware?", version)
+            return
+        known = self._foreign_hello
+        board = (
+            f"the board's firmware {known.firmware_text} speaks"
+            if known is not None
+            else "the board speaks"
+        )
+        raise ProtocolVersionError(
+            f"{board} link protocol v{version}, this tabletop speaks v{PROTOCOL_VERSION}: "
+            f"{FIRMWARE_HINT}"
+        )
+
     def _check_hello(self, message: object) -> None:
-        if isinstance(message, ForeignHello):
-            firmware = ".".join(str(part) for part in message.firmware)
-            raise ProtocolVersionError(
-                f"the board's firmware {firmware} speaks link protocol v{message.protocol}, "
-                f"this tabletop speaks v{PROTOCOL_VERSION}: {FIRMWARE_HINT}"
-            )
         if not isinstance(message, Hello):
             return
         wanted_rfid = self.wiring.sensor == "rfid"

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
 
-from firmware_bridge.link.errors import FrameError
+from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import Deframer
 from firmware_bridge.link.messages import Envelope, decode
 
 log = logging.getLogger(__name__)
 
 _WARN_EVERY = 100
+
+
+@dataclass(frozen=True)
+class ForeignFrame:
+    """A frame that passed its CRC but speaks protocol ``version`` (skipped, counted bad)."""
+
+    version: int
 
 
 class LinkDecoder:
@@ -33,17 +41,25 @@ class LinkDecoder:
 
     def feed(self, data: bytes) -> list[Envelope]:
         """The envelopes of every good frame ``data`` completes, in order."""
+        return [item for item in self.feed_all(data) if isinstance(item, Envelope)]
+
+    def feed_all(self, data: bytes) -> list[Envelope | ForeignFrame]:
+        """Like :meth:`feed`, with frames of another protocol version in their place,
+        so the owner can tell a board of another version from line noise."""
         overlong = self._deframer.overlong
-        envelopes: list[Envelope] = []
+        items: list[Envelope | ForeignFrame] = []
         for chunk in self._deframer.feed(data):
             try:
-                envelopes.append(decode(chunk))
+                items.append(decode(chunk))
+                self.good_frames += 1
+            except ForeignVersionError as exc:
+                self._count_bad(str(exc))
+                items.append(ForeignFrame(exc.version))
             except FrameError as exc:
                 self._count_bad(str(exc))
         for _ in range(self._deframer.overlong - overlong):
             self._count_bad("longer than any packet")
-        self.good_frames += len(envelopes)
-        return envelopes
+        return items
 
     def _count_bad(self, reason: str) -> None:
         self.bad_frames += 1

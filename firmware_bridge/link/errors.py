@@ -14,6 +14,10 @@ class FrameError(LinkError, ValueError):
 class ForeignVersionError(FrameError):
     """A frame passed its CRC but carries another protocol version."""
 
+    def __init__(self, message: str, version: int) -> None:
+        super().__init__(message)
+        self.version = version
+
 
 class ProtocolVersionError(LinkError, RuntimeError):
     """The board's firmware speaks another protocol version; the message says what to install."""

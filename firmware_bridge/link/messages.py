@@ -62,6 +62,10 @@ class ForeignHello:
     protocol: int
     firmware: tuple[int, int, int]
 
+    @property
+    def firmware_text(self) -> str:
+        return ".".join(str(part) for part in self.firmware)
+
 
 @dataclass(frozen=True)
 class CellEvent:
@@ -246,7 +250,9 @@ def decode_body(body: bytes) -> Envelope:
         # version, so a mismatch can always name what the board runs.
         if mtype == MessageType.HELLO and len(payload) >= 3:
             return Envelope(seq, ForeignHello(version, (payload[0], payload[1], payload[2])))
-        raise ForeignVersionError(f"a frame of protocol v{version}, expected v{PROTOCOL_VERSION}")
+        raise ForeignVersionError(
+            f"a frame of protocol v{version}, expected v{PROTOCOL_VERSION}", version
+        )
     return Envelope(seq, _decode_payload(mtype, payload))
 
 

@@ -17,6 +17,7 @@ from firmware_bridge.link.errors import (
 )
 from firmware_bridge.link.framing import wrap
 from firmware_bridge.link.messages import (
+    PROTOCOL_VERSION,
     CellEvent,
     Hello,
     Message,
@@ -201,18 +202,67 @@ def test_a_sequence_gap_asks_for_a_snapshot_and_drops_the_event(clock: FakeClock
     assert settled(events) == [{"A1": OCCUPIED}, {"A1": OCCUPIED, "B1": OCCUPIED}]
 
 
+OTHER = PROTOCOL_VERSION + 1
+
+
+def foreign_hello(seq: int, version: int = OTHER) -> bytes:
+    return wrap(bytes((version, 1, 0, seq, 2, 4, 1, 3, 4, 0)))
+
+
+def foreign_frame(seq: int, version: int = OTHER) -> bytes:
+    return wrap(bytes((version, 3, 0, seq, 9, 9, 9)))
+
+
 def test_a_firmware_of_another_protocol_version_stops_with_what_to_install(
     clock: FakeClock,
 ) -> None:
     port = MemoryPort()
     host = memory_board(clock, port)
-    port.incoming += wrap(bytes((2, 1, 0, 0, 2, 4, 1, 3, 4, 0)))
+    port.incoming += foreign_hello(0) + foreign_frame(1) + foreign_frame(2)
     with pytest.raises(ProtocolVersionError) as caught:
         host.poll(clock.advance(0.01))
     message = str(caught.value)
-    assert "firmware 2.4.1 speaks link protocol v2" in message
-    assert "this tabletop speaks v1" in message
+    assert f"firmware 2.4.1 speaks link protocol v{OTHER}" in message
+    assert f"this tabletop speaks v{PROTOCOL_VERSION}" in message
     assert "docs/firmware.md" in message
+
+
+def test_a_repeated_foreign_hello_is_believed(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    port.incoming += foreign_hello(0)
+    host.poll(clock.advance(0.01))
+    port.incoming += foreign_hello(1)
+    with pytest.raises(ProtocolVersionError, match=r"firmware 2\.4\.1"):
+        host.poll(clock.advance(0.01))
+
+
+def test_a_board_of_another_version_is_named_without_its_hello(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    port.incoming += foreign_frame(7) + foreign_frame(8)
+    host.poll(clock.advance(0.01))
+    port.incoming += foreign_frame(9)
+    with pytest.raises(ProtocolVersionError, match=f"the board speaks link protocol v{OTHER}"):
+        host.poll(clock.advance(0.01))
+
+
+def test_line_noise_that_reads_as_a_foreign_hello_is_not_believed(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, HELLO), (1, EMPTY))
+    host.poll(clock.advance(0.01))
+    port.requests()
+    port.incoming += foreign_hello(77) + foreign_frame(78)
+    host.poll(clock.advance(1.0))
+    # The host asks the board to introduce itself again; its own hello answers.
+    assert port.requests() == 1
+    say(port, (2, HELLO), (3, SnapshotPart(2, 12, 0, (b"",) + (None,) * 11)))
+    port.incoming += foreign_hello(79) + foreign_frame(80)
+    say(port, (4, CellEvent(1, b"")))
+    events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.2))
+    assert settled(events) == [{"A1": OCCUPIED, "B1": OCCUPIED}]
+    assert host.decoder.bad_frames == 2
 
 
 def test_a_board_of_another_size_is_refused_with_a_fix(clock: FakeClock) -> None:
