@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import errno
 from pathlib import Path
-from typing import Any
-
-import luma.core.error
-from luma.core.device import dummy
-from PIL import Image
+from typing import TYPE_CHECKING, Any
 
 from hardware.errors import I2CNotEnabled, I2CPermissionDenied, OledError, OledNotFound
 from wiring.profile import OledWiring
+
+if TYPE_CHECKING:
+    from PIL import Image
+
+# luma and Pillow are imported where a device is built or a frame shown, so that
+# commands which never light the OLED do not pay for loading them.
 
 # errnos an I2C write gives when no device acknowledges its address.
 _NO_ANSWER = {errno.EREMOTEIO, errno.EIO, errno.ENXIO}
@@ -35,6 +37,8 @@ def translate_oled_error(exc: BaseException, wiring: OledWiring) -> OledError:
     ``exc`` is an ``OSError`` from the bus, or a luma error raised while
     handling one (whose errno is then read from the ``OSError`` it replaced).
     """
+    import luma.core.error
+
     bus = f"/dev/i2c-{wiring.i2c_port}"
     where = f"I2C bus {wiring.i2c_port} at address 0x{wiring.i2c_address:02X}"
     cause: BaseException | None = exc
@@ -66,13 +70,19 @@ def translate_oled_error(exc: BaseException, wiring: OledWiring) -> OledError:
 
 
 def open_oled(wiring: OledWiring) -> Any:
-    """Open the real display described by ``wiring`` (a luma.oled device)."""
+    """Open the real display described by ``wiring``.
+
+    The device is a luma.oled driver that sends only the pages that changed
+    since the last frame (see :mod:`hardware.oled_pages`).
+    """
     _check_rotate(wiring)
     # Imported here: the drivers are only needed on the Pi.
+    import luma.core.error
     from luma.core.interface.serial import i2c
-    from luma.oled.device import sh1106, ssd1306
 
-    drivers = {"ssd1306": ssd1306, "sh1106": sh1106}
+    from hardware.oled_pages import ChangedPagesSH1106, ChangedPagesSSD1306
+
+    drivers = {"ssd1306": ChangedPagesSSD1306, "sh1106": ChangedPagesSH1106}
     if wiring.driver not in drivers:
         raise ValueError(
             f"unknown OLED driver {wiring.driver!r}: use one of {', '.join(sorted(drivers))}"
@@ -89,7 +99,16 @@ def open_oled(wiring: OledWiring) -> Any:
 def dummy_oled(wiring: OledWiring) -> Any:
     """A luma ``dummy`` device of the same size: it keeps the last frame as an image."""
     _check_rotate(wiring)
+    from luma.core.device import dummy
+
     return dummy(width=wiring.width, height=wiring.height, rotate=wiring.rotate, mode="1")
+
+
+def _luma_error() -> type[Exception]:
+    import luma.core.error
+
+    error: type[Exception] = luma.core.error.Error
+    return error
 
 
 class Oled:
@@ -134,7 +153,7 @@ class Oled:
         frame = frame.copy()
         try:
             self._device.display(frame)
-        except (OSError, luma.core.error.Error) as exc:
+        except (OSError, _luma_error()) as exc:
             raise translate_oled_error(exc, self._wiring) from exc
         self._last = frame
         self.frames_shown += 1
@@ -148,5 +167,5 @@ class Oled:
         self._closed = True
         try:
             self._device.cleanup()
-        except (OSError, luma.core.error.Error) as exc:
+        except (OSError, _luma_error()) as exc:
             raise translate_oled_error(exc, self._wiring) from exc
