@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games.core import GameError
-from games.registry import GAMES
+from games.registry import game_names
 
-GAME_NAMES = [g.name for g in GAMES]
+GAME_NAMES = game_names()
 
 
 def _add_sim(sub: Any) -> None:

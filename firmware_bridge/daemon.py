@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games.core import GameError
-from games.registry import find_game
+from games.registry import find_listed
 from hardware.board import SensorBoard
 from hardware.clock import Clock, SystemClock
 from wiring.config import RunConfig, load_config
@@ -63,7 +63,7 @@ def choices(profile: Profile) -> list[Choice]:
     out = []
     for name in profile.games:
         try:
-            game = find_game(name)
+            game = find_listed(name)
             find_kit(name)
         except GameError:
             continue

@@ -10,10 +10,10 @@ from games.registry import GAMES
 from wiring.loader import check_fits, list_profiles, load_profile
 
 PAIRS = [
-    (profile, game)
+    (profile, listed.load())
     for profile in list_profiles()
-    for game in GAMES
-    if game.name in load_profile(profile).games
+    for listed in GAMES
+    if listed.name in load_profile(profile).games
 ]
 
 
@@ -30,7 +30,7 @@ def test_shipped_profile_has_a_sensor_for_every_cell_of(profile: str, game: type
 
 
 def test_double_take_with_ten_ranks_does_not_fit_the_real_board() -> None:
-    game = next(g for g in GAMES if g.name == "double-take")
+    game = next(g for g in GAMES if g.name == "double-take").load()
     cells = game(options={"rows": 10}).cells()
     problems = check_fits(
         load_profile("double-take-gpio"), "double-take", cells, settings={"rows": 10}
