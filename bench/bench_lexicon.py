@@ -4,6 +4,8 @@ Run: ``python bench/bench_lexicon.py [--list FILE] [--cache-dir DIR] [--queries 
 Prints median query times (hits and misses), the load time from the cache, the
 index's memory, the resident size of a fresh process with the lexicon and the word
 games loaded, and the same figures for the baseline, each with PASS or FAIL.
+``run(quick)`` (for ``python -m bench``) gives the same figures for the shipped
+list, without the baseline, each measured three times.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from itertools import repeat
 from pathlib import Path
+from typing import Any
 
 from firmware_bridge.lexicon_store import (
     cache_path,
@@ -42,6 +45,7 @@ LETTERS = "abcdefghijklmnopqrstuvwxyz"
 RSS_PROBE = """
 import importlib, json, sys
 from pathlib import Path
+from typing import Any
 loaded = []
 for name in ("firmware_bridge.cli", "games.registry", "games.crosslet", "games.doublecross"):
     try:
@@ -113,6 +117,64 @@ def query_sets(words: Sequence[str], lexicon: Lexicon, count: int) -> dict[str, 
 
 def verdict(value: float, target: float) -> str:
     return "PASS" if value <= target else "FAIL"
+
+
+def run(quick: bool) -> list[dict[str, Any]]:
+    cache_dir = default_cache_dir()
+    load_lexicon(None, cache_dir)  # builds the cache once if it is missing
+    count = 300 if quick else 3000
+    samples: dict[str, list[float]] = {}
+    for _ in range(3):
+        started = time.perf_counter()
+        lexicon = load_lexicon(None, cache_dir)
+        samples.setdefault("load from cache (load_lexicon)", []).append(
+            (time.perf_counter() - started) * 1000
+        )
+        queries = query_sets(list(lexicon.words()), lexicon, count)
+        for kind in ("hit", "miss"):
+            samples.setdefault(f"median is_word {kind}", []).append(
+                median_call_us(lexicon.is_word, queries[f"word {kind}"])
+            )
+            samples.setdefault(f"median is_substring {kind}", []).append(
+                median_call_us(lexicon.is_substring, queries[f"partial {kind}"])
+            )
+    data = cache_path(cache_dir, read_word_list(None)[1]).read_bytes()
+    tracemalloc.start()
+    index = Lexicon.from_bytes(data)
+    index_mb = tracemalloc.get_traced_memory()[0] / 1e6
+    tracemalloc.stop()
+    del index, data
+    rss = []
+    for _ in range(3):
+        probe = subprocess.run(
+            [sys.executable, "-c", RSS_PROBE, "-", str(cache_dir)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        rss.append(json.loads(probe.stdout)["rss_kb"] / 1024)
+
+    def fig(name: str, unit: str, target: float, values: list[float]) -> dict[str, Any]:
+        return {
+            "figure": name,
+            "unit": unit,
+            "target": target,
+            "better": "lower",
+            "samples": values,
+        }
+
+    figures = [
+        fig(
+            name,
+            "ms" if name.startswith("load") else "µs",
+            LOAD_TARGET_MS if name.startswith("load") else QUERY_TARGET_US,
+            values,
+        )
+        for name, values in samples.items()
+    ]
+    figures.append(fig("index memory (tracemalloc)", "MB", INDEX_TARGET_MB, [index_mb]))
+    figures.append(fig("process RSS, lexicon + games", "MB", PROCESS_TARGET_MB, rss))
+    return figures
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,6 +4,9 @@ Runs ``tabletop sim --game GAME`` (computer against computer, every layer real b
 the electrons) in a fresh process per seed and prints wall and CPU seconds.
 
     python bench/bench_sim.py [--game double-take] [--seeds 5] [--profile NAME]
+
+``run(quick)`` (for ``python -m bench``) times every game over three seeds, or
+Double Take over three seeds when quick.
 """
 
 from __future__ import annotations
@@ -14,11 +17,31 @@ import statistics
 import subprocess
 import sys
 import time
+from typing import Any
 
 TARGET_S = 10.0
 
 
-def run(game: str, seed: int, profile: str | None) -> tuple[float, float, str]:
+def run(quick: bool) -> list[dict[str, Any]]:
+    from games.registry import GAMES
+
+    games = ["double-take"] if quick else [g.name for g in GAMES]
+    figures = []
+    for game in games:
+        walls = [play(game, seed, None)[0] for seed in ((1, 2) if quick else (1, 2, 3))]
+        figures.append(
+            {
+                "figure": f"whole simulated game, {game}",
+                "unit": "s",
+                "target": TARGET_S,
+                "better": "lower",
+                "samples": walls,
+            }
+        )
+    return figures
+
+
+def play(game: str, seed: int, profile: str | None) -> tuple[float, float, str]:
     cmd = [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", game]
     cmd += ["--seed", str(seed)]
     if profile:
@@ -40,7 +63,7 @@ def main() -> None:
     args = parser.parse_args()
     walls: list[float] = []
     for seed in range(1, args.seeds + 1):
-        wall, cpu, result = run(args.game, seed, args.profile)
+        wall, cpu, result = play(args.game, seed, args.profile)
         walls.append(wall)
         print(f"seed {seed}: {wall:5.2f} s wall, {cpu:5.2f} s CPU  {result}")
     worst = max(walls)
