@@ -198,6 +198,18 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_install(args: argparse.Namespace, out: TextIO) -> int:
+    from . import install
+
+    return install.cmd_install(args, out, install.ask_yes)
+
+
+def cmd_uninstall(args: argparse.Namespace, out: TextIO) -> int:
+    from . import install
+
+    return install.cmd_uninstall(args, out)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop", description="The electronic referee inside a wooden game board."
@@ -214,6 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="print a game record from a journal as JSON")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")
+    from .install import add_parsers
+
+    add_parsers(sub)
     return parser
 
 
@@ -223,6 +238,8 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "enrol": cmd_enrol,
     "export": cmd_export,
+    "install": cmd_install,
+    "uninstall": cmd_uninstall,
 }
 
 
