@@ -40,6 +40,7 @@ GAMES: tuple[Listed, ...] = (
     Listed("dominoes", "Double Double Dominoes", 2, 6, "dominoes", "Dominoes"),
     Listed("doubles-wild", "Doubles Wild", 2, 4, "doubles_wild", "DoublesWild"),
     Listed("crosslet", "Crosslet", 2, 4, "crosslet", "Crosslet"),
+    Listed("doublecross", "DoubleCross", 2, 4, "doublecross", "DoubleCross"),
 )
 
 

@@ -19,8 +19,8 @@ PAIRS = [
 
 def board_cells(game: type[Game]) -> list[str]:
     """The game's cells; the word games need a word list to be built at all."""
-    if game.name == "crosslet":
-        return game(lexicon=Lexicon.build(["at"])).cells()  # type: ignore[call-arg]
+    if game.name in ("crosslet", "doublecross"):
+        return game(lexicon=Lexicon.build(["at", "cat"])).cells()  # type: ignore[call-arg]
     return game().cells()
 
 

@@ -1,0 +1,95 @@
+"""DoubleCross's actions and how they are read back from the journal."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from games.core import Action, GameError, Pass, Resign
+
+
+class MalformedAction(GameError):
+    """A journal entry or script line that is not a DoubleCross action."""
+
+
+@dataclass(frozen=True)
+class PlaceTile(Action):
+    """Lay one tile of the rack on an empty cell; it is judged as it lands."""
+
+    type: ClassVar[str] = "place"
+    cell: str
+    letter: str
+
+
+@dataclass(frozen=True)
+class PlayBomb(Action):
+    """Set off a directional bomb of the tray (``ns``, ``ew`` or ``nsew``) on a cell."""
+
+    type: ClassVar[str] = "bomb"
+    kind: str
+    cell: str
+
+
+@dataclass(frozen=True)
+class EndTurn(Action):
+    """End the turn (the OK button); with no tile placed and no bomb played it is a pass."""
+
+    type: ClassVar[str] = "end-turn"
+
+
+@dataclass(frozen=True)
+class NewLetters(Action):
+    """Give the rack back to the bag and draw six; the turn passes."""
+
+    type: ClassVar[str] = "new-letters"
+
+
+@dataclass(frozen=True)
+class EndGame(Action):
+    """The last of a full round of passes ends the game."""
+
+    type: ClassVar[str] = "end-game"
+
+
+@dataclass(frozen=True)
+class Undo(Action):
+    """Take the last tile of this turn back to the rack, while the turn has completed,
+    destroyed and triggered nothing."""
+
+    type: ClassVar[str] = "undo"
+
+
+_SIMPLE: dict[str, type[Action]] = {
+    EndTurn.type: EndTurn,
+    NewLetters.type: NewLetters,
+    EndGame.type: EndGame,
+    Undo.type: Undo,
+    Pass.type: Pass,
+}
+
+
+def decode(data: Mapping[str, Any]) -> Action:
+    """Rebuild an action from ``Action.to_dict`` output; MalformedAction if it is not one."""
+    kind = data.get("type") if isinstance(data, Mapping) else None
+    if kind == PlaceTile.type:
+        cell, letter = data.get("cell"), data.get("letter")
+        if not isinstance(cell, str) or not isinstance(letter, str):
+            raise MalformedAction(f"place needs a cell and a letter, not {cell!r} and {letter!r}")
+        return PlaceTile(cell, letter)
+    if kind == PlayBomb.type:
+        bomb, cell = data.get("kind"), data.get("cell")
+        if not isinstance(bomb, str) or not isinstance(cell, str):
+            raise MalformedAction(f"bomb needs a kind and a cell, not {bomb!r} and {cell!r}")
+        return PlayBomb(bomb, cell)
+    if kind == Resign.type:
+        player = data.get("player")
+        if isinstance(player, bool) or not isinstance(player, int):
+            raise MalformedAction(f"resign needs a seat number, not {player!r}")
+        return Resign(player)
+    if isinstance(kind, str) and kind in _SIMPLE:
+        return _SIMPLE[kind]()
+    raise MalformedAction(
+        f"{kind!r} is not a DoubleCross action; expected place, bomb, end-turn, pass, "
+        "new-letters, end-game, undo or resign"
+    )

@@ -1,0 +1,69 @@
+"""Whole DoubleCross games between computer players, via the registry, recounted."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from games.doublecross import DoubleCross, PlaceTile
+from games.doublecross_player import DoubleCrossPlayer
+from games.registry import find_game
+from tests.games.doublecross_helpers import enable, recount
+
+
+def play_out(players: int, seed: int) -> DoubleCross:
+    game = find_game("doublecross")(players, random.Random(seed), lexicon=enable())  # type: ignore[call-arg]
+    assert isinstance(game, DoubleCross)
+    seats = [DoubleCrossPlayer(random.Random(seed * 10 + p)) for p in range(players)]
+    for _ in range(5000):
+        if game.outcome is not None:
+            return game
+        action = seats[game.to_move].choose(game)
+        verdict = game.play(action)
+        assert verdict.accepted, (action, verdict.reason)
+    raise AssertionError("the game did not end in 5000 actions")
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_computer_players_finish_a_game_and_scores_match_a_recount(players: int) -> None:
+    game = play_out(players, seed=players)
+    assert game.outcome is not None
+    assert game.scores() == recount(game.record, players)
+    placed = sum(isinstance(a, PlaceTile) for a in game.history)
+    assert placed > 30, "the players hardly played"
+    # Points came to seats in other players' turns too, and every end penalty is there.
+    kinds = {n.kind for notes in game.record for n in notes}
+    assert {"completed", "stable"} <= kinds
+    assert game.scores() == [sum(row) for row in zip(*_points_by_verdict(game), strict=True)]
+
+
+def _points_by_verdict(game: DoubleCross) -> list[list[int]]:
+    """Each action's points per seat, from replaying the game's history."""
+    replay = DoubleCross(game.players, random.Random(game.players), lexicon=enable())
+    out = []
+    for action in game.history:
+        out.append(replay.play(action).points(game.players))
+    assert replay.state_dict() == game.state_dict()
+    return out
+
+
+def test_the_winner_has_the_top_score() -> None:
+    game = play_out(2, seed=11)
+    assert game.outcome is not None
+    top = max(game.scores())
+    assert [p for p, s in enumerate(game.scores()) if s == top] == list(game.outcome.winners)
+
+
+def test_sim_says_doublecross_is_not_yet_playable_on_the_board() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "doublecross"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert run.returncode != 0
+    assert "doublecross cannot be played on a board yet" in run.stderr
+    assert "Traceback" not in run.stderr
