@@ -164,3 +164,38 @@ def test_settled_value_is_one_that_held_for_the_window(
                 if v == got
             ]
             assert any(end - start >= WINDOW for start, end in runs)
+
+
+def test_a_delayed_cell_must_hold_for_the_window_and_its_delay() -> None:
+    f = settled_after_start({})
+    delays = {"a1": 0.04}
+    assert f.update({"a1": OCCUPIED}, 1.0, delays) is None
+    assert f.update({"a1": OCCUPIED}, 1.15, delays) is None
+    assert f.update({"a1": OCCUPIED}, 1.19, delays) == {"a1": OCCUPIED}
+    # Lifting it is delayed the same way; other cells are not.
+    assert f.update({"b1": OCCUPIED}, 2.0, delays) is None
+    assert f.update({"b1": OCCUPIED}, 2.15, delays) == {"a1": OCCUPIED, "b1": OCCUPIED}
+
+
+def test_after_a_restart_changes_settle_together_once_the_whole_board_holds_still() -> None:
+    f = settled_after_start({"b1": "AA"})
+    f.restart(1.0)
+    # A piece moved from b1 to a1 while the readings were unknown.
+    assert f.update({"a1": "AA"}, 1.0) is None
+    # A new piece on b1 before the window is out restarts it for every cell.
+    assert f.update({"a1": "AA", "b1": "BB"}, 1.1) is None
+    assert f.update({"a1": "AA", "b1": "BB"}, 1.2) is None
+    assert f.update({"a1": "AA", "b1": "BB"}, 1.25) == {"a1": "AA", "b1": "BB"}
+    # Then cells settle one by one again.
+    assert f.update({"a1": "AA", "b1": "BB", "c1": "CC"}, 2.0) is None
+    assert f.update({"b1": "BB", "c1": "CC"}, 2.1) is None
+    assert f.update({"b1": "BB", "c1": "CC"}, 2.15) == {"a1": "AA", "b1": "BB", "c1": "CC"}
+
+
+def test_a_restart_forgets_when_pending_readings_began() -> None:
+    f = settled_after_start({})
+    assert f.update({"a1": OCCUPIED}, 1.0) is None
+    f.restart(1.1)
+    assert f.update({"a1": OCCUPIED}, 1.2) is None
+    assert f.update({"a1": OCCUPIED}, 1.3) is None
+    assert f.update({"a1": OCCUPIED}, 1.35) == {"a1": OCCUPIED}
