@@ -30,6 +30,7 @@ class Firmware:
         self.state = [None] * scanner.cells
         self.deframer = wire.Deframer()
         self._seq = 0
+        self._events = 0
         self._snap_id = 0
         self._last_snapshot = None
         self.warmup_ms = warmup_ms
@@ -42,11 +43,14 @@ class Firmware:
         self._seq = (self._seq + 1) & 0xFFFF
 
     def send_hello(self):
-        self._send(wire.HELLO, wire.hello_payload(self.rows, self.columns, self.sensor_code))
+        self._send(
+            wire.HELLO,
+            wire.hello_payload(self.rows, self.columns, self.sensor_code, self._events),
+        )
 
     def send_snapshot(self, now):
         self._snap_id = (self._snap_id + 1) & 0xFF
-        for payload in wire.snapshot_payloads(self._snap_id, self.state):
+        for payload in wire.snapshot_payloads(self._snap_id, self.state, self._events):
             self._send(wire.SNAPSHOT, payload)
         self._last_snapshot = now
 
@@ -85,7 +89,11 @@ class Firmware:
                 )
         for index, value in self.scanner.poll(now):
             self.state[index] = value
-            self._send(wire.CELL, wire.cell_payload(index, value))
+            # Numbered apart from the frames, so the host knows a lost event from
+            # a lost snapshot part or hello, which cost it nothing.
+            self._events = (self._events + 1) & 0xFFFF
+            gap = self.scanner.gap(index)
+            self._send(wire.CELL, wire.cell_payload(index, value, self._events, gap))
         if not self.ready(now):
             return
         if self._request_waiting:

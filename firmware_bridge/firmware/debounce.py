@@ -15,7 +15,9 @@ class Debouncer:
     A new raw value replaces the stable one after it has been read at least twice,
     ``ms`` milliseconds apart, with nothing else read in between. ``settled()`` is
     True once every cell has been read over at least ``ms``, so no stable value is
-    still the start-up None of a cell that holds a piece.
+    still the start-up None of a cell that holds a piece. ``gap[i]`` is, for the
+    last change of cell ``i``, how many ms passed between the last reading of the
+    old value and the first of the new: the change happened in that gap.
     """
 
     def __init__(self, n, ms):
@@ -25,12 +27,17 @@ class Debouncer:
         self._since = [0] * n
         self._first = [None] * n
         self._unsettled = n
+        self._read = [None] * n
+        self._candidate_gap = [0] * n
+        self.gap = [0] * n
 
     def settled(self):
         return self._unsettled == 0
 
     def update(self, index, raw, now):
         """Feed one reading; True when the cell's stable value changed."""
+        last_read = self._read[index]
+        self._read[index] = now
         if self._unsettled:
             first = self._first[index]
             if first is None:
@@ -44,9 +51,11 @@ class Debouncer:
         if raw != self._candidate[index]:
             self._candidate[index] = raw
             self._since[index] = now
+            self._candidate_gap[index] = 0 if last_read is None else ticks.ticks_diff(now, last_read)
             return False
         if ticks.ticks_diff(now, self._since[index]) < self.ms:
             return False
         self.stable[index] = raw
+        self.gap[index] = self._candidate_gap[index]
         self._candidate[index] = _NOTHING
         return True

@@ -2,8 +2,10 @@
 
 Every scanner has ``cells``, ``poll(now)``, which returns the debounced changes as
 (cell index, value) pairs: value None when the cell emptied, b"" when it holds a
-piece without a readable tag, else the tag's bytes; and ``ready()``, True once every
-cell has been read and debounced since start.
+piece without a readable tag, else the tag's bytes; ``gap(i)``, how many ms before
+cell ``i``'s last reported change was first read its old value was last read (the
+change happened in that gap, a sweep's length on a swept board); and ``ready()``,
+True once every cell has been read and debounced since start.
 """
 
 try:
@@ -80,6 +82,9 @@ class MatrixScanner:
     def ready(self):
         return self.debouncer.settled()
 
+    def gap(self, index):
+        return self.debouncer.gap[index]
+
     def poll(self, now):
         raw = self.matrix.scan(self._raw)
         update = self.debouncer.update
@@ -104,6 +109,9 @@ class ReaderSweep:
     def ready(self):
         # A sweep of a large board takes longer than the debounce time.
         return self.debouncer.settled()
+
+    def gap(self, index):
+        return self.debouncer.gap[index]
 
     def poll(self, now):
         changes = []
@@ -130,6 +138,13 @@ class MatrixWithReaders:
         self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
         self._untagged = {}
+        self._tag_gap = {}
+
+    def gap(self, index):
+        # A tag that answered on a retry became readable since the last try.
+        if index in self._tag_gap:
+            return self._tag_gap[index]
+        return self.matrix.gap(index)
 
     def ready(self):
         # A tag is read as soon as its cell's occupancy settles.
@@ -138,6 +153,7 @@ class MatrixWithReaders:
     def poll(self, now):
         changes = []
         for i, value in self.matrix.poll(now):
+            self._tag_gap.pop(i, None)
             if value is None:
                 self._untagged.pop(i, None)
                 changes.append((i, None))
@@ -155,6 +171,6 @@ class MatrixWithReaders:
             if tag is None:
                 self._untagged[i] = now
             else:
-                del self._untagged[i]
+                self._tag_gap[i] = ticks.ticks_diff(now, self._untagged.pop(i))
                 changes.append((i, tag))
         return changes

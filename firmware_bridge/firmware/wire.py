@@ -4,8 +4,8 @@ docs/protocol.md is the reference. Kept free of anything MicroPython lacks, so t
 same file runs on the Pico and under CPython.
 """
 
-PROTOCOL_VERSION = 1
-FIRMWARE_VERSION = (1, 0, 0)
+PROTOCOL_VERSION = 2
+FIRMWARE_VERSION = (2, 0, 0)
 
 HELLO = 0x01
 CELL = 0x02
@@ -30,7 +30,9 @@ CRC_LEN = 2
 MAX_PACKET = 256
 MAX_ENCODED = MAX_PACKET + MAX_PACKET // 254 + 1
 MAX_TAG = 10
-SNAPSHOT_HEAD = 7
+SNAPSHOT_HEAD = 9
+# Bytes of cell entries per snapshot part: short parts survive a noisy line.
+SNAPSHOT_BUDGET = 64
 
 
 def _crc_table():
@@ -119,9 +121,10 @@ def frame(mtype, seq, payload=b""):
     return out
 
 
-def hello_payload(rows, columns, sensor_code):
+def hello_payload(rows, columns, sensor_code, events=0):
+    """``events``: the number of the last cell event sent (0 when none since boot)."""
     major, minor, patch = FIRMWARE_VERSION
-    return bytes((major, minor, patch, rows, columns, sensor_code))
+    return bytes((major, minor, patch, rows, columns, sensor_code, events >> 8, events & 0xFF))
 
 
 def _entry(value):
@@ -131,9 +134,20 @@ def _entry(value):
     return bytes((1 + len(value),)) + value
 
 
-def cell_payload(index, value):
-    """A cell event; ``value`` is None (absent), b"" (present) or the tag bytes."""
-    out = bytearray(((index >> 8) & 0xFF, index & 0xFF))
+def cell_payload(index, value, number=0, gap_ms=0):
+    """Cell event ``number``; ``value`` is None (absent), b"" (present) or the tag bytes;
+    ``gap_ms`` how long before the new value was first read the old one was last read."""
+    gap_ms = min(gap_ms, 0xFFFF)
+    out = bytearray(
+        (
+            (index >> 8) & 0xFF,
+            index & 0xFF,
+            (number >> 8) & 0xFF,
+            number & 0xFF,
+            gap_ms >> 8,
+            gap_ms & 0xFF,
+        )
+    )
     if value is None:
         out.extend(b"\x00\x00")
     else:
@@ -143,9 +157,10 @@ def cell_payload(index, value):
     return out
 
 
-def snapshot_payloads(snap_id, values):
-    """The payloads of one snapshot, each small enough for one packet."""
-    budget = MAX_PACKET - HEADER_LEN - CRC_LEN - SNAPSHOT_HEAD
+def snapshot_payloads(snap_id, values, events=0):
+    """The payloads of one snapshot as it is after cell event ``events``; each part
+    stands alone and carries at most SNAPSHOT_BUDGET bytes of cells."""
+    budget = SNAPSHOT_BUDGET
     total = len(values)
     parts = []
     first = 0
@@ -158,7 +173,8 @@ def snapshot_payloads(snap_id, values):
                 break
             body.extend(entry)
             count += 1
-        head = bytearray((snap_id & 0xFF, total >> 8, total & 0xFF, first >> 8, first & 0xFF))
+        head = bytearray((snap_id & 0xFF, (events >> 8) & 0xFF, events & 0xFF))
+        head.extend((total >> 8, total & 0xFF, first >> 8, first & 0xFF))
         head.append(count >> 8)
         head.append(count & 0xFF)
         head.extend(body)

@@ -35,6 +35,9 @@ REQUEST_INTERVAL_S = 0.5
 """Least time between two snapshot requests."""
 SILENCE_S = 5.0
 """With no good frame for this long (snapshots come every 2 s) the board counts as gone."""
+OUT_OF_STEP_S = 1.0
+"""A copy of the board stale for this long is shown: quicker recoveries are not."""
+OUT_OF_STEP = "Board out of step: reading it again"
 
 FOREIGN_CONFIRM = 3
 """Frames of one other protocol version, with none of ours between them, that make a
@@ -54,9 +57,11 @@ def reading_text(reading: bytes) -> str:
 class SerialSensorBoard:
     """A board scanned by the Pico firmware, read over a serial link.
 
-    Emits ``BoardStatus(connected=False, ...)`` when the link goes and keeps the
-    last observation meanwhile; on reconnect it asks for a full snapshot, and the
-    settle filter reports the board as it is now. Raises
+    Emits ``BoardStatus(connected=False, ...)`` when the link goes, or when the
+    host's copy of the board has been stale (cell events lost) for
+    :data:`OUT_OF_STEP_S`, and keeps the last observation meanwhile; it asks for
+    snapshots until its copy is whole again, and the settle filter then reports
+    the board as it is now, every change found at once. Raises
     :class:`ProtocolVersionError` when the firmware speaks another protocol and
     :class:`BoardMismatchError` when its size or sensor kind is not the profile's.
     """
@@ -67,9 +72,12 @@ class SerialSensorBoard:
         cells: Sequence[str],
         *,
         clock: Clock,
-        settle_window_s: float,
+        settle_window_s: float | None = None,
+        settle: SettleFilter | None = None,
         opener: Opener = open_serial,
     ) -> None:
+        """``settle`` is the settle filter to use; without it one of ``settle_window_s``
+        is made."""
         size = wiring.rows * wiring.columns
         if len(cells) != size:
             raise ValueError(
@@ -83,7 +91,18 @@ class SerialSensorBoard:
         self.mirror = BoardMirror(size)
         self.hello: Hello | None = None
         self._clock = clock
-        self._settle = SettleFilter(self.cells, settle_window_s)
+        if settle is None:
+            if settle_window_s is None:
+                raise ValueError("a serial board needs a settle filter or a settle window")
+            settle = SettleFilter(self.cells, settle_window_s)
+        elif tuple(settle.cells) != self.cells:
+            raise ValueError(
+                "the settle filter's cells are not the board's: build it from the profile's cells"
+            )
+        self._settle = settle
+        self._fed = False
+        self._distrusts = 0
+        self._stale_since: float | None = None
         self._seq = 0
         self._status: BoardStatus | None = None
         self._last_request = float("-inf")
@@ -121,7 +140,14 @@ class SerialSensorBoard:
                 self.mirror.apply(envelope)
             if envelopes:
                 self._last_frame = now
-                if self.hello is not None:
+            if self.mirror.current:
+                self._stale_since = None
+            elif self._stale_since is None:
+                self._stale_since = now
+            if envelopes and self.hello is not None:
+                if self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
+                    self._set_status(events, False, OUT_OF_STEP)
+                else:
                     self._set_status(events, True, self._connected_message(self.hello))
             elif self.transport.is_open and now - self._last_frame >= SILENCE_S:
                 self._set_status(
@@ -134,10 +160,23 @@ class SerialSensorBoard:
         if not self.transport.is_open:
             self._set_status(events, False, f"Board disconnected: {self.transport.hint}")
         if self.transport.is_open and self.mirror.current:
-            settled = self._settle.update(self._raw(self.mirror.readings), now)
+            distrusts = self.mirror.distrusts
+            if not self._fed:
+                self._fed = True
+            elif distrusts != self._distrusts:
+                # When the changes a snapshot found happened is unknown: they
+                # settle together, and with any change that follows them.
+                self._settle.restart(now)
+            self._distrusts = distrusts
+            settled = self._settle.update(self._raw(self.mirror.readings), now, self._delays())
             if settled is not None:
                 events.append(BoardSettled(settled))
         return events
+
+    def _delays(self) -> dict[str, float]:
+        # A swept reader sees a change up to a sweep late, and by a varying amount:
+        # the reading must hold that much longer to have surely held for the window.
+        return {self.cells[i]: gap / 1000 for i, gap in enumerate(self.mirror.gap_ms) if gap}
 
     def close(self) -> None:
         self.transport.close()

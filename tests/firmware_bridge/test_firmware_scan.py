@@ -133,9 +133,9 @@ def test_firmware_frames_decode_with_the_host_decoder_byte_for_byte() -> None:
     envelopes = LinkDecoder().feed(wire_bytes)
     assert [e.message for e in envelopes] == [
         Hello(wire.FIRMWARE_VERSION, 3, 3, "occupancy"),
-        CellEvent(4, b""),
-        CellEvent(8, b""),
-        SnapshotPart(1, 9, 0, (None, None, None, None, b"", None, None, None, b"")),
+        CellEvent(4, b"", 1),
+        CellEvent(8, b"", 2),
+        SnapshotPart(1, 9, 0, (None, None, None, None, b"", None, None, None, b""), 2),
     ]
     assert [e.seq for e in envelopes] == [0, 1, 2, 3]
     assert wire_bytes == b"".join(encode(e.message, e.seq) for e in envelopes)
@@ -148,7 +148,8 @@ def test_a_lifted_piece_sends_an_absent_event() -> None:
     port.take()
     board.closed = set()
     run(fw, 200, 300)
-    assert [e.message for e in LinkDecoder().feed(port.take())] == [CellEvent(2, None)]
+    # Event 2; the switch was last read closed one 10 ms pass before it was read open.
+    assert [e.message for e in LinkDecoder().feed(port.take())] == [CellEvent(2, None, 2, 10)]
 
 
 def test_snapshots_repeat_every_snapshot_period() -> None:
@@ -167,7 +168,7 @@ def test_a_snapshot_request_gets_hello_then_snapshot() -> None:
     fw.step(200)
     messages = [e.message for e in LinkDecoder().feed(port.take())]
     assert isinstance(messages[0], Hello)
-    assert messages[1] == SnapshotPart(2, 9, 0, (b"",) + (None,) * 8)
+    assert messages[1] == SnapshotPart(2, 9, 0, (b"",) + (None,) * 8, 1)
     assert fw.requests == 1
 
 
@@ -178,7 +179,7 @@ def test_a_request_during_warm_up_is_answered_once_the_board_is_read() -> None:
     run(fw, 0, 150)
     envelopes = LinkDecoder().feed(port.take())
     parts = [e.message for e in envelopes if isinstance(e.message, SnapshotPart)]
-    assert parts[0] == SnapshotPart(1, 9, 0, (b"",) + (None,) * 8)
+    assert parts[0] == SnapshotPart(1, 9, 0, (b"",) + (None,) * 8, 1)
 
 
 def test_the_first_snapshot_of_a_swept_rfid_board_waits_until_every_reader_is_read() -> None:
@@ -235,13 +236,13 @@ def test_a_frame_of_another_protocol_version_gets_an_error_naming_ours() -> None
     port.take()
     frame = bytearray(wire.frame(wire.SNAPSHOT_REQUEST, 0))
     packet = wire.cobs_decode(frame[1:-1])
-    packet[0] = 2
+    packet[0] = wire.PROTOCOL_VERSION + 1
     crc = wire.crc16(packet[:-2])
     packet[-2:] = bytes((crc >> 8, crc & 0xFF))
     port.incoming += b"\x00" + wire.cobs_encode(packet) + b"\x00"
     fw.step(10)
     messages = [e.message for e in LinkDecoder().feed(port.take())]
-    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v1")]
+    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v2")]
     assert fw.requests == 0
 
 

@@ -74,7 +74,7 @@ def test_the_host_connects_and_reports_the_settled_board(
     sim.place(0)
     host = host_for(sim, clock)
     events = run(sim, host, clock, 0.6)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 1.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "B2": OCCUPIED}]
     host.close()
 
@@ -109,7 +109,7 @@ def test_unplug_mid_stream_then_replug_gives_exactly_the_board(
     sim.place("C1")
     sim.replug()
     events = run(sim, host, clock, 6.0)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 1.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "C1": OCCUPIED, "D3": OCCUPIED}]
     assert sim.firmware.requests >= 1
     assert sim.boots == 2
@@ -168,8 +168,10 @@ class MemoryPort:
         return messages.count(SnapshotRequest())
 
 
-def memory_board(clock: FakeClock, port: MemoryPort) -> SerialSensorBoard:
-    wiring = SerialWiring(port="loop://", rows=ROWS, columns=COLUMNS)
+def memory_board(
+    clock: FakeClock, port: MemoryPort, sensor: str = "occupancy"
+) -> SerialSensorBoard:
+    wiring = SerialWiring(port="loop://", rows=ROWS, columns=COLUMNS, sensor=sensor)  # type: ignore[arg-type]
     return SerialSensorBoard(
         wiring, CELLS, clock=clock, settle_window_s=0.15, opener=lambda _p, _b: port
     )
@@ -180,26 +182,55 @@ def say(port: MemoryPort, *messages: tuple[int, Message]) -> None:
         port.incoming += encode(message, seq)
 
 
-HELLO = Hello((1, 0, 0), ROWS, COLUMNS, "occupancy")
+HELLO = Hello((2, 0, 0), ROWS, COLUMNS, "occupancy")
 EMPTY = SnapshotPart(1, 12, 0, (None,) * 12)
 
 
-def test_a_sequence_gap_asks_for_a_snapshot_and_drops_the_event(clock: FakeClock) -> None:
+def test_a_lost_event_asks_for_a_snapshot_and_drops_events_until_it_comes(
+    clock: FakeClock,
+) -> None:
     port = MemoryPort()
     host = memory_board(clock, port)
     host.poll(clock.advance(0.01))
     assert port.requests() == 1
-    say(port, (0, HELLO), (1, EMPTY), (2, CellEvent(0, b"")))
-    host.poll(clock.advance(1.0))
-    assert host.mirror.current
-    say(port, (5, CellEvent(1, b"")))
-    host.poll(clock.advance(1.0))
+    say(port, (0, HELLO), (1, EMPTY), (2, CellEvent(0, b"", 1)))
+    events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.6))
+    assert settled(events) == [{"A1": OCCUPIED}]
+    say(port, (5, CellEvent(1, b"", 4)))  # events 2 and 3 lost
+    host.poll(clock.advance(0.01))
     assert port.requests() == 1
-    assert host.mirror.readings[1] is None
-    say(port, (6, HELLO), (7, SnapshotPart(2, 12, 0, (b"", b"") + (None,) * 10)))
-    events = host.poll(clock.advance(0.2)) + host.poll(clock.advance(0.2))
-    # A1 (held since before the gap) settles first, B1 one window later.
-    assert settled(events) == [{"A1": OCCUPIED}, {"A1": OCCUPIED, "B1": OCCUPIED}]
+    assert not host.mirror.current
+    say(port, (6, CellEvent(2, b"", 5)))
+    assert settled(host.poll(clock.advance(0.3))) == []
+    say(port, (7, HELLO), (8, SnapshotPart(2, 12, 0, (None, b"", b"") + (None,) * 9, 5)))
+    events = []
+    for _ in range(20):
+        events += host.poll(clock.advance(0.01))
+    # What changed while the copy was stale settles at once, a window after it came.
+    assert settled(events) == [{"B1": OCCUPIED, "C1": OCCUPIED}]
+
+
+def test_changes_found_by_a_snapshot_settle_only_with_every_later_change(
+    clock: FakeClock,
+) -> None:
+    """A piece moved from B1 to A1 while frames were lost, then a new piece laid on
+    B1: the host must never show the first piece's tag on both cells."""
+    x, y = bytes.fromhex("0A0B0C0D"), bytes.fromhex("01020304")
+    port = MemoryPort()
+    host = memory_board(clock, port, "rfid")
+    hello = Hello((2, 0, 0), ROWS, COLUMNS, "rfid")
+    say(port, (0, hello), (1, SnapshotPart(1, 12, 0, (None, x) + (None,) * 10)))
+    events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.3))
+    assert settled(events) == [{"B1": "0A0B0C0D"}]
+    # Events 1 (B1 lifted) and 2 (A1 laid with x) are lost; a snapshot tells.
+    say(port, (5, SnapshotPart(2, 12, 0, (x, None) + (None,) * 10, 2)))
+    events = host.poll(clock.advance(0.01))
+    for _ in range(5):
+        events += host.poll(clock.advance(0.01))
+    say(port, (6, CellEvent(1, y, 3)))
+    for _ in range(40):
+        events += host.poll(clock.advance(0.01))
+    assert settled(events) == [{"A1": "0A0B0C0D", "B1": "01020304"}]
 
 
 OTHER = PROTOCOL_VERSION + 1
@@ -259,7 +290,7 @@ def test_line_noise_that_reads_as_a_foreign_hello_is_not_believed(clock: FakeClo
     assert port.requests() == 1
     say(port, (2, HELLO), (3, SnapshotPart(2, 12, 0, (b"",) + (None,) * 11)))
     port.incoming += foreign_hello(79) + foreign_frame(80)
-    say(port, (4, CellEvent(1, b"")))
+    say(port, (4, CellEvent(1, b"", 1)))
     events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.2))
     assert settled(events) == [{"A1": OCCUPIED, "B1": OCCUPIED}]
     assert host.decoder.bad_frames == 2

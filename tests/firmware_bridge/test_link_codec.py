@@ -33,21 +33,21 @@ wire: Any = importlib.import_module("firmware_bridge.firmware.wire")
 
 FIXTURES = [
     (
-        Hello((1, 0, 0), 15, 15, "occupancy"),
+        Hello((2, 0, 0), 15, 15, "occupancy", 0),
         0,
-        "00 03 01 01 01 02 01 01 03 0f 0f 03 1c f0 00",
+        "00 03 02 01 01 02 02 01 03 0f 0f 01 01 03 64 eb 00",
     ),
     (
-        CellEvent(17, bytes.fromhex("04a224b2")),
+        CellEvent(17, bytes.fromhex("04a224b2"), 12, 40),
         5,
-        "00 03 01 02 02 05 0a 11 01 04 04 a2 24 b2 47 f9 00",
+        "00 03 02 02 02 05 02 11 02 0c 0a 28 01 04 04 a2 24 b2 7a 5b 00",
     ),
-    (CellEvent(224, None), 258, "00 05 01 02 01 02 02 e0 01 03 b7 1c 00"),
-    (SnapshotRequest(), 7, "00 03 01 04 04 07 5e 53 00"),
+    (CellEvent(224, None, 13, 3), 258, "00 05 02 02 01 02 02 e0 02 0d 02 03 01 03 eb 4b 00"),
+    (SnapshotRequest(), 7, "00 03 02 04 04 07 c5 8f 00"),
     (
-        SnapshotPart(3, 4, 0, (None, b"", bytes.fromhex("0102030405060708"), None)),
+        SnapshotPart(3, 4, 0, (None, b"", bytes.fromhex("0102030405060708"), None), 13),
         9,
-        "00 03 01 03 03 09 03 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 e6 0c 00",
+        "00 03 02 03 03 09 03 02 0d 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 06 e1 00",
     ),
 ]
 
@@ -82,9 +82,11 @@ def test_firmware_frames_match_the_host_encoder() -> None:
     hello = wire.frame(wire.HELLO, 0, wire.hello_payload(15, 15, wire.SENSOR_OCCUPANCY))
     assert bytes(hello) == encode(Hello(wire.FIRMWARE_VERSION, 15, 15, "occupancy"), 0)
     tag = bytes.fromhex("04a224b2c35e80")
-    assert bytes(wire.frame(wire.CELL, 65535, wire.cell_payload(224, tag))) == encode(
-        CellEvent(224, tag), 65535
+    assert bytes(wire.frame(wire.CELL, 65535, wire.cell_payload(224, tag, 65535, 70000))) == encode(
+        CellEvent(224, tag, 65535, 65535), 65535
     )
+    hello = wire.frame(wire.HELLO, 3, wire.hello_payload(3, 4, wire.SENSOR_RFID, 513))
+    assert bytes(hello) == encode(Hello(wire.FIRMWARE_VERSION, 3, 4, "rfid", 513), 3)
     assert bytes(wire.frame(wire.CELL, 1, wire.cell_payload(3, b""))) == encode(
         CellEvent(3, b""), 1
     )
@@ -93,16 +95,19 @@ def test_firmware_frames_match_the_host_encoder() -> None:
 readings = st.one_of(st.none(), st.just(b""), st.binary(min_size=4, max_size=10))
 
 
-@given(st.lists(readings, min_size=1, max_size=400), st.integers(0, 255))
-def test_snapshot_parts_match_and_fit_one_packet(values: list[bytes | None], sid: int) -> None:
-    host = snapshot_parts(sid, values)
-    firmware = wire.snapshot_payloads(sid, values)
+@given(st.lists(readings, min_size=1, max_size=400), st.integers(0, 255), st.integers(0, 65535))
+def test_snapshot_parts_match_and_fit_one_packet(
+    values: list[bytes | None], sid: int, events: int
+) -> None:
+    host = snapshot_parts(sid, values, events)
+    firmware = wire.snapshot_payloads(sid, values, events)
     assert len(host) == len(firmware)
     joined: list[bytes | None] = []
     for seq, (part, payload) in enumerate(zip(host, firmware, strict=True)):
         frame = encode(part, seq)
         assert bytes(wire.frame(wire.SNAPSHOT, seq, payload)) == frame
         assert len(cobs.decode(_inner(frame))) <= MAX_PACKET
+        assert sum(max(1, 1 + len(r)) if r is not None else 1 for r in part.readings) <= 64
         assert decode(_inner(frame)).message == part
         joined.extend(part.readings)
     assert joined == values
@@ -136,22 +141,25 @@ def _body(*parts: int) -> bytes:
 @pytest.mark.parametrize(
     "body",
     [
-        (1, 2, 0, 0, 0, 1, 1, 2),  # present with a tag length but no tag bytes
-        (1, 2, 0, 0, 0, 1, 0, 4),  # absent but a tag length
-        (1, 2, 0, 0, 0, 1, 2, 0),  # state 2 does not exist
-        (1, 1, 0, 0, 1, 0, 0, 15, 15),  # hello one byte short
-        (1, 1, 0, 0, 1, 0, 0, 15, 15, 9),  # unknown sensor kind
-        (1, 3, 0, 0, 1, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
-        (1, 3, 0, 0, 1, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
-        (1, 3, 0, 0, 1, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
-        (1, 99, 0, 0),  # unknown type
-        (1, 4, 0, 0, 1),  # snapshot request with a payload
-        (1, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
+        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2),  # present with a tag length but no tag bytes
+        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4),  # absent but a tag length
+        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0),  # state 2 does not exist
+        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0),  # cell event one byte short
+        (2, 1, 0, 0, 2, 0, 0, 15, 15, 0, 0),  # hello one byte short
+        (2, 1, 0, 0, 2, 0, 0, 15, 15, 9, 0, 0),  # unknown sensor kind
+        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
+        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
+        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
+        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0),  # snapshot head one byte short
+        (2, 99, 0, 0),  # unknown type
+        (2, 4, 0, 0, 1),  # snapshot request with a payload
+        (2, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
     ],
 )
 def test_decoder_rejects_a_payload_that_does_not_fit_its_type(body: tuple[int, ...]) -> None:
-    with pytest.raises(FrameError):
+    with pytest.raises(FrameError) as caught:
         decode(_body(*body))
+    assert not isinstance(caught.value, ForeignVersionError)
 
 
 def test_decoder_rejects_a_flipped_bit_by_crc() -> None:
@@ -162,13 +170,16 @@ def test_decoder_rejects_a_flipped_bit_by_crc() -> None:
 
 
 def test_a_hello_of_another_version_still_names_the_firmware() -> None:
-    envelope = decode(_body(2, 1, 0, 0, 3, 1, 4, 99, 99))
-    assert envelope.message == ForeignHello(2, (3, 1, 4))
+    envelope = decode(_body(1, 1, 0, 0, 1, 0, 0, 15, 15, 0))
+    assert envelope.message == ForeignHello(1, (1, 0, 0))
+    envelope = decode(_body(3, 1, 0, 0, 3, 1, 4, 99, 99))
+    assert envelope.message == ForeignHello(3, (3, 1, 4))
 
 
 def test_other_frames_of_another_version_are_rejected() -> None:
-    with pytest.raises(ForeignVersionError, match="v2"):
-        decode(_body(2, 2, 0, 0, 0, 1, 1, 0))
+    with pytest.raises(ForeignVersionError, match="v1") as caught:
+        decode(_body(1, 2, 0, 0, 0, 1, 1, 0))
+    assert caught.value.version == 1
 
 
 def test_encoder_refuses_a_tag_longer_than_ten_bytes() -> None:
