@@ -10,7 +10,9 @@ firmware's loop once, so a test with a FakeClock stays deterministic.
 from __future__ import annotations
 
 import importlib
+import math
 import os
+import random
 import shutil
 import tempfile
 import tty
@@ -58,22 +60,65 @@ class SimulatedBoardError(ValueError):
     """A scenario asked the simulated board for something it cannot do."""
 
 
+class LineNoise:
+    """A noisy cable: every bit that crosses it, either way, flips with probability
+    ``bit_error_rate``, independently, from a seeded generator."""
+
+    def __init__(self, seed: int, bit_error_rate: float) -> None:
+        if not 0 <= bit_error_rate < 1:
+            raise SimulatedBoardError(
+                f"a bit-error rate is a probability below 1, not {bit_error_rate}"
+            )
+        self.bit_error_rate = bit_error_rate
+        self._rng = random.Random(seed)
+        self.bits = 0
+        """Bits that crossed the cable."""
+        self.flipped = 0
+        """Bits that were flipped."""
+        self._until = self._next_gap()
+
+    def _next_gap(self) -> int:
+        # Bits to the next error: geometric, so errors fall as independent draws would.
+        if self.bit_error_rate == 0:
+            return -1
+        return int(math.log(1.0 - self._rng.random()) / math.log(1.0 - self.bit_error_rate))
+
+    def damage(self, data: bytes) -> bytes:
+        """``data`` as it arrives at the other end."""
+        bits = len(data) * 8
+        self.bits += bits
+        if self._until < 0:
+            return data
+        out = bytearray(data)
+        at = self._until
+        while at < bits:
+            out[at // 8] ^= 1 << (at % 8)
+            self.flipped += 1
+            at += 1 + self._next_gap()
+        self._until = at - bits
+        return bytes(out)
+
+
 class _PtyPort:
     """The firmware's end of the pty, non-blocking; bytes that do not fit are lost,
-    as on a UART nobody reads."""
+    as on a UART nobody reads. ``noise`` (optional) damages what crosses it."""
 
-    def __init__(self, master: int) -> None:
+    def __init__(self, master: int, noise: LineNoise | None = None) -> None:
         self.master = master
+        self.noise = noise
         self.dropped = 0
 
     def read(self) -> bytes:
         try:
-            return os.read(self.master, 4096)
+            data = os.read(self.master, 4096)
         except (BlockingIOError, OSError):
             # EIO while no one holds the other end open: nothing to read.
             return b""
+        return self.noise.damage(data) if self.noise is not None else data
 
     def write(self, data: bytes) -> None:
+        if self.noise is not None:
+            data = self.noise.damage(bytes(data))
         try:
             written = os.write(self.master, bytes(data))
         except (BlockingIOError, OSError):
@@ -131,6 +176,7 @@ class SimulatedSerialBoard:
         self._slave: int | None = None
         self.firmware: Any = None
         self.boots = 0
+        self._noise: LineNoise | None = None
         self.replug()
 
     def _boot(self) -> None:
@@ -183,7 +229,7 @@ class SimulatedSerialBoard:
                 scanner = scanners.MatrixWithReaders(matrix, self._readers, config.TAG_RETRY_MS)
         if self._master is None:
             raise SimulatedBoardError("the simulated board is unplugged")
-        self.port = _PtyPort(self._master)
+        self.port = _PtyPort(self._master, self._noise)
         self.machine = machine
         self.firmware = app.Firmware(
             self.port,
@@ -250,6 +296,17 @@ class SimulatedSerialBoard:
                 raise SimulatedBoardError("step needs a time: give now or a clock")
             now = self.clock.now()
         self.firmware.step(round(now * 1000))
+
+    @property
+    def noise(self) -> LineNoise | None:
+        """The damage on the cable, both ways (None: a clean cable)."""
+        return self._noise
+
+    @noise.setter
+    def noise(self, noise: LineNoise | None) -> None:
+        self._noise = noise
+        if self._master is not None:
+            self.port.noise = noise
 
     @property
     def plugged(self) -> bool:
