@@ -20,6 +20,7 @@ from .session import Session
 
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
+    from games.movegen import MoveGenerator
 
 
 @dataclass(frozen=True)
@@ -87,15 +88,23 @@ def crosslet_lexicon() -> Lexicon:
 
 @functools.cache
 def _lexicon(path: str | None) -> Lexicon:
-    """A word list's lexicon, with its move generator (hints, computer players),
-    both loaded from their caches, once per process."""
-    from games.movegen import use_generator
+    """A word list's lexicon, loaded from its cache once per process."""
+    from .lexicon_store import load_lexicon
 
-    from .lexicon_store import load_generator, load_lexicon
+    return load_lexicon(None if path is None else Path(path))
 
-    lexicon = load_lexicon(None if path is None else Path(path))
-    use_generator(lexicon, load_generator(lexicon))
-    return lexicon
+
+def crosslet_generator(lexicon: Lexicon) -> MoveGenerator:
+    """The move generator of a lexicon (hints, computer players), loaded from its cache
+    once per process; every game of the lexicon is given this one."""
+    return _generator(lexicon)
+
+
+@functools.cache
+def _generator(lexicon: Lexicon) -> MoveGenerator:
+    from .lexicon_store import load_generator
+
+    return load_generator(lexicon)
 
 
 def lexicon_for(words: object) -> Lexicon:
@@ -113,17 +122,19 @@ def lexicon_for(words: object) -> Lexicon:
 
 def _crosslet() -> Kit:
     from games.crosslet import Crosslet
-    from games.movegen import CrossletPlayer, generator_for
+    from games.movegen import CrossletPlayer
 
     from .referees.crosslet import CrossletReferee
 
     def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
-        return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
+        lexicon = lexicon_for(options.get("words"))
+        generator = crosslet_generator(lexicon)
+        return Crosslet(players, rng, options, lexicon=lexicon, generator=generator)
 
     def make_player(game: Game, rng: random.Random) -> Player:
         if not isinstance(game, Crosslet):
             raise TypeError(f"the Crosslet kit plays Crosslet, not {game.title}")
-        return CrossletPlayer(generator_for(game.lexicon), rng)
+        return CrossletPlayer(game.generator, rng)
 
     return Kit(
         name="crosslet",

@@ -31,6 +31,7 @@ __all__ = [
     "ProgressBar",
     "cache_path",
     "default_cache_dir",
+    "generator_path",
     "load_lexicon",
     "read_word_list",
 ]
@@ -147,7 +148,7 @@ def load_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGener
     loaded generator; a cached one loads in a tenth of a second.
     """
     directory = cache_dir if cache_dir is not None else default_cache_dir()
-    file = directory / f"movegen-{lexicon.checksum}.bin"
+    file = generator_path(directory, lexicon.checksum)
     try:
         return MoveGenerator.from_bytes(file.read_bytes())
     except FileNotFoundError:
@@ -157,6 +158,15 @@ def load_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGener
     generator = MoveGenerator(lexicon.words())
     _write_cache(file, generator.to_bytes())
     return generator
+
+
+def generator_path(cache_dir: Path, checksum: str) -> Path:
+    """The cache file of the move generator of the list whose md5 is ``checksum``.
+
+    The name carries the format (2: flat arrays), so that programs of another
+    format sharing the cache keep their own file instead of rebuilding each other's.
+    """
+    return cache_dir / f"movegen2-{checksum}.bin"
 
 
 def _read_cache(file: Path, checksum: str) -> Lexicon | None:
@@ -257,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
     load_generator(lexicon, args.cache_dir)
     directory = args.cache_dir if args.cache_dir is not None else default_cache_dir()
     print(f"{len(lexicon)} words, index {cache_path(directory, lexicon.checksum)}")
-    print(f"move generator {directory / f'movegen-{lexicon.checksum}.bin'}")
+    print(f"move generator {generator_path(directory, lexicon.checksum)}")
     return 0
 
 

@@ -21,6 +21,7 @@ Racks come two ways (option ``"racks"``):
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -57,6 +58,7 @@ from games.crosslet_board import (
     parse_cell,
     rack_points,
 )
+from games.movegen import MoveGenerator
 
 __all__ = [
     "RACK_MODES",
@@ -84,7 +86,8 @@ def _spell(tiles: Iterable[str]) -> str:
 
 
 class WordList(Protocol):
-    """What Crosslet needs of a lexicon: a word test and, for the computer player, the words."""
+    """What Crosslet needs of a lexicon: a word test and, to build a move generator, the
+    words."""
 
     def is_word(self, s: str) -> bool:
         """Whether ``s`` (lower case) is an allowed word."""
@@ -188,6 +191,11 @@ class Crosslet(Game):
     ``"bag"`` — the 100 tiles in the order they are drawn (default: shuffled by
     ``rng``), for set-up positions and scenario scripts; ``"racks"`` — ``"dealt"``
     (default) or ``"table"`` (see the module docstring).
+
+    ``generator`` finds the placements that ``legal_actions``, ``shortlist`` and
+    ``hint`` offer: pass the one loaded with the lexicon (games of one lexicon share
+    it). Without one, the game builds its own from ``lexicon.words()`` when first
+    asked, which takes seconds for a full dictionary.
     """
 
     name: ClassVar[str] = "crosslet"
@@ -202,9 +210,11 @@ class Crosslet(Game):
         options: Mapping[str, Any] | None = None,
         *,
         lexicon: WordList,
+        generator: MoveGenerator | None = None,
     ) -> None:
         super().__init__(players, rng, options)
         self.lexicon = lexicon
+        self._generator = generator
         self._board: dict[Cell, str] = {}
         self._placer: dict[Cell, PlayerId] = {}
         self._scores = [0] * players
@@ -350,17 +360,51 @@ class Crosslet(Game):
         return out
 
     # -- actions -----------------------------------------------------------------
+    @property
+    def generator(self) -> MoveGenerator:
+        """The move generator of this game's lexicon (built on first use if none was given)."""
+        if self._generator is None:
+            self._generator = MoveGenerator(self.lexicon.words())
+        return self._generator
+
     def legal_actions(self) -> list[Action]:
-        """The generator's best few placements, an exchange of the whole rack, and a pass."""
+        """Every legal action of the player to move: each placement along one line (in the
+        order the generator finds them), each exchange while the bag allows, and a pass.
+
+        Two things are left out because they cannot be listed: placements over several
+        lines (legal here, but they are combinations of single-line ones, millions on
+        a busy board), and, with table racks whose tiles are not all known, placements
+        and named exchanges of tiles the engine has not seen (an exchange by count
+        stands for those). Empty once the game is over or waits for racks to count.
+        """
+        if self._outcome is not None or self._pending:
+            return []
+        seat = self._turn
+        actions: list[Action] = []
+        known = self.rack_known(seat)
+        if known:
+            actions += self.generator.placements(self.board_letters(), self.rack(seat))
+        if self.bag_count >= RACK_SIZE:
+            if known:
+                rack = sorted(self.rack(seat))
+                for size in range(1, len(rack) + 1):
+                    actions += map(Exchange, sorted(set(itertools.combinations(rack, size))))
+            else:
+                actions += (ExchangeCount(n) for n in range(1, self.rack_size(seat) + 1))
+        actions.append(Pass())
+        return actions
+
+    def shortlist(self, n: int = 5) -> list[Action]:
+        """A computer player's short list: the ``n`` best-scoring single-line placements
+        (best first), an exchange of the whole rack while the bag allows, and a pass."""
         if self._outcome is not None or self._pending:
             # A rack to reveal is on the table, not in the engine: nothing to offer.
             return []
-        from games.movegen import generator_for
-
         seat = self._turn
         actions: list[Action] = []
         if self.rack_known(seat):
-            actions.extend(generator_for(self.lexicon).top(self, seat, 5))
+            top = self.generator.top(self.board_letters(), self.rack(seat), n)
+            actions.extend(move.action() for move in top)
         if self.bag_count >= RACK_SIZE:
             if self.rack_known(seat):
                 actions.append(Exchange(tuple(self.rack(seat))))
@@ -372,12 +416,11 @@ class Crosslet(Game):
     def hint(self, player: PlayerId | None = None) -> PlaceTiles | None:
         """The best-scoring single-line placement for a seat (default: the one to move);
         None when none fits or the rack is not known."""
-        from games.movegen import generator_for
-
         seat = self._turn if player is None else player
         if not self.rack_known(seat):
             return None
-        return generator_for(self.lexicon).best(self, seat)
+        best = self.generator.best(self.board_letters(), self.rack(seat))
+        return None if best is None else best.action()
 
     def check(self, action: Action) -> Verdict:
         try:

@@ -1,10 +1,18 @@
 """Crosslet's move generator: every single-line placement for a rack, by Appel–Jacobson.
 
-The words are held in a DAWG (a trie whose equal suffixes are shared). For each
-line and each anchor (an empty cell next to a tile) the search grows a left part
-from the rack through non-anchor cells, then extends right through the anchor,
-checking each new tile against the cross-word it makes across the line. Scores
-are kept as the search goes, so the best move costs no second pass.
+The words are held in a DAWG (a trie whose equal suffixes are shared), kept as flat
+arrays: for each node a 26-bit mask of the letters that leave it and the offset of
+its first edge, for each edge its target, in letter order. A child is found with one
+popcount: ``targets[first[node] + popcount(mask & below(letter))]``. The same arrays
+are the cache file, so loading copies bytes and builds no objects per node.
+
+For each line and each anchor (an empty cell next to a tile) the search grows a left
+part from the rack through non-anchor cells, then extends right through the anchor,
+checking each new tile against the cross-word it makes across the line. Letters are
+tried only where the rack, the word graph and the cross-word all allow them (one AND
+of three masks), and a left part is tried at an anchor only if some tile left on the
+rack can go on the anchor. Scores are kept as the search goes, so the best move costs
+no second pass.
 """
 
 from __future__ import annotations
@@ -12,12 +20,14 @@ from __future__ import annotations
 import heapq
 import random
 import sys
+import zlib
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
-from games.core import Action, Cell, Game, GameError, Pass, Player, PlayerId
+from games.core import Action, Cell, Game, GameError, Pass, Player
 from games.crosslet_board import (
     ALL_TILES_BONUS,
     BLANK,
@@ -33,7 +43,7 @@ from games.crosslet_board import (
 )
 
 if TYPE_CHECKING:
-    from games.crosslet import Crosslet, PlaceTiles, WordList
+    from games.crosslet import PlaceTiles
 
 __all__ = [
     "BadGeneratorData",
@@ -41,11 +51,17 @@ __all__ = [
     "Dawg",
     "Move",
     "MoveGenerator",
-    "generator_for",
-    "use_generator",
 ]
 
-_MAGIC = b"CXDAWG1\n"
+_MAGIC = b"CXDAWG2\n"
+_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ALL = (1 << 26) - 1
+"""The mask of every letter."""
+_BELOW = tuple((1 << i) - 1 for i in range(26))
+"""``_BELOW[i]``: the mask of the letters before letter ``i``."""
+_INDEX = {ch: i for i, ch in enumerate(_ALPHABET)}
+_LOWER = _ALPHABET.lower()
+"""A blank's letter in a search result is lower case."""
 
 
 class BadGeneratorData(GameError):
@@ -53,16 +69,20 @@ class BadGeneratorData(GameError):
 
 
 class Dawg:
-    """A minimal acyclic word graph over upper-case words; node 0 is the root.
+    """A minimal acyclic word graph over upper-case words, as flat arrays; node 0 is the root.
 
-    ``edges[n]`` maps a letter to the next node; ``final[n]`` says a word ends at ``n``.
+    ``masks[n]`` has bit ``i`` set when letter ``i`` (A is 0) leaves node ``n``;
+    ``final[n]`` is 1 when a word ends at ``n``; the edges of ``n`` are
+    ``targets[first[n]:first[n + 1]]``, in letter order.
     """
 
-    __slots__ = ("edges", "final")
+    __slots__ = ("final", "first", "masks", "targets")
 
-    def __init__(self, edges: list[dict[str, int]], final: list[bool]) -> None:
-        self.edges = edges
+    def __init__(self, masks: array[int], final: bytes, targets: array[int]) -> None:
+        self.masks = masks
         self.final = final
+        self.targets = targets
+        self.first = array("I", accumulate(map(int.bit_count, masks), initial=0))
 
     @classmethod
     def build(cls, words: Iterable[str]) -> Dawg:
@@ -104,10 +124,12 @@ class Dawg:
             final[node] = True
             previous = word
         merge_down_to(0)
-        return cls._compact(edges, final)
+        return cls.flatten(edges, final)
 
     @classmethod
-    def _compact(cls, edges: list[dict[str, int]], final: list[bool]) -> Dawg:
+    def flatten(cls, edges: Sequence[Mapping[str, int]], final: Sequence[bool]) -> Dawg:
+        """The flat form of a graph given as one letter-to-node map per node, with the
+        nodes that the root reaches numbered in breadth-first order."""
         number = {0: 0}
         order = [0]
         for node in order:
@@ -115,59 +137,91 @@ class Dawg:
                 if child not in number:
                     number[child] = len(order)
                     order.append(child)
-        return cls(
-            [{ch: number[c] for ch, c in edges[n].items()} for n in order],
-            [final[n] for n in order],
-        )
+        masks = array("I")
+        targets = array("I")
+        for node in order:
+            out = edges[node]
+            mask = 0
+            for letter in out:
+                mask |= 1 << _INDEX[letter]
+            masks.append(mask)
+            targets.extend(number[out[letter]] for letter in sorted(out))
+        return cls(masks, bytes(final[n] for n in order), targets)
+
+    def child(self, node: int, letter: str) -> int | None:
+        """The node reached from ``node`` by ``letter`` (upper case), or None."""
+        i = _INDEX.get(letter)
+        if i is None:
+            return None
+        mask = self.masks[node]
+        if not mask >> i & 1:
+            return None
+        return self.targets[self.first[node] + (mask & _BELOW[i]).bit_count()]
 
     def __contains__(self, word: object) -> bool:
         if not isinstance(word, str):
             return False
         node = 0
         for letter in word.upper():
-            nxt = self.edges[node].get(letter)
-            if nxt is None:
+            step = self.child(node, letter)
+            if step is None:
                 return False
-            node = nxt
-        return self.final[node]
+            node = step
+        return bool(self.final[node])
 
     def __len__(self) -> int:
-        return len(self.edges)
+        return len(self.masks)
+
+    @property
+    def edge_count(self) -> int:
+        return len(self.targets)
 
     def to_bytes(self) -> bytes:
-        """A compact serialisation that ``from_bytes`` loads much faster than a build."""
-        data = array("I", [len(self.edges)])
-        for node, out in enumerate(self.edges):
-            data.append((self.final[node] << 8) | len(out))
-            data.extend((ord(ch) << 24) | child for ch, child in out.items())
+        """The arrays as they are held, little-endian, after a header and a checksum."""
+        masks, targets = array("I", self.masks), array("I", self.targets)
         if sys.byteorder == "big":
-            data.byteswap()
-        return _MAGIC + data.tobytes()
+            masks.byteswap()
+            targets.byteswap()
+        body = (
+            len(masks).to_bytes(4, "little")
+            + len(targets).to_bytes(4, "little")
+            + masks.tobytes()
+            + self.final
+            + targets.tobytes()
+        )
+        return _MAGIC + zlib.crc32(body).to_bytes(4, "little") + body
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> Dawg:
-        if not blob.startswith(_MAGIC) or (len(blob) - len(_MAGIC)) % 4:
+        head = len(_MAGIC) + 12
+        if not blob.startswith(_MAGIC) or len(blob) < head:
             raise BadGeneratorData("these bytes are not a saved Crosslet word graph")
-        data = array("I")
-        data.frombytes(blob[len(_MAGIC) :])
+        view = memoryview(blob)
+        crc = int.from_bytes(view[len(_MAGIC) : len(_MAGIC) + 4], "little")
+        nodes = int.from_bytes(view[len(_MAGIC) + 4 : len(_MAGIC) + 8], "little")
+        count = int.from_bytes(view[len(_MAGIC) + 8 : head], "little")
+        if len(blob) != head + 5 * nodes + 4 * count:
+            raise BadGeneratorData("the saved word graph is cut short or too long")
+        if zlib.crc32(view[len(_MAGIC) + 4 :]) != crc:
+            raise BadGeneratorData("the saved word graph is damaged (its checksum differs)")
+        masks = array("I")
+        masks.frombytes(view[head : head + 4 * nodes])
+        final = bytes(view[head + 4 * nodes : head + 5 * nodes])
+        targets = array("I")
+        targets.frombytes(view[head + 5 * nodes :])
         if sys.byteorder == "big":
-            data.byteswap()
-        try:
-            count = data[0]
-            edges: list[dict[str, int]] = []
-            final: list[bool] = []
-            i = 1
-            for _ in range(count):
-                head = data[i]
-                n = head & 0xFF
-                final.append(bool(head >> 8))
-                edges.append({chr(v >> 24): v & 0xFFFFFF for v in data[i + 1 : i + 1 + n]})
-                i += 1 + n
-        except IndexError:
-            raise BadGeneratorData("the saved word graph is cut short") from None
-        if i != len(data) or any(c >= count for out in edges for c in out.values()):
-            raise BadGeneratorData("the saved word graph is damaged")
-        return cls(edges, final)
+            masks.byteswap()
+            targets.byteswap()
+        dawg = cls(masks, final, targets)
+        if (
+            not nodes
+            or dawg.first[-1] != count
+            or (count and max(targets) >= nodes)
+            or (nodes and max(masks) > _ALL)
+            or final.strip(b"\x00\x01")
+        ):
+            raise BadGeneratorData("the saved word graph is not consistent")
+        return dawg
 
 
 @dataclass(frozen=True)
@@ -196,17 +250,29 @@ _WM_DOWN = tuple(tuple(WORD_MULTIPLIER[r][c] for r in range(SIZE)) for c in rang
 _VALUES = {ch: v for ch, v in LETTER_VALUES.items() if ch != BLANK}
 _CX, _CY = parse_cell(CENTRE)
 
+_Left = tuple[int, str, int, int]
+"""A left part: (node, letters spelled, the rack's letters left, the letters that may
+follow it from the rack: every one after the node while a blank is left)."""
+
+_Start = tuple[int, str, int]
+"""A left part chosen for an anchor: (node, letters spelled, the rack's letters left)."""
+
+_Starts = tuple[list[_Start], list[int]]
+"""The left parts chosen for an anchor, shorter first, and where those of each length end."""
+
 
 class MoveGenerator:
     """Finds every single-line Crosslet placement for a rack; build once from the words."""
 
     def __init__(self, words: Iterable[str]) -> None:
         self.dawg = Dawg.build(words)
+        self._crossings: dict[tuple[str, str], tuple[int, int]] = {}
 
     @classmethod
     def from_dawg(cls, dawg: Dawg) -> MoveGenerator:
         gen = cls.__new__(cls)
         gen.dawg = dawg
+        gen._crossings = {}
         return gen
 
     def to_bytes(self) -> bytes:
@@ -220,23 +286,31 @@ class MoveGenerator:
     def moves(self, board: Mapping[str, str], rack: Sequence[str]) -> Iterator[Move]:
         """Every legal single-line placement from ``rack`` (``"?"`` a blank) on ``board``
         (cell to letter, lower case for a blank), with its score."""
+        grid = {parse_cell(c): ch for c, ch in board.items()}
         for found in self._search(board, rack):
-            yield self._move(found, board)
+            yield self._move(found, grid)
 
-    def best(self, game: Crosslet, player: PlayerId) -> PlaceTiles | None:
-        """The highest-scoring single-line placement for ``player``, or None if none fits."""
-        found = self._search(game.board_letters(), game.rack(player))
+    def placements(self, board: Mapping[str, str], rack: Sequence[str]) -> list[PlaceTiles]:
+        """Every single-line placement as an action, in the order found."""
+        return [self._move(found, None).action() for found in self._search(board, rack)]
+
+    def best(self, board: Mapping[str, str], rack: Sequence[str]) -> Move | None:
+        """The highest-scoring single-line placement (the first found of equals), or None."""
+        found = self._search(board, rack)
         if not found:
             return None
-        return self._move(max(found, key=lambda f: f[0]), None).action()
+        return self._move(max(found, key=_score), None)
 
-    def top(self, game: Crosslet, player: PlayerId, n: int) -> list[PlaceTiles]:
-        """The ``n`` highest-scoring single-line placements for ``player``, best first."""
-        found = self._search(game.board_letters(), game.rack(player))
-        return [self._move(f, None).action() for f in heapq.nlargest(n, found, key=lambda f: f[0])]
+    def top(self, board: Mapping[str, str], rack: Sequence[str], n: int) -> list[Move]:
+        """The ``n`` highest-scoring single-line placements, best first (equals in the
+        order found)."""
+        found = self._search(board, rack)
+        return [self._move(f, None) for f in heapq.nlargest(n, found, key=_score)]
 
     @staticmethod
-    def _move(found: _Found, board: Mapping[str, str] | None) -> Move:
+    def _move(found: _Found, grid: Mapping[tuple[int, int], str] | None) -> Move:
+        """The move of a search result; its word is spelled only when ``grid`` (the board
+        by (column, row)) is given."""
         score, down, line, placed = found
         tiles: list[tuple[Cell, str]] = []
         blanks: list[tuple[Cell, str]] = []
@@ -248,18 +322,21 @@ class MoveGenerator:
             else:
                 tiles.append((cell, letter))
         word = ""
-        if board is not None:
-            grid = {parse_cell(c): ch for c, ch in board.items()}
-            for pos, letter in placed:
-                grid[(line, pos) if down else (pos, line)] = letter
-            dc, dr = (0, 1) if down else (1, 0)
+        if grid is not None:
+            new = dict(placed)
             first = placed[0][0]
-            col, row = (line, first) if down else (first, line)
-            while (col - dc, row - dr) in grid:
-                col, row = col - dc, row - dr
-            while (col, row) in grid:
-                word += grid[col, row].upper()
-                col, row = col + dc, row + dr
+            last = placed[-1][0]
+
+            def at(pos: int) -> str | None:
+                if pos in new:
+                    return new[pos]
+                return grid.get((line, pos) if down else (pos, line))
+
+            while first > 0 and at(first - 1) is not None:
+                first -= 1
+            while last < SIZE - 1 and at(last + 1) is not None:
+                last += 1
+            word = "".join((at(pos) or "").upper() for pos in range(first, last + 1))
         return Move(tuple(sorted(tiles)), tuple(sorted(blanks)), score, word)
 
     def _search(self, board: Mapping[str, str], rack: Sequence[str]) -> list[_Found]:
@@ -275,39 +352,57 @@ class MoveGenerator:
                 raise ValueError(f"{tile!r} is not a tile; racks hold A to Z and ? for a blank")
             counts[t] = counts.get(t, 0) + 1
         lefts = self._left_parts(counts)
+        counts.setdefault(BLANK, 0)
         out: list[_Found] = []
         empty = not board
-        self._search_lines(across, False, counts, lefts, out, empty)
-        self._search_lines(down, True, counts, lefts, out, empty)
+        # Left parts that may start a word at an anchor, by the letters the anchor allows
+        # and the tiles right after it: the same for every line and both directions.
+        starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
+        self._search_lines(across, False, counts, lefts, starts, out, empty)
+        self._search_lines(down, True, counts, lefts, starts, out, empty)
         return out
 
-    def _left_parts(self, rack: dict[str, int]) -> list[list[tuple[int, str]]]:
-        """Every start of a word the rack can spell, up to 6 letters, as (node, letters),
-        grouped by length; a lower-case letter is a blank. The same for every anchor."""
-        edges = self.dawg.edges
-        letters = [ch for ch in rack if ch != BLANK]
-        by_length: list[list[tuple[int, str]]] = [[] for _ in range(RACK_SIZE)]
-        by_length[0].append((0, ""))
+    def _left_parts(self, rack: dict[str, int]) -> list[list[_Left]]:
+        """Every start of a word the rack can spell, up to 6 letters, grouped by length,
+        in the order a depth-first walk finds them (rack letters in rack order, then a
+        blank for each letter A to Z); a lower-case letter is a blank. The same for
+        every anchor."""
+        masks = self.dawg.masks
+        first = self.dawg.first
+        targets = self.dawg.targets
+        letters = [(ch, _INDEX[ch]) for ch in rack if ch != BLANK]
+        by_length: list[list[_Left]] = [[] for _ in range(RACK_SIZE)]
+
+        def left(node: int) -> tuple[int, int]:
+            have = 0
+            for ch, i in letters:
+                if rack[ch]:
+                    have |= 1 << i
+            return have, masks[node] if rack.get(BLANK) else masks[node] & have
+
+        by_length[0].append((0, "", *left(0)))
 
         def grow(node: int, spelled: str) -> None:
             depth = len(spelled) + 1
-            nexts = edges[node]
-            for ch in letters:
-                if rack[ch]:
-                    child = nexts.get(ch)
-                    if child is None:
-                        continue
+            mask = masks[node]
+            start = first[node]
+            for ch, i in letters:
+                if rack[ch] and mask >> i & 1:
+                    child = targets[start + (mask & _BELOW[i]).bit_count()]
                     rack[ch] -= 1
-                    by_length[depth].append((child, spelled + ch))
+                    by_length[depth].append((child, spelled + ch, *left(child)))
                     if depth < RACK_SIZE - 1:
                         grow(child, spelled + ch)
                     rack[ch] += 1
             if rack.get(BLANK):
                 rack[BLANK] -= 1
-                for ch, child in nexts.items():
-                    by_length[depth].append((child, spelled + ch.lower()))
+                for child in targets[start : first[node + 1]]:
+                    low = mask & -mask
+                    mask ^= low
+                    ch = _LOWER[low.bit_length() - 1]
+                    by_length[depth].append((child, spelled + ch, *left(child)))
                     if depth < RACK_SIZE - 1:
-                        grow(child, spelled + ch.lower())
+                        grow(child, spelled + ch)
                 rack[BLANK] += 1
 
         grow(0, "")
@@ -318,7 +413,8 @@ class MoveGenerator:
         grid: list[list[str]],
         down: bool,
         rack: dict[str, int],
-        lefts: list[list[tuple[int, str]]],
+        lefts: list[list[_Left]],
+        starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
         empty_board: bool,
     ) -> None:
@@ -341,144 +437,232 @@ class MoveGenerator:
                         or (below is not None and below[pos])
                     ):
                         anchors.append(pos)
-            if not anchors:
-                continue
-            allowed, cross_base = self._cross_checks(grid, line)
-            self._search_line(cells, line, down, anchors, allowed, cross_base, rack, lefts, out)
+            if anchors:
+                self._search_line(grid, line, down, anchors, rack, lefts, starts, out)
 
     def _search_line(
         self,
-        cells: list[str],
+        grid: list[list[str]],
         line: int,
         down: bool,
         anchors: list[int],
-        allowed: list[frozenset[str] | None],
-        cross_base: list[int],
         rack: dict[str, int],
-        lefts: list[list[tuple[int, str]]],
+        lefts: list[list[_Left]],
+        starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
     ) -> None:
         """Appel–Jacobson along one line: a left part through non-anchor cells, then right."""
-        edges = self.dawg.edges
+        masks = self.dawg.masks
+        first = self.dawg.first
+        targets = self.dawg.targets
         final = self.dawg.final
-        values = _VALUES
+        below = _BELOW
+        cells = grid[line]
+        allowed, crossed, cross_base = self._cross_checks(grid, line)
         lms = (_LM_DOWN if down else _LM_ACROSS)[line]
         wms = (_WM_DOWN if down else _WM_ACROSS)[line]
         on_board = [tile_points(ch) if ch else 0 for ch in cells]
-        letters = [ch for ch in rack if ch != BLANK]
-        has_blank = bool(rack.get(BLANK))
+        index = [_INDEX[ch.upper()] if ch else -1 for ch in cells]
+        letters = [
+            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch]) for ch in rack if ch != BLANK
+        ]
+        have = sum(bit for _, bit, _, _ in letters)
+        reach = _ALL if rack[BLANK] else have
         # Tiles laid right of the anchor, as (position, letter).
         placed: list[tuple[int, str]] = []
-        left_part = ""
+        # The anchor and the left part being extended: its tiles and their points.
+        anchor = 0
+        laid: tuple[tuple[int, str], ...] = ()
+        laid_sum = 0
+        laid_mul = 1
 
-        def record(anchor: int, msum: int, wmul: int, xsum: int) -> None:
-            tiles = len(left_part) + len(placed)
-            if down and tiles == 1 and allowed[anchor] is not None:
-                return  # found already across, where it makes a word of 2 or more
-            first = anchor - len(left_part)
-            laid = [(first + k, ch) for k, ch in enumerate(left_part)]
-            for pos, ch in laid:
-                msum += (values[ch] if ch.isupper() else 0) * lms[pos]
-                wmul *= wms[pos]
-            bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
-            out.append((msum * wmul + xsum + bonus, down, line, (*laid, *placed)))
+        # From each cell: the letters of the run of tiles on the board that starts there,
+        # their points, and the first empty cell after them (SIZE: the edge).
+        runs: list[tuple[int, ...]] = []
+        run_points: list[int] = []
+        stops: list[int] = []
+        for pos in range(SIZE + 1):
+            stop = pos
+            while stop < SIZE and index[stop] >= 0:
+                stop += 1
+            runs.append(tuple(index[pos:stop]))
+            run_points.append(sum(on_board[pos:stop]))
+            stops.append(stop)
 
-        def extend(anchor: int, node: int, pos: int, msum: int, wmul: int, xsum: int) -> None:
-            if pos < SIZE:
-                letter = cells[pos]
-                if letter:
-                    child = edges[node].get(letter.upper())
-                    if child is not None:
-                        extend(anchor, child, pos + 1, msum + on_board[pos], wmul, xsum)
-                    return
-            if pos > anchor and final[node]:
-                record(anchor, msum, wmul, xsum)
-            if pos >= SIZE:
-                return
-            ok = allowed[pos]
+        def place(node: int, pos: int, msum: int, wmul: int, xsum: int, have: int) -> None:
+            """Lay each tile that may go on the empty cell ``pos`` after ``node``; record
+            the words that end there and go on. ``have``: the rack's letters left."""
+            m = masks[node]
+            fits = m & allowed[pos]
+            start = first[node]
             lm = lms[pos]
             wm = wms[pos]
+            wmul *= wm
+            cross = crossed[pos]
             base = cross_base[pos]
-            nexts = edges[node]
-            for ch in letters:
-                if rack[ch]:
-                    child = nexts.get(ch)
-                    if child is None or (ok is not None and ch not in ok):
-                        continue
-                    v = values[ch] * lm
-                    cross = (base + v) * wm if ok is not None else 0
-                    rack[ch] -= 1
+            run = runs[pos + 1]
+            stop = stops[pos + 1]
+            msum += run_points[pos + 1]
+            for ch, bit, low, value in letters:
+                if not fits & have & bit:
+                    continue
+                n = targets[start + (m & low).bit_count()]
+                for i in run:
+                    mm = masks[n]
+                    if not mm >> i & 1:
+                        break
+                    n = targets[first[n] + (mm & below[i]).bit_count()]
+                else:
+                    left = rack[ch] - 1
+                    rack[ch] = left
                     placed.append((pos, ch))
-                    extend(anchor, child, pos + 1, msum + v, wmul * wm, xsum + cross)
+                    v = value * lm
+                    xs = xsum + (base + v) * wm if cross else xsum
+                    if final[n]:
+                        tiles = len(laid) + len(placed)
+                        if not (down and tiles == 1 and crossed[anchor]):
+                            bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
+                            score = (msum + v + laid_sum) * wmul * laid_mul + xs + bonus
+                            out.append((score, down, line, (*laid, *placed)))
+                    now = have if left else have & ~bit
+                    if stop < SIZE and masks[n] & allowed[stop] & (_ALL if rack[BLANK] else now):
+                        place(n, stop, msum + v, wmul, xs, now)
                     placed.pop()
-                    rack[ch] += 1
-            if rack.get(BLANK):
+                    rack[ch] = left + 1
+            if rack[BLANK] and fits:
                 rack[BLANK] -= 1
-                for ch, child in nexts.items():
-                    if ok is not None and ch not in ok:
-                        continue
-                    cross = base * wm if ok is not None else 0
-                    placed.append((pos, ch.lower()))
-                    extend(anchor, child, pos + 1, msum, wmul * wm, xsum + cross)
-                    placed.pop()
+                more = _ALL if rack[BLANK] else have
+                xs = xsum + base * wm if cross else xsum
+                while fits:
+                    bit = fits & -fits
+                    fits ^= bit
+                    n = targets[start + (m & (bit - 1)).bit_count()]
+                    for i in run:
+                        mm = masks[n]
+                        if not mm >> i & 1:
+                            break
+                        n = targets[first[n] + (mm & below[i]).bit_count()]
+                    else:
+                        placed.append((pos, _LOWER[bit.bit_length() - 1]))
+                        if final[n]:
+                            tiles = len(laid) + len(placed)
+                            if not (down and tiles == 1 and crossed[anchor]):
+                                bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
+                                score = (msum + laid_sum) * wmul * laid_mul + xs + bonus
+                                out.append((score, down, line, (*laid, *placed)))
+                        if stop < SIZE and masks[n] & allowed[stop] & more:
+                            place(n, stop, msum, wmul, xs, have)
+                        placed.pop()
                 rack[BLANK] += 1
 
-        everything = frozenset(_VALUES)
         previous = -1
         for anchor in anchors:
             ok = allowed[anchor]
-            if has_blank:
-                fits = everything if ok is None else ok
+            if anchor > 0 and cells[anchor - 1]:
+                # The word runs on from the tiles left of the anchor.
+                pos = anchor - 1
+                while pos > 0 and cells[pos - 1]:
+                    pos -= 1
+                node = 0
+                msum = 0
+                while pos < anchor:
+                    i = index[pos]
+                    m = masks[node]
+                    if not m >> i & 1:
+                        break
+                    node = targets[first[node] + (m & below[i]).bit_count()]
+                    msum += on_board[pos]
+                    pos += 1
+                if pos == anchor and masks[node] & ok & reach:
+                    laid, laid_sum, laid_mul = (), 0, 1
+                    place(node, anchor, msum, 1, 0, have)
             else:
-                fits = frozenset(letters) if ok is None else ok.intersection(letters)
-            if fits:
-                if anchor > 0 and cells[anchor - 1]:
-                    pos = anchor - 1
-                    while pos > 0 and cells[pos - 1]:
-                        pos -= 1
-                    node: int | None = 0
-                    msum = 0
-                    while pos < anchor and node is not None:
-                        node = edges[node].get(cells[pos].upper())
-                        msum += on_board[pos]
-                        pos += 1
-                    if node is not None:
-                        left_part = ""
-                        extend(anchor, node, anchor, msum, 1, 0)
-                else:
-                    room = min(anchor - previous - 1, RACK_SIZE - 1)
-                    # Tiles just right of the anchor that the word must run through.
-                    ahead = []
-                    pos = anchor + 1
-                    while pos < SIZE and cells[pos]:
-                        ahead.append(cells[pos].upper())
-                        pos += 1
-                    for length in range(room + 1):
-                        for node, spelled in lefts[length]:
-                            nexts = edges[node]
-                            if nexts.keys().isdisjoint(fits):
-                                continue
-                            if ahead and not _runs_through(edges, nexts, fits, ahead):
-                                continue
-                            for ch in spelled:
-                                rack[ch if ch.isupper() else BLANK] -= 1
-                            left_part = spelled
-                            extend(anchor, node, anchor, 0, 1, 0)
-                            for ch in spelled:
-                                rack[ch if ch.isupper() else BLANK] += 1
+                room = min(anchor - previous - 1, RACK_SIZE - 1)
+                pos = anchor + 1
+                while pos < SIZE and cells[pos]:
+                    pos += 1
+                ahead = tuple(index[anchor + 1 : pos])
+                key = (ok, ahead)
+                known = starts.get(key)
+                if known is None:
+                    known = starts[key] = ([], [])
+                chosen, ends = known
+                if len(ends) <= room:
+                    self._starts(lefts[len(ends) : room + 1], ok, ahead, chosen, ends)
+                for node, spelled, rest in chosen[: ends[room]]:
+                    begin = anchor - len(spelled)
+                    laid = tuple(zip(range(begin, anchor), spelled, strict=True))
+                    laid_sum = 0
+                    laid_mul = 1
+                    for pos, ch in laid:
+                        if ch.isupper():
+                            laid_sum += _VALUES[ch] * lms[pos]
+                            rack[ch] -= 1
+                        else:
+                            rack[BLANK] -= 1
+                        laid_mul *= wms[pos]
+                    place(node, anchor, 0, 1, 0, rest)
+                    for ch in spelled:
+                        rack[ch if ch.isupper() else BLANK] += 1
             previous = anchor
+
+    def _starts(
+        self,
+        lefts: list[list[_Left]],
+        ok: int,
+        ahead: tuple[int, ...],
+        chosen: list[_Start],
+        ends: list[int],
+    ) -> None:
+        """Add to ``chosen`` the left parts of ``lefts`` (one list a length) after which a
+        tile left on the rack can go on an anchor that allows the letters ``ok`` and
+        lead on through the tiles ``ahead`` of it, in order, and to ``ends`` how many
+        are chosen after each length."""
+        masks = self.dawg.masks
+        first = self.dawg.first
+        targets = self.dawg.targets
+        for parts in lefts:
+            if not ahead:
+                chosen += [
+                    (node, spelled, rest) for node, spelled, rest, reach in parts if reach & ok
+                ]
+                ends.append(len(chosen))
+                continue
+            for node, spelled, rest, reach in parts:
+                fits = reach & ok
+                if not fits:
+                    continue
+                m = masks[node]
+                start = first[node]
+                while fits:
+                    bit = fits & -fits
+                    fits ^= bit
+                    n = targets[start + (m & (bit - 1)).bit_count()]
+                    for i in ahead:
+                        mm = masks[n]
+                        if not mm >> i & 1:
+                            break
+                        n = targets[first[n] + (mm & _BELOW[i]).bit_count()]
+                    else:
+                        chosen.append((node, spelled, rest))
+                        break
+            ends.append(len(chosen))
 
     def _cross_checks(
         self, grid: list[list[str]], line: int
-    ) -> tuple[list[frozenset[str] | None], list[int]]:
-        """For each cell of a line: the letters allowed by the word across it (None: no word
-        there) and the points of that word's tiles already on the board."""
-        edges = self.dawg.edges
-        final = self.dawg.final
-        allowed: list[frozenset[str] | None] = [None] * SIZE
+    ) -> tuple[list[int], list[bool], list[int]]:
+        """For each cell of a line: the mask of the letters allowed by the word across it
+        (every letter where there is none), whether there is one, and the points of that
+        word's tiles already on the board."""
+        allowed = [_ALL] * SIZE
+        crossed = [False] * SIZE
         base = [0] * SIZE
+        cells = grid[line]
+        above = grid[line - 1] if line > 0 else None
+        below = grid[line + 1] if line < SIZE - 1 else None
+        known = self._crossings
         for pos in range(SIZE):
-            if grid[line][pos]:
+            if cells[pos] or not ((above and above[pos]) or (below and below[pos])):
                 continue
             top = line
             while top > 0 and grid[top - 1][pos]:
@@ -486,65 +670,48 @@ class MoveGenerator:
             bottom = line
             while bottom < SIZE - 1 and grid[bottom + 1][pos]:
                 bottom += 1
-            if top == bottom:
-                continue
-            points = 0
-            node: int | None = 0
-            for k in range(top, line):
-                ch = grid[k][pos]
-                points += tile_points(ch)
-                node = edges[node].get(ch.upper()) if node is not None else None
-            suffix = [grid[k][pos] for k in range(line + 1, bottom + 1)]
-            points += sum(tile_points(ch) for ch in suffix)
-            ok: set[str] = set()
-            if node is not None:
-                for ch, child in edges[node].items():
-                    n: int | None = child
-                    for s in suffix:
-                        n = edges[n].get(s.upper()) if n is not None else None
-                    if n is not None and final[n]:
-                        ok.add(ch)
-            allowed[pos] = frozenset(ok)
-            base[pos] = points
-        return allowed, base
+            key = (
+                "".join(grid[k][pos] for k in range(top, line)),
+                "".join(grid[k][pos] for k in range(line + 1, bottom + 1)),
+            )
+            hit = known.get(key)
+            if hit is None:
+                if len(known) >= _CROSSINGS_KEPT:
+                    known.clear()
+                hit = known[key] = self._crossing(*key)
+            allowed[pos], base[pos] = hit
+            crossed[pos] = True
+        return allowed, crossed, base
+
+    def _crossing(self, prefix: str, suffix: str) -> tuple[int, int]:
+        """The mask of the letters that make a word between ``prefix`` and ``suffix``
+        (letters on the board, lower case for a blank), and the points of their tiles."""
+        dawg = self.dawg
+        points = sum(tile_points(ch) for ch in prefix) + sum(tile_points(ch) for ch in suffix)
+        node: int | None = 0
+        for ch in prefix.upper():
+            node = dawg.child(node, ch) if node is not None else None
+        ok = 0
+        if node is not None:
+            rest = dawg.masks[node]
+            while rest:
+                bit = rest & -rest
+                rest ^= bit
+                n = dawg.child(node, _ALPHABET[bit.bit_length() - 1])
+                for ch in suffix.upper():
+                    n = dawg.child(n, ch) if n is not None else None
+                if n is not None and dawg.final[n]:
+                    ok |= bit
+        return ok, points
 
 
-def _runs_through(
-    edges: list[dict[str, int]], nexts: dict[str, int], fits: frozenset[str], ahead: list[str]
-) -> bool:
-    """Whether some letter that fits the anchor leads on through the tiles after it."""
-    for ch in nexts.keys() & fits:
-        node = nexts[ch]
-        for t in ahead:
-            step = edges[node].get(t)
-            if step is None:
-                break
-            node = step
-        else:
-            return True
-    return False
+_CROSSINGS_KEPT = 4096
+"""Cross-checks a generator remembers, by the letters above and below a cell: they
+recur from line to line, turn to turn and game to game."""
 
 
-_CACHE: dict[int, tuple[object, MoveGenerator]] = {}
-
-
-def generator_for(lexicon: WordList) -> MoveGenerator:
-    """The move generator of a lexicon, built on first use and kept while the lexicon is."""
-    hit = _CACHE.get(id(lexicon))
-    if hit is not None and hit[0] is lexicon:
-        return hit[1]
-    if len(_CACHE) >= 4:
-        _CACHE.clear()
-    gen = MoveGenerator(lexicon.words())
-    _CACHE[id(lexicon)] = (lexicon, gen)
-    return gen
-
-
-def use_generator(lexicon: WordList, generator: MoveGenerator) -> None:
-    """Make ``generator_for(lexicon)`` answer ``generator`` (say, one loaded from a cache)."""
-    if len(_CACHE) >= 4:
-        _CACHE.clear()
-    _CACHE[id(lexicon)] = (lexicon, generator)
+def _score(found: _Found) -> int:
+    return found[0]
 
 
 class CrossletPlayer(Player):

@@ -11,9 +11,9 @@ from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
 from games.core import Pass, Resign
 from games.crosslet import Crosslet, Exchange, PlaceTiles
 from games.lexicon import Lexicon
-from games.movegen import CrossletPlayer, generator_for
+from games.movegen import CrossletPlayer
 
-from .test_crosslet_referee_helpers import Table, new_game, shared_lexicon
+from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
 
 FIRST = "CATERS?"
 SECOND = "DOGINQU"
@@ -280,8 +280,10 @@ def test_resign_from_a_long_back(table: Table) -> None:
 
 # -- the end --------------------------------------------------------------------------------
 def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> None:
-    game = Crosslet(2, random.Random(3), {"first": 0}, lexicon=lexicon)
-    player = CrossletPlayer(generator_for(lexicon), random.Random(3))
+    game = Crosslet(
+        2, random.Random(3), {"first": 0}, lexicon=lexicon, generator=generator_of(lexicon)
+    )
+    player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:
         assert game.play(player.choose(game)).accepted
     table = Table(game)

@@ -13,9 +13,9 @@ from PIL import Image
 from firmware_bridge.screens import render
 from games.crosslet import Crosslet
 from games.lexicon import Lexicon
-from games.movegen import CrossletPlayer, generator_for
+from games.movegen import CrossletPlayer
 
-from .test_crosslet_referee_helpers import Table, new_game, shared_lexicon
+from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
 from .test_oled_frames import check_frame
 
 
@@ -80,8 +80,10 @@ def test_exchange_frame_asks_to_bag_the_tiles(table: Table, update_golden: bool)
 
 
 def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
-    game = Crosslet(2, random.Random(3), {"first": 0}, lexicon=lexicon)
-    player = CrossletPlayer(generator_for(lexicon), random.Random(3))
+    game = Crosslet(
+        2, random.Random(3), {"first": 0}, lexicon=lexicon, generator=generator_of(lexicon)
+    )
+    player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:
         game.play(player.choose(game))
     check_frame(frame(Table(game)), "cl_result", update_golden)
@@ -90,7 +92,8 @@ def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
 # -- the table's own bag -------------------------------------------------------------------
 def table_bag(lexicon: Lexicon, profile: str = "test") -> Table:
     options = {"first": 0} if profile != "test" else {"first": 0, "racks": "table"}
-    return Table(Crosslet(2, random.Random(1), options, lexicon=lexicon), profile=profile)
+    game = Crosslet(2, random.Random(1), options, lexicon=lexicon, generator=generator_of(lexicon))
+    return Table(game, profile=profile)
 
 
 def test_draw_frame_says_how_many_tiles_to_draw(lexicon: Lexicon, update_golden: bool) -> None:

@@ -19,6 +19,7 @@ from firmware_bridge.lexicon_store import load_lexicon
 from firmware_bridge.referees.crosslet import CrossletReferee
 from games.crosslet import Crosslet
 from games.lexicon import Lexicon
+from games.movegen import MoveGenerator
 from hardware.board import OCCUPIED
 from hardware.buttons import ButtonEvent
 
@@ -45,10 +46,17 @@ def shared_lexicon(request: pytest.FixtureRequest, factory: pytest.TempPathFacto
     return _lexicon(directory)
 
 
+@functools.cache
+def generator_of(lexicon: Lexicon) -> MoveGenerator:
+    """The move generator of ``lexicon``, built at most once per run."""
+    return MoveGenerator(lexicon.words())
+
+
 def kit_uses(lexicon: Lexicon) -> Iterator[None]:
-    """Point the crosslet kit at ``lexicon`` while a test module runs."""
+    """Point the crosslet kit at ``lexicon`` and its generator while a test module runs."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(kits, "crosslet_lexicon", lambda: lexicon)
+        patch.setattr(kits, "crosslet_generator", generator_of)
         yield
 
 
@@ -68,7 +76,9 @@ def bag(*racks: str, seed: int | None = None) -> str:
 
 
 def new_game(lexicon: Lexicon, *racks: str, players: int = 2) -> Crosslet:
-    return Crosslet(players, random.Random(1), {"bag": bag(*racks), "first": 0}, lexicon=lexicon)
+    options = {"bag": bag(*racks), "first": 0}
+    generator = generator_of(lexicon)
+    return Crosslet(players, random.Random(1), options, lexicon=lexicon, generator=generator)
 
 
 class Table(TaggedTable):

@@ -11,7 +11,7 @@ from games.core import Pass
 from games.crosslet import Crosslet, PlaceTiles, RevealRack, SetRack, TableBag
 from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import Table, shared_lexicon
+from .test_crosslet_referee_helpers import Table, generator_of, shared_lexicon
 
 RACKS = "rfid-15x15-racks-pico"
 SEAT1 = "A16,B16,C16,D16,E16,F16,G16"
@@ -24,7 +24,9 @@ def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def table_game(lexicon: Lexicon, **options: object) -> Crosslet:
-    return Crosslet(2, random.Random(1), {"first": 0, **options}, lexicon=lexicon)
+    options = {"first": 0, **options}
+    generator = generator_of(lexicon)
+    return Crosslet(2, random.Random(1), options, lexicon=lexicon, generator=generator)
 
 
 @pytest.fixture

@@ -22,7 +22,7 @@ def test_generator_is_built_once_then_loaded_from_the_cache(
 ) -> None:
     lex = lexicon()
     first = lexicon_store.load_generator(lex, tmp_path)
-    cached = tmp_path / f"movegen-{lex.checksum}.bin"
+    cached = lexicon_store.generator_path(tmp_path, lex.checksum)
     assert cached.read_bytes() == first.to_bytes()
 
     def no_build(self: MoveGenerator, words: object) -> None:
@@ -36,8 +36,18 @@ def test_generator_is_built_once_then_loaded_from_the_cache(
 def test_a_damaged_generator_cache_is_rebuilt(tmp_path: Path) -> None:
     lex = lexicon()
     good = lexicon_store.load_generator(lex, tmp_path).to_bytes()
-    cached = tmp_path / f"movegen-{lex.checksum}.bin"
+    cached = lexicon_store.generator_path(tmp_path, lex.checksum)
     cached.write_bytes(good[: len(good) // 2])
     rebuilt = lexicon_store.load_generator(lex, tmp_path)
     assert rebuilt.to_bytes() == good
     assert cached.read_bytes() == good
+
+
+def test_a_generator_cache_of_the_old_format_is_left_alone(tmp_path: Path) -> None:
+    lex = lexicon()
+    old = tmp_path / f"movegen-{lex.checksum}.bin"
+    old.write_bytes(b"CXDAWG1\n\x00\x00\x00\x00")
+    generator = lexicon_store.load_generator(lex, tmp_path)
+    assert "CAT" in generator.dawg and "TAC" not in generator.dawg
+    assert old.read_bytes() == b"CXDAWG1\n\x00\x00\x00\x00"
+    assert lexicon_store.generator_path(tmp_path, lex.checksum).exists()

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import random
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
 from games.crosslet import Crosslet, PlaceTiles
-from games.crosslet_board import TILE_COUNTS
+from games.crosslet_board import SIZE, TILE_COUNTS, cell_name
 
 ENABLE_PATHS = (
     Path(__file__).resolve().parents[2] / "games" / "data" / "enable1.txt.gz",
@@ -106,3 +107,28 @@ def place(spec: str, blanks: str = "") -> PlaceTiles:
         return tuple((item.split()[0], item.split()[1]) for item in text.split(",") if item.strip())
 
     return PlaceTiles(pairs(spec), pairs(blanks))
+
+
+def single_line_placements(game: Crosslet, rack: str) -> set[frozenset[tuple[str, str]]]:
+    """Brute force: every run of rack tiles laid along a line that the rules accept."""
+    board = game.board_letters()
+    found: set[frozenset[tuple[str, str]]] = set()
+    sequences = {seq for n in range(1, len(rack) + 1) for seq in itertools.permutations(rack, n)}
+    for down, line, start in itertools.product((False, True), range(SIZE), range(SIZE)):
+        for seq in sequences:
+            tiles: list[tuple[str, str]] = []
+            pos = start
+            for letter in seq:
+                while pos < SIZE and _cell(down, line, pos) in board:
+                    pos += 1
+                if pos == SIZE:
+                    break
+                tiles.append((_cell(down, line, pos), letter))
+                pos += 1
+            if len(tiles) == len(seq) and game.check(PlaceTiles(tuple(tiles))).accepted:
+                found.add(frozenset(tiles))
+    return found
+
+
+def _cell(down: bool, line: int, pos: int) -> str:
+    return cell_name(line, pos) if down else cell_name(pos, line)

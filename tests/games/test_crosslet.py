@@ -8,7 +8,7 @@ import random
 import pytest
 
 from games.core import BadSettings, GameError, Pass, Resign
-from games.crosslet import Crosslet, Exchange, PlaceTiles
+from games.crosslet import Crosslet, Exchange, ExchangeCount, PlaceTiles
 from games.crosslet_board import (
     LETTER_MULTIPLIER,
     LETTER_VALUES,
@@ -17,7 +17,14 @@ from games.crosslet_board import (
     parse_cell,
 )
 from games.lexicon import Lexicon
-from tests.games.crosslet_helpers import SMALL_WORDS, WordSet, place, rigged_bag, rigged_game
+from tests.games.crosslet_helpers import (
+    SMALL_WORDS,
+    WordSet,
+    place,
+    rigged_bag,
+    rigged_game,
+    single_line_placements,
+)
 
 # Seat 0 holds CATSAND, seat 1 holds CRATEZO, seat 0 then draws EXITONA.
 OPENING = ("CATSAND", "CRATEZO", "EXITONA")
@@ -363,18 +370,63 @@ def test_replaying_the_history_rebuilds_the_game() -> None:
     assert copy.state_dict() == game.state_dict()
 
 
-def test_legal_actions_offer_placements_an_exchange_and_a_pass() -> None:
+def test_the_shortlist_offers_the_best_placements_an_exchange_and_a_pass() -> None:
     game = opening_game()
-    actions = game.legal_actions()
+    actions = game.shortlist()
     assert isinstance(actions[-1], Pass)
-    assert any(isinstance(a, Exchange) for a in actions)
+    assert actions[-2] == Exchange(tuple("CATSAND"))
     placements = [a for a in actions if isinstance(a, PlaceTiles)]
-    assert placements and all(game.check(a).accepted for a in placements)
+    assert len(placements) == 5 and all(game.check(a).accepted for a in placements)
+    points = [sum(p for _, p in game.score_placement(a)) for a in placements]
+    assert points == sorted(points, reverse=True)
     best = game.hint()
     assert best == placements[0]
     # The hint is the best single line (CATS through the centre, 12); the 34-point
     # CATS/SAND play lies in two lines, which people may find but the hint does not.
-    assert best is not None and sum(p for _, p in game.score_placement(best)) == 12
+    assert best is not None and points[0] == 12
+    assert len(game.shortlist(2)) == 2 + 2
+
+
+def test_legal_actions_are_every_single_line_placement_every_exchange_and_a_pass() -> None:
+    game = opening_game()
+    game.play(place("H8 C, I8 A, J8 T"))
+    game._racks[1] = list("TASN")  # short, so that the brute force stays quick
+    actions = game.legal_actions()
+    assert actions[-1] == Pass()
+    placements = [frozenset(a.tiles) for a in actions if isinstance(a, PlaceTiles)]
+    assert len(placements) == len(set(placements))
+    assert set(placements) == single_line_placements(game, "TASN")
+    exchanges = [a for a in actions if isinstance(a, Exchange)]
+    # Every non-empty part of T, A, S, N: 2 ** 4 - 1.
+    assert len(exchanges) == len(set(exchanges)) == 15
+    assert all(game.check(a).accepted for a in exchanges)
+    assert len(actions) == len(placements) + 15 + 1
+
+
+def test_legal_placements_with_a_blank_name_its_letter() -> None:
+    game = opening_game()
+    game.play(place("H8 C, I8 A, J8 T"))
+    game._racks[1] = list("A?A")
+    placements = [a for a in game.legal_actions() if isinstance(a, PlaceTiles)]
+    assert all(game.check(a).accepted for a in placements)
+    assert place("K8 ?", "K8 S") in placements
+    # Exchanges of the parts of A, A, ?: A; ?; A A; A ?; A A ?.
+    assert sum(isinstance(a, Exchange) for a in game.legal_actions()) == 5
+
+
+def test_legal_actions_with_an_unknown_rack_are_exchanges_by_count_and_a_pass() -> None:
+    game = Crosslet(
+        2, random.Random(1), {"racks": "table", "first": 0}, lexicon=WordSet(SMALL_WORDS)
+    )
+    assert game.legal_actions() == [ExchangeCount(n) for n in range(1, 8)] + [Pass()]
+
+
+def test_no_exchange_is_legal_once_the_bag_runs_low() -> None:
+    game = opening_game()
+    game._bag = game._bag[:6]
+    actions = game.legal_actions()
+    assert not any(isinstance(a, Exchange) for a in actions) and actions[-1] == Pass()
+    assert any(isinstance(a, PlaceTiles) for a in actions)
 
 
 def test_the_project_lexicon_drives_the_game() -> None:

@@ -259,10 +259,10 @@ def test_table_actions_replay_from_their_journal_form() -> None:
 
 # -- the computer player ---------------------------------------------------------------------
 def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it() -> None:
-    from games.movegen import CrossletPlayer, generator_for
+    from games.movegen import CrossletPlayer
 
     game = table_game()
-    player = CrossletPlayer(generator_for(game.lexicon), random.Random(4))
+    player = CrossletPlayer(game.generator, random.Random(4))
     seen = player.choose(game)
     assert isinstance(seen, SetRack) and seen.player == 0 and len(seen.letters) == 7
     assert game.play(seen).accepted
@@ -270,10 +270,10 @@ def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it()
 
 
 def test_the_computer_cannot_reveal_a_rack_never_seen() -> None:
-    from games.movegen import CrossletPlayer, generator_for
+    from games.movegen import CrossletPlayer
 
     game = table_game()
     for _ in range(4):
         game.play(Pass())
     with pytest.raises(ValueError, match="never seen"):
-        CrossletPlayer(generator_for(game.lexicon)).choose(game)
+        CrossletPlayer(game.generator).choose(game)

@@ -3,14 +3,16 @@ the rules' scoring, and the computer player."""
 
 from __future__ import annotations
 
-import itertools
+import hashlib
+import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from games.core import Pass
-from games.crosslet import Crosslet, Exchange, PlaceTiles
-from games.crosslet_board import SIZE, cell_name
+from games.crosslet import Crosslet, Exchange
 from games.movegen import BadGeneratorData, CrossletPlayer, Dawg, MoveGenerator
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
@@ -18,6 +20,7 @@ from tests.games.crosslet_helpers import (
     enable_words,
     place,
     rigged_game,
+    single_line_placements,
 )
 
 
@@ -42,7 +45,9 @@ def test_word_graph_holds_exactly_the_words() -> None:
     }
     assert "A" not in dawg and "X-RAY" not in dawg and "TOOLONGFORTHEBRD" not in dawg
     # CATS and BATS end in the same shared node.
-    assert len(dawg) < len(Dawg._compact(*_trie(["CAT", "CATS", "AT", "BAT", "BATS", "TAB"])))
+    assert len(dawg) < len(Dawg.flatten(*_trie(["CAT", "CATS", "AT", "BAT", "BATS", "TAB"])))
+    assert dawg.child(0, "C") is not None and dawg.child(0, "X") is None
+    assert dawg.child(0, "?") is None
 
 
 def _trie(words: list[str]) -> tuple[list[dict[str, int]], list[bool]]:
@@ -61,37 +66,30 @@ def _trie(words: list[str]) -> tuple[list[dict[str, int]], list[bool]]:
 
 
 def test_generator_round_trips_through_bytes(small: MoveGenerator) -> None:
-    loaded = MoveGenerator.from_bytes(small.to_bytes())
-    assert loaded.dawg.edges == small.dawg.edges and loaded.dawg.final == small.dawg.final
-    with pytest.raises(BadGeneratorData):
-        MoveGenerator.from_bytes(b"not a graph")
-    with pytest.raises(BadGeneratorData):
-        MoveGenerator.from_bytes(small.to_bytes()[:-4])
+    blob = small.to_bytes()
+    loaded = MoveGenerator.from_bytes(blob)
+    assert loaded.dawg.masks == small.dawg.masks
+    assert loaded.dawg.targets == small.dawg.targets
+    assert loaded.dawg.final == small.dawg.final
+    assert loaded.dawg.first == small.dawg.first
+    assert list(loaded.moves({}, list("CATS"))) == list(small.moves({}, list("CATS")))
 
 
-def _single_line_placements(game: Crosslet, rack: str) -> set[frozenset[tuple[str, str]]]:
-    """Brute force: every run of rack tiles laid along a line that the rules accept."""
-    board = game.board_letters()
-    found: set[frozenset[tuple[str, str]]] = set()
-    sequences = {seq for n in range(1, len(rack) + 1) for seq in itertools.permutations(rack, n)}
-    for down, line, start in itertools.product((False, True), range(SIZE), range(SIZE)):
-        for seq in sequences:
-            tiles: list[tuple[str, str]] = []
-            pos = start
-            for letter in seq:
-                while pos < SIZE and _cell(down, line, pos) in board:
-                    pos += 1
-                if pos == SIZE:
-                    break
-                tiles.append((_cell(down, line, pos), letter))
-                pos += 1
-            if len(tiles) == len(seq) and game.check(PlaceTiles(tuple(tiles))).accepted:
-                found.add(frozenset(tiles))
-    return found
-
-
-def _cell(down: bool, line: int, pos: int) -> str:
-    return cell_name(line, pos) if down else cell_name(pos, line)
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda b: b"not a graph", "not a saved Crosslet word graph"),
+        (lambda b: b[:-4], "cut short"),
+        (lambda b: b + b"\0", "too long"),
+        (lambda b: b[:-1] + bytes([b[-1] ^ 1]), "checksum"),
+        (lambda b: b"CXDAWG1\n" + b[8:], "not a saved Crosslet word graph"),
+    ],
+)
+def test_damaged_generator_bytes_are_refused(
+    small: MoveGenerator, damage: Callable[[bytes], bytes], reason: str
+) -> None:
+    with pytest.raises(BadGeneratorData, match=reason):
+        MoveGenerator.from_bytes(damage(small.to_bytes()))
 
 
 def test_every_single_line_placement_is_found_once(small: MoveGenerator) -> None:
@@ -102,7 +100,7 @@ def test_every_single_line_placement_is_found_once(small: MoveGenerator) -> None
     moves = list(small.moves(game.board_letters(), rack))
     keys = [frozenset(m.tiles) for m in moves]
     assert len(keys) == len(set(keys))
-    assert set(keys) == _single_line_placements(game, "".join(rack))
+    assert set(keys) == single_line_placements(game, "".join(rack))
 
 
 def test_first_move_covers_the_centre(small: MoveGenerator) -> None:
@@ -112,7 +110,7 @@ def test_first_move_covers_the_centre(small: MoveGenerator) -> None:
     assert moves and all("H8" in dict(m.tiles) for m in moves)
     keys = [frozenset(m.tiles) for m in moves]
     assert len(keys) == len(set(keys))
-    assert set(keys) == _single_line_placements(game, "CATS")
+    assert set(keys) == single_line_placements(game, "CATS")
 
 
 def test_blank_moves_name_their_letter_and_score_zero_for_it(small: MoveGenerator) -> None:
@@ -160,10 +158,13 @@ def test_best_is_the_highest_score(enable: tuple[MoveGenerator, WordSet]) -> Non
     for _ in range(6):
         game.play(CrossletPlayer(gen, random.Random(3)).choose(game))
     seat = game.to_move
-    best = gen.best(game, seat)
+    best = gen.best(game.board_letters(), game.rack(seat))
     assert best is not None
     top = max(m.score for m in gen.moves(game.board_letters(), game.rack(seat)))
-    assert sum(p for _, p in game.score_placement(best)) == top
+    assert best.score == top
+    assert sum(p for _, p in game.score_placement(best.action())) == top
+    three = gen.top(game.board_letters(), game.rack(seat), 3)
+    assert len(three) == 3 and three[0].score == top >= three[1].score >= three[2].score
 
 
 def test_player_exchanges_when_nothing_fits(small: MoveGenerator) -> None:
@@ -188,3 +189,26 @@ def test_a_computer_game_with_enable_finishes(enable: tuple[MoveGenerator, WordS
         assert turns < 200
     assert totals == game.scores()
     assert game.bag_count == 0 or "scoreless" in game.outcome.reason
+
+
+RECORDED = Path(__file__).with_name("movegen_recorded.json")
+"""Positions from computer games with ENABLE (some racks given one or two blanks), with
+the number of moves the generator found and a digest of them in the order found, as
+the dictionary-of-dicts generator found them before it ran from flat arrays."""
+
+
+def test_generator_finds_the_recorded_moves_in_the_recorded_order(
+    enable: tuple[MoveGenerator, WordSet],
+) -> None:
+    gen, _ = enable
+    positions = json.loads(RECORDED.read_text())
+    assert len(positions) >= 100
+    assert sum("?" in p["rack"] for p in positions) >= 10
+    for position in positions:
+        board = {item[:-1]: item[-1] for item in position["board"].split()}
+        digest = hashlib.sha256()
+        count = 0
+        for m in gen.moves(board, list(position["rack"])):
+            digest.update(repr((m.tiles, m.blanks, m.score, m.word)).encode() + b"\n")
+            count += 1
+        assert (count, digest.hexdigest()) == (position["moves"], position["sha256"]), position
