@@ -80,6 +80,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             journal=args.journal,
             frames=args.frames,
             options=options,
+            resume=getattr(args, "resume", None),
         )
     )
     try:
@@ -192,9 +193,10 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
-    from .export import export_game
+    from .export import export_game, text_record
 
-    print(json.dumps(export_game(args.journal, args.game), indent=1), file=out)
+    record = export_game(args.journal, args.game)
+    print(text_record(record) if args.text else json.dumps(record, indent=1), file=out)
     return 0
 
 
@@ -208,6 +210,33 @@ def cmd_uninstall(args: argparse.Namespace, out: TextIO) -> int:
     from . import install
 
     return install.cmd_uninstall(args, out)
+
+
+def cmd_history(args: argparse.Namespace, out: TextIO) -> int:
+    from .history import history, history_table
+
+    rows = history(args.journal)
+    print(json.dumps(rows, indent=1) if args.json else history_table(rows, args.journal), file=out)
+    return 0
+
+
+def cmd_resume(args: argparse.Namespace, out: TextIO) -> int:
+    from .history import resumable
+
+    record = resumable(args.journal, args.id)
+    return cmd_sim(
+        argparse.Namespace(
+            **vars(args),
+            game=record.game,
+            players=record.players,
+            seed=record.seed,
+            profile=record.profile,
+            option=[],
+            words=None,
+            resume=record.id,
+        ),
+        out,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -226,6 +255,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("export", help="print a game record from a journal as JSON")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")
+    p.add_argument("--text", action="store_true", help="a readable text record, not JSON")
+    p = sub.add_parser("history", help="list the saved games of a journal")
+    p.add_argument("--journal", type=Path, required=True)
+    p.add_argument("--json", action="store_true", help="print the list as JSON")
+    p = sub.add_parser("resume", help="play an unfinished game of a journal on, in simulation")
+    p.add_argument("--journal", type=Path, required=True)
+    p.add_argument("id", type=int, help="the game id (see tabletop history)")
+    p.add_argument("--script", help="a scenario script, or - to read one from standard input")
+    p.add_argument("--json", action="store_true", help="print one JSON object per change")
+    p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
     from .install import add_parsers
 
     add_parsers(sub)
@@ -240,6 +279,8 @@ COMMANDS = {
     "export": cmd_export,
     "install": cmd_install,
     "uninstall": cmd_uninstall,
+    "history": cmd_history,
+    "resume": cmd_resume,
 }
 
 

@@ -29,7 +29,7 @@ from wiring.loader import check_fits
 from wiring.profile import Profile
 
 from .events import Event
-from .journal import Journal, JournalError
+from .journal import Journal, JournalError, open_or_set_aside
 from .kits import find_kit
 from .lobby import Choice, Lobby
 from .loop import Loop
@@ -39,6 +39,8 @@ from .tags import TagTable
 log = logging.getLogger("tabletop")
 
 WATCHDOG_EVERY_S = 5.0
+NOTICE_S = 10.0
+"""How long a start-up notice (a damaged journal set aside) stays on the OLED."""
 
 
 def build_board(profile: Profile, factory: Any, clock: Clock) -> SensorBoard:
@@ -254,7 +256,7 @@ def run_daemon(
     profile = config.profile
     clock = SystemClock()
     try:
-        journal = Journal(config.journal)
+        journal, notice = open_or_set_aside(config.journal)
     except JournalError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return EXIT_JOURNAL
@@ -263,6 +265,10 @@ def run_daemon(
     except BaseException:
         journal.close()
         raise
+    if notice is not None:
+        log.error("%s", notice)
+        show_notice(hardware.oled, notice)
+        time.sleep(NOTICE_S)
     loop = Loop(Lobby(choices(profile)), hardware.board)
     table = Table(config, journal, loop, hardware.oled, hardware.signals)
     loop.on_error = table.event_failed
@@ -299,6 +305,13 @@ def run_daemon(
         hardware.close()
         journal.close()
     return 0
+
+
+def show_notice(display: Any, notice: str) -> None:
+    """Put a start-up notice on the display, before the table's own screen."""
+    from .screens import WIDTH, Screen, render, wrap
+
+    display.show(render(Screen("Notice", "", tuple(wrap(notice, WIDTH)))))
 
 
 def _notifier() -> Any:

@@ -1,4 +1,8 @@
-"""A game record exported from the journal: every input with what it did."""
+"""A game record exported from the journal: every input with what it did.
+
+The journal is opened read-only: exporting never changes the file, and a file that
+is damaged or is not a tabletop journal is refused with a message naming it.
+"""
 
 from __future__ import annotations
 
@@ -6,47 +10,107 @@ import random
 from pathlib import Path
 from typing import Any
 
-from .journal import Journal, JournalError
+from games.core import GameError
+
+from .journal import GameRecord, Journal, JournalDamaged, JournalError
 from .kits import find_kit
-from .session import replay_entries
+from .session import Session, replay_entries
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
     """Replay a journaled game and report each accepted input with its effects."""
-    if not path.exists():
-        raise JournalError(f"there is no journal at {path}")
-    with Journal(path) as journal:
-        records = journal.games()
-        if not records:
+    with Journal(path, read_only=True) as journal:
+        record = journal.game(game_id) if game_id is not None else journal.newest()
+        if record is None:
             raise JournalError(f"the journal {path} holds no games")
-        record = journal.game(game_id) if game_id is not None else records[-1]
-        kit = find_kit(record.game)
-        game = kit.new_game(record.players, random.Random(record.seed), record.options)
-        moves: list[dict[str, Any]] = []
-        for entry, mover, verdict in replay_entries(journal, record.id, game):
-            points = verdict.points(game.players)
-            moves.append(
-                {
-                    "seq": entry.seq,
-                    "at": entry.at,
-                    "player": game.seat_name(mover),
-                    "action": entry.payload,
-                    "points": {game.seat_name(p): n for p, n in enumerate(points)},
-                    "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
-                }
-            )
-        state = game.state_dict()
-        return {
-            "id": record.id,
-            "game": record.game,
-            "players": record.players,
-            "seed": record.seed,
-            "options": record.options,
-            "profile": record.profile,
-            "started": record.started,
-            "finished": record.finished,
-            "moves": moves,
-            "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
-            "layout": state["layout"],
-            "outcome": state["outcome"],
-        }
+        try:
+            return _replay(journal, record)
+        except JournalError:
+            raise
+        except (GameError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            # The rows read back, but what they say does not make a game: an edited or
+            # damaged journal, or one written by another version.
+            raise JournalDamaged(
+                f"the journal {path}, game {record.id} ({record.game}) does not replay: "
+                f"{exc}. It is damaged or was written by another version; nothing was "
+                "changed in it"
+            ) from exc
+
+
+def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
+    kit = find_kit(record.game)
+    game = kit.new_game(record.players, random.Random(record.seed), record.options)
+    # A session without display or signals only to word each move as the table did.
+    session = Session(game, journal, record.id, kit.make_referee)
+    moves: list[dict[str, Any]] = []
+    for entry, mover, verdict in replay_entries(journal, record.id, game):
+        points = verdict.points(game.players)
+        moves.append(
+            {
+                "seq": entry.seq,
+                "at": entry.at,
+                "player": game.seat_name(mover),
+                "action": entry.payload,
+                "text": session.referee.describe(game.history[-1]),
+                "points": {game.seat_name(p): n for p, n in enumerate(points)},
+                "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+            }
+        )
+    state = game.state_dict()
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": game.title,
+        "players": record.players,
+        "seats": [game.seat_name(p) for p in range(game.players)],
+        "seed": record.seed,
+        "options": record.options,
+        "profile": record.profile,
+        "started": record.started,
+        "finished": record.finished,
+        "moves": moves,
+        "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+        "layout": state["layout"],
+        "outcome": state["outcome"],
+    }
+
+
+def text_record(record: dict[str, Any]) -> str:
+    """An exported game as a text a person reads: who played what, and how it ended."""
+    seats = ", ".join(record["seats"])
+    lines = [
+        f"Game {record['id']}: {record['title']}, {record['players']} players ({seats}), "
+        f"seed {record['seed']}, board {record['profile']}",
+        f"Started {_when(record['started'])}"
+        + (f", finished {_when(record['finished'])}" if record["finished"] else ", not finished"),
+    ]
+    if record["options"]:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(record["options"].items()))
+        lines.append(f"Options: {options}")
+    lines.append("")
+    width = max((len(m["player"]) for m in record["moves"]), default=0)
+    for n, move in enumerate(record["moves"], start=1):
+        points = {k: v for k, v in move["points"].items() if v}
+        extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
+        lines.append(f"{n:4d}. {move['player']:<{width}}  {move['text']}{extra}")
+    lines.append("")
+    lines.append(f"Result: {result_text(record['outcome'], record['seats'])}")
+    lines.append("Scores: " + ", ".join(f"{k} {v}" for k, v in record["scores"].items()))
+    return "\n".join(lines)
+
+
+def result_text(outcome: dict[str, Any] | None, seats: list[str]) -> str:
+    """``"red wins: green resigned"``, ``"draw: ..."`` or ``"not finished"``."""
+    if not outcome:
+        return "not finished"
+    reason = outcome.get("reason", "")
+    if outcome.get("draw"):
+        return f"draw: {reason}"
+    names = [seats[p] if 0 <= p < len(seats) else f"player {p + 1}" for p in outcome["winners"]]
+    verb = "wins" if len(names) == 1 else "win"
+    return f"{' and '.join(names)} {verb}: {reason}"
+
+
+def _when(stamp: str) -> str:
+    """An ISO time from the journal as ``2026-11-25 14:12 UTC``."""
+    return stamp[:16].replace("T", " ") + " UTC"

@@ -6,6 +6,7 @@ accepted action is journaled and committed before the display shows it.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
@@ -17,9 +18,18 @@ from wiring.profile import Profile
 
 from .events import ButtonEvent, Event, Tick
 from .fixes import Fix, reconcile
-from .journal import Entry, Journal, JournalError
+from .journal import Entry, Journal, JournalError, JournalFull
 from .referee import Referee
 from .screens import Screen, render
+
+log = logging.getLogger("tabletop")
+
+RETRY_FULL_DISK_S = 1.0
+"""How often a session held by a full disk tries to save its input again."""
+
+DISK_FULL_SCREEN = Screen(
+    "Disk full", "", ("Move not saved yet:", "free space on the", "SD card to go on.")
+)
 
 
 class Display(Protocol):
@@ -120,6 +130,10 @@ class Session:
         self._last_state: dict[str, Any] | None = None
         self._last_screen: Screen | None = None
         self.now = 0.0
+        self.disk_full: str | None = None
+        """Why an accepted input could not be journaled (the disk is full), until it is."""
+        self._held: list[Event] = []
+        self._retry_at = 0.0
         self.referee = make_referee(self)
         if last_played is not None:
             # A resumed game shows its last move as it was shown before the stop.
@@ -159,7 +173,11 @@ class Session:
         self._announce(mover, action, verdict)
         outcome = self.game.outcome
         if outcome is not None:
-            self.journal.finish(self.game_id, outcome.to_dict())
+            try:
+                self.journal.finish(self.game_id, outcome.to_dict())
+            except JournalFull as exc:
+                # Every input is saved: the next start marks the game over (see rebuild).
+                log.warning("%s", exc)
         self.signals.accepted()
         return verdict
 
@@ -197,9 +215,53 @@ class Session:
 
     # -- events -----------------------------------------------------------------
     def wants_ticks(self) -> bool:
-        return self.referee.wants_ticks()
+        return bool(self._held) or self.referee.wants_ticks()
 
     def handle(self, event: Event) -> None:
+        """Handle ``event``; on a full disk, hold it and what follows until it is saved.
+
+        An input the journal cannot take raises JournalFull before anything is played
+        or shown; the event is then held and delivered again, with every event held
+        after it, once a second has passed, until the journal takes it.
+        """
+        if isinstance(event, Tick):
+            self.now = event.now
+        if not self._held or isinstance(event, BoardStatus):
+            self._try(event)
+        elif not isinstance(event, Tick):
+            # Of the board states that come after the held event, only the newest matters.
+            if (
+                isinstance(event, BoardSettled)
+                and len(self._held) > 1
+                and isinstance(self._held[-1], BoardSettled)
+            ):
+                self._held.pop()
+            self._held.append(event)
+        if self._held and self.now >= self._retry_at:
+            held, self._held = self._held, []
+            for i, waiting in enumerate(held):
+                if not self._try(Tick(self.now) if isinstance(waiting, Tick) else waiting):
+                    self._held.extend(held[i + 1 :])
+                    break
+            else:
+                self.disk_full = None
+        self.refresh()
+
+    def _try(self, event: Event) -> bool:
+        """Deliver ``event``; False if it is held because the journal is full."""
+        try:
+            self._dispatch(event)
+        except JournalFull as exc:
+            if self.disk_full is None:
+                log.error("%s", exc)
+                self.signals.attention()
+            self.disk_full = str(exc)
+            self._held.insert(0, event)
+            self._retry_at = self.now + RETRY_FULL_DISK_S
+            return False
+        return True
+
+    def _dispatch(self, event: Event) -> None:
         if isinstance(event, Tick):
             self.now = event.now
             self.referee.on_tick(event.now)
@@ -213,9 +275,10 @@ class Session:
             self.link_message = event.message
         elif isinstance(event, ButtonEvent):
             self.referee.on_button(event)
-        self.refresh()
 
     def screen(self) -> Screen:
+        if self.disk_full is not None:
+            return DISK_FULL_SCREEN
         if not self.connected:
             return Screen("Board offline", "", (self.link_message or "Check the cable.",))
         if self.restoring:

@@ -28,7 +28,7 @@ from hardware.sim_matrix import SimulatedMatrix
 from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
 
-from ..journal import Journal
+from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..link.board import SerialSensorBoard
 from ..link.simboard import SimulatedSerialBoard
@@ -60,6 +60,8 @@ class SimOptions:
     journal: Path | None = None
     frames: Path | None = None
     options: dict[str, Any] | None = None
+    resume: int | None = None
+    """The id of the journal's game to play on (default: its newest unfinished one)."""
 
 
 class Simulation:
@@ -83,7 +85,11 @@ class Simulation:
         profile = self.profile
         journal_path = self.opts.journal
         self.journal = Journal(journal_path if journal_path else ":memory:")
-        record = self.journal.unfinished() if journal_path else None
+        record: GameRecord | None
+        if journal_path and self.opts.resume is not None:
+            record = self.journal.game(self.opts.resume)
+        else:
+            record = self.journal.unfinished() if journal_path else None
         if record is not None and record.game != self.kit.name:
             raise SimError(
                 f"the journal {journal_path} holds an unfinished game of {record.game}; "

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -165,7 +164,7 @@ def test_a_journal_that_cannot_be_written_stops_the_daemon(tmp_path: Path) -> No
     moved = opening()
     del moved["a3"]
     board.pending = [BoardSettled({**moved, "b4": OCCUPIED})]
-    with pytest.raises(sqlite3.Error):
+    with pytest.raises(JournalError, match=r"journal\.sqlite is closed"):
         loop.step(0.1)
 
 

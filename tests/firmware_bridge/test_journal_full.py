@@ -1,0 +1,116 @@
+"""A full disk: the move is held, nothing is shown unsaved, and it is saved once space returns.
+
+SQLite's ``max_page_count`` stands in for the disk: past it, SQLite fails a write
+with the same SQLITE_FULL a full SD card gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_bridge.events import Tick
+from firmware_bridge.journal import Journal, JournalFull
+from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.session import RETRY_FULL_DISK_S, Session
+from games.double_take import DoubleTake, Step
+from hardware.board import OCCUPIED, BoardSettled
+
+
+def fill_the_disk(journal: Journal) -> None:
+    """Write small inputs of another game until the journal can take no more."""
+    pages = journal.db.execute("PRAGMA page_count").fetchone()[0]
+    journal.db.execute(f"PRAGMA max_page_count = {pages}")
+    filler = journal.new_game("double-take", 2, 99, {}, "filler")
+    with pytest.raises(JournalFull):
+        for _ in range(10_000):
+            journal.append(filler, "action", {})
+
+
+def free_space(journal: Journal) -> None:
+    journal.db.execute("PRAGMA max_page_count = 1000000")
+
+
+def actions(journal: Journal, game_id: int) -> list[dict[str, Any]]:
+    return [e.payload for e in journal.entries(game_id) if e.kind == "action"]
+
+
+def test_an_append_on_a_full_disk_says_so_and_records_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+        fill_the_disk(journal)
+        with pytest.raises(JournalFull) as caught:
+            journal.append(game_id, "action", {"type": "step", "frm": "a3", "to": "b4"})
+        message = str(caught.value)
+        assert f"the disk holding the journal {path} is full" in message
+        assert "free some space" in message and "writable" not in message
+        assert actions(journal, game_id) == []
+        free_space(journal)
+        assert journal.append(game_id, "action", {"type": "step", "frm": "a3", "to": "b4"}) == 1
+
+
+def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    game = DoubleTake()
+    game_id = journal.new_game(game.name, 2, 1, {}, "sim")
+    session = Session(game, journal, game_id, DoubleTakeReferee)
+    shown: list[tuple[int, int, str]] = []
+    session.listeners.append(
+        lambda s: shown.append((s["moves_played"], len(actions(journal, game_id)), s["oled"][0]))
+    )
+    board = dict.fromkeys(game.layout(), OCCUPIED)
+    session.handle(BoardSettled(dict(board)))
+    fill_the_disk(journal)
+
+    del board["a3"]
+    board["b4"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    assert game.history == [], "a move that could not be saved is not played"
+    assert session.disk_full is not None and "is full" in session.disk_full
+    assert session.screen().header == "Disk full"
+    assert session.wants_ticks(), "the session must be woken to try again"
+
+    session.handle(Tick(0.5 * RETRY_FULL_DISK_S))
+    assert game.history == []
+    free_space(journal)
+    session.handle(Tick(0.9 * RETRY_FULL_DISK_S))
+    assert game.history == [], "it waits a little between tries"
+    session.handle(Tick(1.5 * RETRY_FULL_DISK_S))
+
+    assert game.history == [Step("a3", "b4")]
+    assert [(a["frm"], a["to"]) for a in actions(journal, game_id)] == [("a3", "b4")]
+    assert session.disk_full is None and session.screen().header != "Disk full"
+    assert not session.wants_ticks()
+    # Nothing was ever shown that was not in the journal.
+    assert all(played <= journaled for played, journaled, _ in shown)
+    assert any(header == "Disk full" for _, _, header in shown)
+    journal.close()
+
+
+def test_board_changes_while_the_disk_is_full_are_played_after_the_held_move(
+    tmp_path: Path,
+) -> None:
+    journal = Journal(tmp_path / "j.sqlite")
+    game = DoubleTake()
+    game_id = journal.new_game(game.name, 2, 1, {}, "sim")
+    session = Session(game, journal, game_id, DoubleTakeReferee)
+    board = dict.fromkeys(game.layout(), OCCUPIED)
+    session.handle(BoardSettled(dict(board)))
+    fill_the_disk(journal)
+    del board["a3"]
+    board["b4"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    # Green, not seeing the screen, answers: lifts b7, then puts it on a6.
+    del board["b7"]
+    session.handle(BoardSettled(dict(board)))
+    board["a6"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    assert game.history == []
+    free_space(journal)
+    session.handle(Tick(2 * RETRY_FULL_DISK_S))
+    assert game.history == [Step("a3", "b4"), Step("b7", "a6")]
+    assert [a["to"] for a in actions(journal, game_id)] == ["b4", "a6"]
+    journal.close()
