@@ -11,7 +11,14 @@ from hardware.signals import Signals, SignalTiming
 BUZZER = 18
 LED_PIN = 25
 # Patterns a thousand times faster than on the board, so the tests finish at once.
-FAST = SignalTiming(beep_s=0.001, gap_s=0.001, attention_s=0.001, blink_s=0.001, fast_blink_s=0.001)
+FAST = SignalTiming(
+    beep_s=0.001,
+    gap_s=0.001,
+    attention_s=0.001,
+    game_over_s=0.001,
+    blink_s=0.001,
+    fast_blink_s=0.001,
+)
 # Long enough that no test sees a blink pattern move on by itself.
 FROZEN = SignalTiming(blink_s=3600, fast_blink_s=3600)
 
@@ -21,11 +28,13 @@ class WatchedPin(MockPin):  # type: ignore[misc]
 
     def __init__(self, factory: MockFactory, info: object) -> None:
         self.changed = threading.Condition()
+        self.threads: list[threading.Thread] = []
         super().__init__(factory, info)
 
     def _change_state(self, value: bool) -> bool:
         with self.changed:
             result: bool = super()._change_state(value)
+            self.threads.append(threading.current_thread())
             self.changed.notify_all()
         return result
 
@@ -132,3 +141,98 @@ def test_close_switches_the_buzzer_off_mid_pattern(
     assert not signals.wait(timeout=0.001)
     signals.close()
     assert not pins[0].state
+
+
+def test_game_over_is_two_short_beeps_and_a_long_one(
+    mock_factory: MockFactory, pins: tuple[WatchedPin, WatchedPin]
+) -> None:
+    timing = SignalTiming(beep_s=0.001, gap_s=0.001, game_over_s=0.05)
+    signals = Signals(BUZZER, None, pin_factory=mock_factory, timing=timing)
+    pins[0].clear_states()
+    signals.game_over()
+    assert signals.wait(timeout=10)
+    assert levels(pins[0]) == [False] + [True, False] * 3
+    ons, offs = pins[0].states[1::2], pins[0].states[2::2]
+    lengths = [off.timestamp - on.timestamp for on, off in zip(ons, offs, strict=True)]
+    assert lengths[2] > lengths[0] and lengths[2] > lengths[1]
+    signals.close()
+
+
+def test_fix_needed_is_attention(signals: Signals, pins: tuple[WatchedPin, WatchedPin]) -> None:
+    signals.fix_needed()
+    assert signals.wait(timeout=10)
+    signals.attention()
+    assert signals.wait(timeout=10)
+    assert signals.played == ["fix needed", "fix needed"]
+    assert levels(pins[0]) == [False] + [True, False] * 6
+
+
+def test_every_sound_plays_on_one_long_lived_worker_thread(
+    signals: Signals, pins: tuple[WatchedPin, WatchedPin]
+) -> None:
+    before = threading.active_count()
+    pins[0].threads.clear()
+    for play in (signals.accepted, signals.rejected, signals.fix_needed, signals.game_over):
+        play()
+        assert signals.wait(timeout=10)
+    assert signals.played == ["accepted", "rejected", "fix needed", "game over"]
+    players = set(pins[0].threads)
+    assert len(players) == 1
+    assert players != {threading.main_thread()}
+    assert threading.active_count() <= before + 1
+
+
+def test_deferred_sounds_wait_for_release(
+    mock_factory: MockFactory, pins: tuple[WatchedPin, WatchedPin]
+) -> None:
+    signals = Signals(BUZZER, LED_PIN, pin_factory=mock_factory, timing=FAST, deferred=True)
+    pins[0].clear_states()
+    signals.accepted()
+    # Nothing reaches the worker before the release: no thread, no pin change.
+    assert levels(pins[0]) == [False]
+    assert signals.played == []
+    signals.rejected()
+    signals.release()
+    assert signals.wait(timeout=10)
+    assert signals.played == ["rejected"]
+    assert levels(pins[0]) == [False, True, False, True, False]
+    signals.release()
+    assert signals.wait(timeout=10)
+    assert signals.played == ["rejected"]
+    signals.close()
+
+
+def test_a_new_sound_cuts_the_one_playing_short(
+    mock_factory: MockFactory, pins: tuple[WatchedPin, WatchedPin]
+) -> None:
+    slow = SignalTiming(beep_s=0.001, gap_s=0.001, attention_s=3600)
+    signals = Signals(BUZZER, None, pin_factory=mock_factory, timing=slow)
+    pins[0].clear_states()
+    signals.fix_needed()
+    assert pins[0].wait_for_changes(1)
+    signals.accepted()
+    assert signals.wait(timeout=10)
+    assert signals.played == ["fix needed", "accepted"]
+    assert levels(pins[0]) == [False, True, False, True, False]
+    signals.close()
+
+
+def test_unknown_sound_is_refused_with_the_choices(signals: Signals) -> None:
+    with pytest.raises(ValueError, match=r"'fanfare'.*accepted, rejected, fix needed, game over"):
+        signals.play("fanfare")  # type: ignore[arg-type]
+
+
+def test_led_states_by_their_meaning(
+    mock_factory: MockFactory, pins: tuple[WatchedPin, WatchedPin]
+) -> None:
+    signals = Signals(BUZZER, LED_PIN, pin_factory=mock_factory, timing=FROZEN)
+    signals.connected()
+    assert signals.led_state == "ok" and pins[1].state
+    signals.waiting_for_fix()
+    assert signals.led_state == "busy"
+    signals.error()
+    assert signals.led_state == "fault"
+    signals.connected()
+    assert pins[1].state
+    signals.close()
+    assert not pins[1].state
