@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -93,6 +94,9 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             print(f"{game.title}, seed {args.seed}: {seats} ({who})", file=out)
             sim.commits.append(lambda s: _transcript(s, out))
         sim.start()
+        # As the daemon does: what start-up built stays out of full collections.
+        gc.collect()
+        gc.freeze()
         if script is not None:
             sim.run_script(script)
         else:

@@ -7,6 +7,7 @@ it is ready and pets the watchdog from the loop, so a hung loop is restarted.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import random
@@ -218,7 +219,8 @@ def open_devices(profile: Profile, clock: Clock) -> Devices:
 
     factory = real_pin_factory()
     oled = Oled(open_oled(profile.oled))
-    signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
+    # Deferred: a move's beep starts after the loop step that drew its frame.
+    signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory, deferred=True)
     board = build_board(profile, factory, clock)
     return Devices(factory, oled, signals, board)
 
@@ -285,6 +287,11 @@ def run_daemon(
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
+    hardware.signals.connected()
+    # What start-up built lives as long as the process: keep it out of the
+    # collector's full passes, which would otherwise walk it on the event path.
+    gc.collect()
+    gc.freeze()
     notifier("READY=1")
     print(f"tabletop: running on {profile.name}", file=out, flush=True)
     interval = 1.0 / profile.matrix.scan_hz if profile.matrix else 0.02
@@ -294,6 +301,7 @@ def run_daemon(
         while not stop:
             now = clock.now()
             loop.step(now)
+            hardware.signals.release()
             table.after_step()
             if now - last_pet >= pet_every:
                 notifier("WATCHDOG=1")

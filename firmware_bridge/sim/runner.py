@@ -139,7 +139,9 @@ class Simulation:
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
         self.oled = Oled(dummy_oled(profile.oled), frames_dir=self.opts.frames)
-        self.signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=self.factory)
+        self.signals = Signals(
+            profile.buzzer_pin, profile.led_pin, pin_factory=self.factory, deferred=True
+        )
         self.session = Session(
             game,
             self.journal,
@@ -200,6 +202,8 @@ class Simulation:
         if self.serial_sim is not None:
             self.serial_sim.step(now)
         self.loop.step(now)
+        # As in the daemon: sounds start once the step has drawn its frame.
+        self.signals.release()
 
     def _on_state(self, state: dict[str, Any]) -> None:
         stamped = {"t": round(self.clock.now(), 3), **state}
