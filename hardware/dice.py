@@ -7,7 +7,6 @@ are taken, in order, before any random ones.
 from __future__ import annotations
 
 import random
-import secrets
 from collections import deque
 from collections.abc import Iterable
 
@@ -41,7 +40,8 @@ class DiceSource:
     @classmethod
     def system(cls) -> DiceSource:
         """Dice from the operating system's randomness (for play on the Pi)."""
-        return cls(secrets.SystemRandom())
+        # random's SystemRandom is secrets' own, without loading hmac and OpenSSL.
+        return cls(random.SystemRandom())
 
     @classmethod
     def seeded(cls, seed: int | str) -> DiceSource:

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory
 
@@ -30,13 +30,14 @@ from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
-from ..link.board import SerialSensorBoard
-from ..link.simboard import SimulatedSerialBoard
 from ..loop import Loop
 from ..session import Session
 from ..tags import TagTable
 from .script import Line, ScriptError, seconds
 from .world import MatrixSurface, SerialSurface, Surface, World
+
+if TYPE_CHECKING:
+    from ..link.simboard import SimulatedSerialBoard
 
 DEFAULT_PACE_S = 0.25
 """How long a hand takes between two actions, unless the script says otherwise."""
@@ -122,6 +123,10 @@ class Simulation:
             )
             self.interval = 1.0 / profile.matrix.scan_hz
         else:
+            # Imported here: a board on GPIO does not need the serial link.
+            from ..link.board import SerialSensorBoard
+            from ..link.simboard import SimulatedSerialBoard
+
             assert profile.serial is not None
             wiring = profile.serial
             self.serial_sim = SimulatedSerialBoard(
