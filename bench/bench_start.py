@@ -1,0 +1,117 @@
+"""Cold start: ``tabletop sim --game G`` to its first OLED frame, against a bare interpreter.
+
+Each run starts ``tabletop sim --game G --json --script -`` with nothing on its
+standard input and takes the time until its first line of output: the first
+state, printed right after the first frame is handed to the OLED. Next to it,
+in the same run, it times ``python -c pass`` from start to exit; the figure is
+the ratio of the two, so a busy machine slows both.
+
+The packages are compiled to bytecode first (``python -m compileall``), as
+``pip install`` does for an installed package; a last figure shows the start
+when nothing at all has been compiled (an empty ``PYTHONPYCACHEPREFIX``).
+
+    python bench/bench_start.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("games", "wiring", "hardware", "firmware_bridge")
+RATIO_TARGET = 4.0
+
+
+def tabletop() -> list[str]:
+    script = Path(sys.executable).parent / "tabletop"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.cli"]
+
+
+def first_frame_s(game: str, env: Mapping[str, str] | None = None) -> float:
+    """Seconds from starting ``tabletop sim`` to its first line of output."""
+    cmd = [*tabletop(), "sim", "--game", game, "--json", "--script", "-"]
+    start = time.perf_counter()
+    with subprocess.Popen(
+        cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True, env=env
+    ) as child:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        took = time.perf_counter() - start
+        child.stdout.read()
+        if child.wait(timeout=120) != 0 or not line.startswith("{"):
+            raise RuntimeError(f"{' '.join(cmd)} failed (exit {child.returncode})")
+    return took
+
+
+def bare_s(env: Mapping[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
+    return time.perf_counter() - start
+
+
+def compile_packages() -> None:
+    for package in PACKAGES:
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
+def run(quick: bool) -> list[dict[str, Any]]:
+    from games.registry import game_names
+
+    compile_packages()
+    games = ["double-take"] if quick else game_names()
+    runs = 3 if quick else 7
+    figures: list[dict[str, Any]] = []
+    bare_ms: list[float] = []
+    for game in games:
+        first_frame_s(game)  # once to warm the disk cache and the word-list caches
+        ratios, frame_ms = [], []
+        for _ in range(runs):
+            bare = bare_s()
+            first = first_frame_s(game)
+            ratios.append(first / bare)
+            frame_ms.append(first * 1000)
+            bare_ms.append(bare * 1000)
+        figures.append(
+            _fig(f"start to first frame ÷ bare python, {game}", "×", RATIO_TARGET, ratios)
+        )
+        figures.append(_fig(f"start to first frame, {game}", "ms", None, frame_ms))
+    figures.append(_fig("bare python -c pass", "ms", None, bare_ms))
+    with tempfile.TemporaryDirectory() as empty:
+        env = {**os.environ, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
+        cold = []
+        for _ in range(1 if quick else 3):
+            cold.append(first_frame_s(games[0], env) / bare_s())
+    figures.append(_fig(f"the same with no bytecode at all, {games[0]}", "×", None, cold))
+    return figures
+
+
+def _fig(figure: str, unit: str, target: float | None, samples: list[float]) -> dict[str, Any]:
+    return {"figure": figure, "unit": unit, "target": target, "better": "lower", "samples": samples}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="Double Take only, three runs")
+    args = parser.parse_args(argv)
+    for fig in run(args.quick):
+        samples = fig["samples"]
+        target = "" if fig["target"] is None else f"  (target ≤ {fig['target']:g})"
+        print(
+            f"{fig['figure']:<52} median {statistics.median(samples):8.2f} {fig['unit']:<3} "
+            f"min {min(samples):8.2f}  max {max(samples):8.2f}{target}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
