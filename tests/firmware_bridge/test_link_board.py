@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_bridge.link.board import SerialSensorBoard
+from firmware_bridge.link.board import OUT_OF_STEP, SerialSensorBoard
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.errors import (
     BoardMismatchError,
@@ -21,6 +21,7 @@ from firmware_bridge.link.messages import (
     CellEvent,
     Hello,
     Message,
+    Pong,
     SnapshotPart,
     SnapshotRequest,
     encode,
@@ -28,6 +29,7 @@ from firmware_bridge.link.messages import (
 from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
 from hardware.clock import FakeClock
+from hardware.settle import SettleFilter
 from wiring.profile import SerialWiring
 
 ROWS, COLUMNS = 3, 4
@@ -362,3 +364,52 @@ def test_cell_names_must_match_the_board_size(clock: FakeClock) -> None:
     wiring = SerialWiring(port="loop://", rows=15, columns=15)
     with pytest.raises(ValueError, match="has 225 cells but the profile lists 12"):
         SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15)
+
+
+def test_a_copy_stale_for_a_second_shows_the_board_out_of_step(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, HELLO), (1, EMPTY))
+    events = host.poll(clock.advance(0.01))
+    assert events == [BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")]
+    say(port, (2, CellEvent(1, b"", 2)))  # event 1 lost
+    statuses: list[BoardEvent] = []
+    for seq in range(3, 13):  # the board goes on talking, but no snapshot gets through
+        say(port, (seq, Pong(seq)))
+        statuses += [e for e in host.poll(clock.advance(0.12)) if isinstance(e, BoardStatus)]
+    assert statuses == [BoardStatus(False, OUT_OF_STEP)]
+    say(port, (13, SnapshotPart(5, 12, 0, (None, b"") + (None,) * 10, 2)))
+    events = host.poll(clock.advance(0.01))
+    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
+
+
+def test_a_quick_recovery_is_not_shown(clock: FakeClock) -> None:
+    port = MemoryPort()
+    host = memory_board(clock, port)
+    say(port, (0, HELLO), (1, EMPTY))
+    host.poll(clock.advance(0.01))
+    say(port, (2, CellEvent(1, b"", 2)))
+    events = host.poll(clock.advance(0.3))
+    say(port, (3, SnapshotPart(5, 12, 0, (None, b"") + (None,) * 10, 2)))
+    events += host.poll(clock.advance(0.5))
+    assert [e for e in events if isinstance(e, BoardStatus)] == []
+
+
+def test_the_settle_filter_can_be_given(clock: FakeClock) -> None:
+    port = MemoryPort()
+    wiring = SerialWiring(port="loop://", rows=ROWS, columns=COLUMNS)
+    slow = SettleFilter(CELLS, 0.5)
+    host = SerialSensorBoard(wiring, CELLS, clock=clock, settle=slow, opener=lambda _p, _b: port)
+    say(port, (0, HELLO), (1, EMPTY), (2, CellEvent(0, b"", 1)))
+    events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.3))
+    assert settled(events) == []
+    assert settled(host.poll(clock.advance(0.2))) == [{"A1": OCCUPIED}]
+    assert slow.settled == {"A1": OCCUPIED}
+
+
+def test_a_settle_filter_of_other_cells_or_none_at_all_is_refused(clock: FakeClock) -> None:
+    wiring = SerialWiring(port="loop://", rows=ROWS, columns=COLUMNS)
+    with pytest.raises(ValueError, match="settle filter's cells are not the board's"):
+        SerialSensorBoard(wiring, CELLS, clock=clock, settle=SettleFilter(CELLS[:-1], 0.15))
+    with pytest.raises(ValueError, match="needs a settle filter or a settle window"):
+        SerialSensorBoard(wiring, CELLS, clock=clock)
