@@ -176,7 +176,7 @@ class SerialSensorBoard:
     def _delays(self) -> dict[str, float]:
         # A swept reader sees a change up to a sweep late, and by a varying amount:
         # the reading must hold that much longer to have surely held for the window.
-        return {self.cells[i]: gap / 1000 for i, gap in enumerate(self.mirror.gap_ms) if gap}
+        return {self.cells[i]: gap / 1000 for i, gap in self.mirror.gap_ms.items()}
 
     def close(self) -> None:
         self.transport.close()

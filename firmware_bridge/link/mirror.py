@@ -45,8 +45,9 @@ class BoardMirror:
     def __init__(self, size: int) -> None:
         self.size = size
         self.readings: list[Reading] = [None] * size
-        self.gap_ms: list[int] = [0] * size
-        """Per cell, the ``gap_ms`` of the cell event that set its reading (0 from a snapshot)."""
+        self.gap_ms: dict[int, int] = {}
+        """Per cell, the ``gap_ms`` of the cell event that set its reading, when not 0
+        (a reading from a snapshot part has none)."""
         self.current = False
         """True once every cell's reading came in a snapshot part or a cell event
         and no cell event was lost since."""
@@ -144,14 +145,23 @@ class BoardMirror:
             self._catch_up((message.number - 1) & 0xFFFF)
             self._events = message.number
             self.readings[message.cell] = message.reading
-            self.gap_ms[message.cell] = message.gap_ms
+            if message.gap_ms:
+                self.gap_ms[message.cell] = message.gap_ms
+            else:
+                self.gap_ms.pop(message.cell, None)
             self._trust(message.cell)
         elif isinstance(message, SnapshotPart):
             self._catch_up(message.events)
             end = message.first + len(message.readings)
-            self.readings[message.first : end] = message.readings
-            self.gap_ms[message.first : end] = [0] * len(message.readings)
+            if message.readings != tuple(self.readings[message.first : end]):
+                # Only a reading that changed loses its gap: the gap is when it began.
+                for cell in range(message.first, end):
+                    if self.readings[cell] != message.readings[cell - message.first]:
+                        self.gap_ms.pop(cell, None)
+                self.readings[message.first : end] = message.readings
             for cell in range(message.first, end):
                 self._trust(cell)
+            if self.current:
+                self.wants_snapshot = False
         elif isinstance(message, Hello):
             self._catch_up(message.events)

@@ -295,6 +295,13 @@ def test_line_noise_that_reads_as_a_foreign_hello_is_not_believed(clock: FakeClo
     say(port, (4, CellEvent(1, b"", 1)))
     events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.2))
     assert settled(events) == [{"A1": OCCUPIED, "B1": OCCUPIED}]
+    host.poll(clock.advance(1.0))
+    assert port.requests() == 1  # after the second burst of noise
+    hello = Hello((2, 0, 0), ROWS, COLUMNS, "occupancy", 1)
+    say(port, (5, hello), (6, SnapshotPart(3, 12, 0, (b"", b"") + (None,) * 10, 1)))
+    host.poll(clock.advance(0.01))
+    host.poll(clock.advance(2.0))
+    assert port.requests() == 0  # once the board answered, no more are asked for
     assert host.decoder.bad_frames == 2
 
 

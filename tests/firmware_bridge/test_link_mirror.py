@@ -41,7 +41,12 @@ def test_events_in_sequence_are_applied() -> None:
     mirror.apply(Envelope(11, CellEvent(3, TAG, 6, 40)))
     mirror.apply(Envelope(12, CellEvent(1, None, 7, 40)))
     assert mirror.readings == [None, None, None, TAG]
-    assert mirror.gap_ms == [0, 40, 0, 40]
+    assert mirror.gap_ms == {1: 40, 3: 40}
+    # A snapshot part that agrees keeps the gaps; one that does not drops them.
+    mirror.apply(Envelope(13, SnapshotPart(2, 4, 0, (None, None, None, TAG), 7)))
+    assert mirror.gap_ms == {1: 40, 3: 40}
+    mirror.apply(Envelope(14, SnapshotPart(3, 4, 0, (None, b"", None, TAG), 7)))
+    assert mirror.gap_ms == {3: 40}
 
 
 def test_a_repeated_frame_is_ignored() -> None:
