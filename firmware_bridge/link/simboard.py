@@ -62,14 +62,16 @@ class SimulatedBoardError(ValueError):
 
 class LineNoise:
     """A noisy cable: every bit that crosses it, either way, flips with probability
-    ``bit_error_rate``, independently, from a seeded generator."""
+    ``bit_error_rate``, independently, from a seeded generator; and with probability
+    ``cut_rate`` a write of the board (one frame) is cut short, the rest lost."""
 
-    def __init__(self, seed: int, bit_error_rate: float) -> None:
-        if not 0 <= bit_error_rate < 1:
-            raise SimulatedBoardError(
-                f"a bit-error rate is a probability below 1, not {bit_error_rate}"
-            )
+    def __init__(self, seed: int, bit_error_rate: float, cut_rate: float = 0.0) -> None:
+        for name, rate in (("bit-error rate", bit_error_rate), ("cut rate", cut_rate)):
+            if not 0 <= rate < 1:
+                raise SimulatedBoardError(f"a {name} is a probability below 1, not {rate}")
         self.bit_error_rate = bit_error_rate
+        self.cut_rate = cut_rate
+        self.cuts = 0
         self._rng = random.Random(seed)
         self.bits = 0
         """Bits that crossed the cable."""
@@ -98,6 +100,13 @@ class LineNoise:
         self._until = at - bits
         return bytes(out)
 
+    def cut(self, frame: bytes) -> bytes:
+        """``frame`` cut short at a random point, now and then (``cut_rate``)."""
+        if self.cut_rate and len(frame) > 1 and self._rng.random() < self.cut_rate:
+            self.cuts += 1
+            return frame[: self._rng.randrange(1, len(frame))]
+        return frame
+
 
 class _PtyPort:
     """The firmware's end of the pty, non-blocking; bytes that do not fit are lost,
@@ -118,7 +127,7 @@ class _PtyPort:
 
     def write(self, data: bytes) -> None:
         if self.noise is not None:
-            data = self.noise.damage(bytes(data))
+            data = self.noise.damage(self.noise.cut(bytes(data)))
         try:
             written = os.write(self.master, bytes(data))
         except (BlockingIOError, OSError):
