@@ -31,7 +31,7 @@ from wiring.profile import SerialWiring
 
 log = logging.getLogger(__name__)
 
-REQUEST_INTERVAL_S = 0.5
+REQUEST_INTERVAL_S = 0.25
 """Least time between two snapshot requests."""
 SILENCE_S = 5.0
 """With no good frame for this long (snapshots come every 2 s) the board counts as gone."""
