@@ -18,6 +18,8 @@ no second pass.
 from __future__ import annotations
 
 import heapq
+import math
+import operator
 import random
 import sys
 import zlib
@@ -250,14 +252,12 @@ _WM_DOWN = tuple(tuple(WORD_MULTIPLIER[r][c] for r in range(SIZE)) for c in rang
 _VALUES = {ch: v for ch, v in LETTER_VALUES.items() if ch != BLANK}
 _CX, _CY = parse_cell(CENTRE)
 
-_Left = tuple[int, str, int, int]
+_Left = tuple[int, str, int, int, tuple[int, ...]]
 """A left part: (node, letters spelled, the rack's letters left, the letters that may
-follow it from the rack: every one after the node while a blank is left)."""
+follow it from the rack: every one after the node while a blank is left, the points
+of its tiles)."""
 
-_Start = tuple[int, str, int]
-"""A left part chosen for an anchor: (node, letters spelled, the rack's letters left)."""
-
-_Starts = tuple[list[_Start], list[int]]
+_Starts = tuple[list[_Left], list[int]]
 """The left parts chosen for an anchor, shorter first, and where those of each length end."""
 
 
@@ -296,10 +296,8 @@ class MoveGenerator:
 
     def best(self, board: Mapping[str, str], rack: Sequence[str]) -> Move | None:
         """The highest-scoring single-line placement (the first found of equals), or None."""
-        found = self._search(board, rack)
-        if not found:
-            return None
-        return self._move(max(found, key=_score), None)
+        found = self._search(board, rack, best_only=True)
+        return self._move(found[0], None) if found else None
 
     def top(self, board: Mapping[str, str], rack: Sequence[str], n: int) -> list[Move]:
         """The ``n`` highest-scoring single-line placements, best first (equals in the
@@ -339,7 +337,11 @@ class MoveGenerator:
             word = "".join((at(pos) or "").upper() for pos in range(first, last + 1))
         return Move(tuple(sorted(tiles)), tuple(sorted(blanks)), score, word)
 
-    def _search(self, board: Mapping[str, str], rack: Sequence[str]) -> list[_Found]:
+    def _search(
+        self, board: Mapping[str, str], rack: Sequence[str], *, best_only: bool = False
+    ) -> list[_Found]:
+        """Every placement in the order found; with ``best_only``, only those of the
+        highest score (the others are dropped as the search goes)."""
         across: list[list[str]] = [[""] * SIZE for _ in range(SIZE)]
         for cell, letter in board.items():
             col, row = parse_cell(cell)
@@ -358,8 +360,12 @@ class MoveGenerator:
         # Left parts that may start a word at an anchor, by the letters the anchor allows
         # and the tiles right after it: the same for every line and both directions.
         starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
-        self._search_lines(across, False, counts, lefts, starts, out, empty)
-        self._search_lines(down, True, counts, lefts, starts, out, empty)
+        # The lowest score kept: the best so far when only the best are kept.
+        floor = [-1]
+        for grid, down_lines in ((across, False), (down, True)):
+            self._search_lines(
+                grid, down_lines, counts, lefts, starts, out, floor, best_only, empty
+            )
         return out
 
     def _left_parts(self, rack: dict[str, int]) -> list[list[_Left]]:
@@ -380,9 +386,9 @@ class MoveGenerator:
                     have |= 1 << i
             return have, masks[node] if rack.get(BLANK) else masks[node] & have
 
-        by_length[0].append((0, "", *left(0)))
+        by_length[0].append((0, "", *left(0), ()))
 
-        def grow(node: int, spelled: str) -> None:
+        def grow(node: int, spelled: str, points: tuple[int, ...]) -> None:
             depth = len(spelled) + 1
             mask = masks[node]
             start = first[node]
@@ -390,22 +396,24 @@ class MoveGenerator:
                 if rack[ch] and mask >> i & 1:
                     child = targets[start + (mask & _BELOW[i]).bit_count()]
                     rack[ch] -= 1
-                    by_length[depth].append((child, spelled + ch, *left(child)))
+                    more = (*points, _VALUES[ch])
+                    by_length[depth].append((child, spelled + ch, *left(child), more))
                     if depth < RACK_SIZE - 1:
-                        grow(child, spelled + ch)
+                        grow(child, spelled + ch, more)
                     rack[ch] += 1
             if rack.get(BLANK):
                 rack[BLANK] -= 1
+                more = (*points, 0)
                 for child in targets[start : first[node + 1]]:
                     low = mask & -mask
                     mask ^= low
                     ch = _LOWER[low.bit_length() - 1]
-                    by_length[depth].append((child, spelled + ch, *left(child)))
+                    by_length[depth].append((child, spelled + ch, *left(child), more))
                     if depth < RACK_SIZE - 1:
-                        grow(child, spelled + ch)
+                        grow(child, spelled + ch, more)
                 rack[BLANK] += 1
 
-        grow(0, "")
+        grow(0, "", ())
         return by_length
 
     def _search_lines(
@@ -416,6 +424,8 @@ class MoveGenerator:
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
+        floor: list[int],
+        best_only: bool,
         empty_board: bool,
     ) -> None:
         for line in range(SIZE):
@@ -438,7 +448,9 @@ class MoveGenerator:
                     ):
                         anchors.append(pos)
             if anchors:
-                self._search_line(grid, line, down, anchors, rack, lefts, starts, out)
+                self._search_line(
+                    grid, line, down, anchors, rack, lefts, starts, out, floor, best_only
+                )
 
     def _search_line(
         self,
@@ -450,6 +462,8 @@ class MoveGenerator:
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
+        floor: list[int],
+        best_only: bool,
     ) -> None:
         """Appel–Jacobson along one line: a left part through non-anchor cells, then right."""
         masks = self.dawg.masks
@@ -472,22 +486,21 @@ class MoveGenerator:
         placed: list[tuple[int, str]] = []
         # The anchor and the left part being extended: its tiles and their points.
         anchor = 0
-        laid: tuple[tuple[int, str], ...] = ()
+        spelled = ""
+        begin = 0
         laid_sum = 0
         laid_mul = 1
 
         # From each cell: the letters of the run of tiles on the board that starts there,
         # their points, and the first empty cell after them (SIZE: the edge).
-        runs: list[tuple[int, ...]] = []
-        run_points: list[int] = []
-        stops: list[int] = []
-        for pos in range(SIZE + 1):
-            stop = pos
-            while stop < SIZE and index[stop] >= 0:
-                stop += 1
-            runs.append(tuple(index[pos:stop]))
-            run_points.append(sum(on_board[pos:stop]))
-            stops.append(stop)
+        runs: list[tuple[int, ...]] = [()] * (SIZE + 1)
+        run_points = [0] * (SIZE + 1)
+        stops = list(range(SIZE + 1))
+        for pos in range(SIZE - 1, -1, -1):
+            if index[pos] >= 0:
+                runs[pos] = (index[pos], *runs[pos + 1])
+                run_points[pos] = on_board[pos] + run_points[pos + 1]
+                stops[pos] = stops[pos + 1]
 
         def place(node: int, pos: int, msum: int, wmul: int, xsum: int, have: int) -> None:
             """Lay each tile that may go on the empty cell ``pos`` after ``node``; record
@@ -503,8 +516,9 @@ class MoveGenerator:
             run = runs[pos + 1]
             stop = stops[pos + 1]
             msum += run_points[pos + 1]
-            for ch, bit, low, value in letters:
-                if not fits & have & bit:
+            usable = fits & have
+            for ch, bit, low, value in letters if usable else ():
+                if not usable & bit:
                     continue
                 n = targets[start + (m & low).bit_count()]
                 for i in run:
@@ -519,11 +533,16 @@ class MoveGenerator:
                     v = value * lm
                     xs = xsum + (base + v) * wm if cross else xsum
                     if final[n]:
-                        tiles = len(laid) + len(placed)
+                        tiles = len(spelled) + len(placed)
                         if not (down and tiles == 1 and crossed[anchor]):
                             bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
                             score = (msum + v + laid_sum) * wmul * laid_mul + xs + bonus
-                            out.append((score, down, line, (*laid, *placed)))
+                            if score >= floor[0]:
+                                if best_only and score > floor[0]:
+                                    out.clear()
+                                    floor[0] = score
+                                laid = zip(range(begin, anchor), spelled, strict=True)
+                                out.append((score, down, line, (*laid, *placed)))
                     now = have if left else have & ~bit
                     if stop < SIZE and masks[n] & allowed[stop] & (_ALL if rack[BLANK] else now):
                         place(n, stop, msum + v, wmul, xs, now)
@@ -545,11 +564,16 @@ class MoveGenerator:
                     else:
                         placed.append((pos, _LOWER[bit.bit_length() - 1]))
                         if final[n]:
-                            tiles = len(laid) + len(placed)
+                            tiles = len(spelled) + len(placed)
                             if not (down and tiles == 1 and crossed[anchor]):
                                 bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
                                 score = (msum + laid_sum) * wmul * laid_mul + xs + bonus
-                                out.append((score, down, line, (*laid, *placed)))
+                                if score >= floor[0]:
+                                    if best_only and score > floor[0]:
+                                        out.clear()
+                                        floor[0] = score
+                                    laid = zip(range(begin, anchor), spelled, strict=True)
+                                    out.append((score, down, line, (*laid, *placed)))
                         if stop < SIZE and masks[n] & allowed[stop] & more:
                             place(n, stop, msum, wmul, xs, have)
                         placed.pop()
@@ -574,7 +598,7 @@ class MoveGenerator:
                     msum += on_board[pos]
                     pos += 1
                 if pos == anchor and masks[node] & ok & reach:
-                    laid, laid_sum, laid_mul = (), 0, 1
+                    spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
                     place(node, anchor, msum, 1, 0, have)
             else:
                 room = min(anchor - previous - 1, RACK_SIZE - 1)
@@ -589,18 +613,12 @@ class MoveGenerator:
                 chosen, ends = known
                 if len(ends) <= room:
                     self._starts(lefts[len(ends) : room + 1], ok, ahead, chosen, ends)
-                for node, spelled, rest in chosen[: ends[room]]:
+                for node, spelled, rest, _, points in chosen[: ends[room]]:
                     begin = anchor - len(spelled)
-                    laid = tuple(zip(range(begin, anchor), spelled, strict=True))
-                    laid_sum = 0
-                    laid_mul = 1
-                    for pos, ch in laid:
-                        if ch.isupper():
-                            laid_sum += _VALUES[ch] * lms[pos]
-                            rack[ch] -= 1
-                        else:
-                            rack[BLANK] -= 1
-                        laid_mul *= wms[pos]
+                    laid_sum = sum(map(operator.mul, points, lms[begin:anchor]))
+                    laid_mul = math.prod(wms[begin:anchor])
+                    for ch in spelled:
+                        rack[ch if ch.isupper() else BLANK] -= 1
                     place(node, anchor, 0, 1, 0, rest)
                     for ch in spelled:
                         rack[ch if ch.isupper() else BLANK] += 1
@@ -611,7 +629,7 @@ class MoveGenerator:
         lefts: list[list[_Left]],
         ok: int,
         ahead: tuple[int, ...],
-        chosen: list[_Start],
+        chosen: list[_Left],
         ends: list[int],
     ) -> None:
         """Add to ``chosen`` the left parts of ``lefts`` (one list a length) after which a
@@ -623,12 +641,11 @@ class MoveGenerator:
         targets = self.dawg.targets
         for parts in lefts:
             if not ahead:
-                chosen += [
-                    (node, spelled, rest) for node, spelled, rest, reach in parts if reach & ok
-                ]
+                chosen += [part for part in parts if part[3] & ok]
                 ends.append(len(chosen))
                 continue
-            for node, spelled, rest, reach in parts:
+            for part in parts:
+                node, _, _, reach, _ = part
                 fits = reach & ok
                 if not fits:
                     continue
@@ -644,7 +661,7 @@ class MoveGenerator:
                             break
                         n = targets[first[n] + (mm & _BELOW[i]).bit_count()]
                     else:
-                        chosen.append((node, spelled, rest))
+                        chosen.append(part)
                         break
             ends.append(len(chosen))
 
@@ -743,11 +760,9 @@ class CrossletPlayer(Player):
             missing = game.rack_size(seat) - len(game.rack(seat))
             drawn = self.rng.sample(unseen, missing)
             return SetRack(seat, tuple(game.rack(seat) + drawn))
-        found = self.generator._search(game.board_letters(), game.rack(seat))
+        found = self.generator._search(game.board_letters(), game.rack(seat), best_only=True)
         if found:
-            top = max(f[0] for f in found)
-            pick = self.rng.choice([f for f in found if f[0] == top])
-            return self.generator._move(pick, None).action()
+            return self.generator._move(self.rng.choice(found), None).action()
         keep_out = [t for t in game.rack(seat) if t != BLANK]
         if game.bag_count >= RACK_SIZE and keep_out:
             return Exchange(tuple(keep_out))
