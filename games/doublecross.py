@@ -38,6 +38,7 @@ effect of each action), ``doublecross_setup`` (options, bag, start word, layout)
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
@@ -241,6 +242,17 @@ class DoubleCross(Game):
         """Every legal action (a few hundred to a few thousand: each rack letter on each
         cell it may go, each bomb on each cell); the computer player uses ``shortlist``."""
         return list(self.iter_legal_actions())
+
+    def snapshot(self) -> DoubleCross:
+        """An independent copy of this game, its position, record and random source."""
+        twin = copy.copy(self)
+        twin.state = self.state.copy()
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.options = dict(self.options)
+        twin.history = list(self.history)
+        twin.record = list(self.record)
+        return twin
 
     def shortlist(self, limit: int = 12) -> list[Action]:
         """The computer player's best few actions now, best first."""
