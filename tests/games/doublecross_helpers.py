@@ -9,7 +9,7 @@ from typing import Any
 
 from games.core import Verdict
 from games.doublecross import DoubleCross, PlaceTile
-from games.doublecross_board import PICKUP_POINTS
+from games.doublecross_board import PICKUP_POINTS, Board, cell_index
 from games.doublecross_score import Note
 from games.lexicon import Lexicon
 
@@ -42,6 +42,7 @@ def game(
     min_word: int = 3,
     first: int = 1,
     extra: tuple[str, ...] = (),
+    seed: int = 7,
 ) -> DoubleCross:
     options: dict[str, Any] = {
         "start_word": start,
@@ -51,7 +52,20 @@ def game(
         "min_word": min_word,
         "first": first,
     }
-    return DoubleCross(players, random.Random(7), options, lexicon=small_lexicon(extra))
+    return DoubleCross(players, random.Random(seed), options, lexicon=small_lexicon(extra))
+
+
+def board_from(rows: Mapping[str, str]) -> Board:
+    """A board from pictures: each key is a cell, each value the letters laid across
+    from it; upper case is a stable tile, lower case an unstable one of seat 0."""
+    board = Board()
+    for cell, letters in rows.items():
+        start = cell_index(cell)
+        assert start is not None
+        for n, ch in enumerate(letters):
+            if ch != ".":
+                board.put(start + n, ch.upper(), 0 if ch.islower() else None, ch.isupper())
+    return board
 
 
 def play(g: DoubleCross, *moves: str) -> list[Verdict]:
