@@ -67,7 +67,7 @@ def holding_bombs():  # type: ignore[no-untyped-def]
         racks=("EAQ", "EA"),
         specials={"I9": "ns", "G9": "ew", "M3": "bonus"},
         extra=("tea", "tee", "ca"),
-        bag="OOOOOOOOIIIIIIII",
+        bag="ROOOOOOOIIIIIIII",
     )
     play(g, "I9 E", "G9 A")  # TE (partial) and CA (partial), picking up both bombs
     g.play(EndTurn())
