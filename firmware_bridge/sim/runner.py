@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory
 
+from games.core import Action, Game
 from hardware.board import SensorBoard
 from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
@@ -335,8 +336,15 @@ class Simulation:
         for line in lines:
             self.run_line(line)
 
-    def play_computer(self, max_plies: int = MAX_PLIES) -> None:
-        """The computer plays every seat until the game ends."""
+    def play_computer(
+        self, max_plies: int = MAX_PLIES, choose: Callable[[Game], Action] | None = None
+    ) -> None:
+        """The computer plays every seat until the game ends.
+
+        ``choose`` picks the actions instead of the computer's players (a test that
+        replays a known game). A resumed game first gets its board set up as the
+        OLED asks, so a game stopped half-way through a move plays on.
+        """
         players: dict[int, Any] = {}
         plies = 0
         # A computer's hand is quick: just long enough for each step to settle.
@@ -350,14 +358,18 @@ class Simulation:
             self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 2)
             self.pace = self.profile.settle_ms / 1000 + 2 * self.step_s
         game = self.session.game
+        self.set_up()
         while game.outcome is None:
             if plies >= max_plies:
                 raise SimError(f"the game did not end within {max_plies} moves")
-            seat = game.to_move
-            player = players.setdefault(
-                seat, self.kit.make_player(game, random.Random(self.rng.random()))
-            )
-            action = player.choose(game)
+            if choose is not None:
+                action = choose(game)
+            else:
+                seat = game.to_move
+                player = players.setdefault(
+                    seat, self.kit.make_player(game, random.Random(self.rng.random()))
+                )
+                action = player.choose(game)
             before = len(game.history)
             for step in self.session.referee.hand(action):
                 self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
@@ -367,6 +379,22 @@ class Simulation:
                     f"{self.session.state()['oled']}"
                 )
             plies += 1
+
+    def set_up(self) -> None:
+        """Make the fixes a resumed game asks for, one by one, as a player reading the OLED."""
+        for _ in range(2 * len(self.world.cells) + 10):
+            fixes = self.session.pending_fixes() if self.session.restoring else []
+            if not fixes:
+                return
+            fix = fixes[0]
+            held = fix.cell in self.world.contents
+            if fix.action == "lift" and held:
+                self.world.lift(fix.cell)
+            elif fix.action == "place" and not held:
+                self.world.place(fix.cell, fix.piece.label if fix.piece else "piece")
+            # Otherwise the sensors have not yet reported what stands there: wait.
+            self.advance(self.pace)
+        raise SimError(f"the board could not be set up: {self.session.state()['oled']}")
 
     def final(self) -> dict[str, Any]:
         game = self.session.game
