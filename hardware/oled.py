@@ -154,6 +154,8 @@ class Oled:
         try:
             self._device.display(frame)
         except (OSError, _luma_error()) as exc:
+            # The display may show part of this frame: the next one is never skipped.
+            self._last = None
             raise translate_oled_error(exc, self._wiring) from exc
         self._last = frame
         self.frames_shown += 1

@@ -123,8 +123,13 @@ class _ChangedPages:
         windows = changed_windows(self._ram, new, self.command_bytes, self.merges_pages)
         if self._ram is None and not self.merges_pages:
             windows = [(p, p, c0, c1) for p0, p1, c0, c1 in windows for p in range(p0, p1 + 1)]
-        for window in windows:
-            self._send(window, new)
+        try:
+            for window in windows:
+                self._send(window, new)
+        except BaseException:
+            # Part of the frame may have reached the controller: trust nothing.
+            self._ram = None
+            raise
         self._ram = new
 
     def forget(self) -> None:

@@ -88,6 +88,24 @@ def test_distinct_frames_are_written_numbered(tmp_path: Path) -> None:
         assert saved.convert("1").tobytes() == frame("two").tobytes()
 
 
+def test_a_frame_is_shown_again_after_the_bus_failed_mid_frame() -> None:
+    device = dummy_oled(WIRING)
+    oled = Oled(device)
+    oled.show(frame("a"))
+    show = device.display
+
+    def fail(image: Image.Image) -> None:
+        raise OSError(errno.EREMOTEIO, "Remote I/O error")
+
+    device.display = fail
+    with pytest.raises(OledNotFound):
+        oled.show(frame("b"))
+    device.display = show
+    oled.show(frame("a"))
+    assert oled.frames_shown == 2
+    assert device.image.tobytes() == frame("a").tobytes()
+
+
 def test_rotated_display_takes_portrait_frames() -> None:
     oled = Oled(dummy_oled(OledWiring(rotate=1)))
     assert oled.size == (64, 128)

@@ -1,6 +1,8 @@
 from __future__ import annotations
 
+import errno
 import random
+from collections.abc import Sequence
 
 import pytest
 from PIL import Image, ImageDraw
@@ -174,3 +176,33 @@ def test_rotated_device_takes_portrait_frames() -> None:
     device.display(image)
     # A quarter turn clockwise, as luma turns it.
     assert ram.image(128, 64).tobytes() == image.rotate(-90, expand=True).tobytes()
+
+
+class FailingBus(ControllerRam):
+    """A controller whose bus fails once, at a chosen data write."""
+
+    def __init__(self, chip: str) -> None:
+        super().__init__(chip)
+        self.fail_at: int | None = None
+
+    def data(self, data: Sequence[int]) -> None:
+        if self.fail_at is not None and self.writes >= self.fail_at:
+            self.fail_at = None
+            raise OSError(errno.EREMOTEIO, "Remote I/O error")
+        super().data(data)
+
+
+@pytest.mark.parametrize("chip", sorted(DRIVERS))
+def test_after_a_failed_write_the_next_frame_is_sent_whole(chip: str) -> None:
+    cls, offset = DRIVERS[chip]
+    bus = FailingBus(chip)
+    device = cls(bus)
+    first, second = move_frames()[:2]
+    device.display(first)
+    bus.fail_at = bus.writes + 3
+    with pytest.raises(OSError):
+        device.display(second)
+    # The controller holds part of the second frame; showing the first again must
+    # not trust the RAM copy of it.
+    device.display(first)
+    assert bus.image(128, 64, offset).tobytes() == first.tobytes()
