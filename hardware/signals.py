@@ -121,6 +121,11 @@ class Signals:
         else:
             self._hand_over(sound)
 
+    @property
+    def held(self) -> Sound | None:
+        """In deferred mode, the sound waiting for :meth:`release`."""
+        return self._held
+
     def release(self) -> None:
         """In deferred mode, play the sound asked for since the last release, if any."""
         sound, self._held = self._held, None
