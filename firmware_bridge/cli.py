@@ -64,9 +64,11 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
+    from .checks import check_sim
     from .sim.runner import SimOptions, Simulation
 
     script = _read_script(args.script) if args.script else None
+    check_sim(args.game, args.profile, computer=script is None)
     if args.frames:
         args.frames.mkdir(parents=True, exist_ok=True)
     options = _options(args.option)
@@ -134,15 +136,28 @@ def _result_line(final: dict[str, Any]) -> str:
 
 
 def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.errors import ProfileError
     from wiring.loader import list_profiles, load_profile
     from wiring.table import pin_table
+
+    from .checks import check_profile
 
     names = [args.profile] if args.profile else list_profiles()
     for i, name in enumerate(names):
         if i:
             print(file=out)
         profile = load_profile(name)
+        found = check_profile(profile)
+        if found.problems:
+            count = len(found.problems)
+            raise ProfileError(
+                f"profile {profile.source or name} has {count} "
+                f"problem{'s' if count != 1 else ''}",
+                found.problems,
+            )
         print(pin_table(profile), file=out)
+        for warning in found.warnings:
+            print(f"warning: {warning}", file=out)
         print(f"profile {profile.name}: OK", file=out)
     return 0
 
@@ -155,13 +170,13 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 
 def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
     from hardware.clock import SystemClock
-    from wiring.config import load_config
 
     from . import daemon
+    from .checks import checked_config
     from .enrol import run_enrol
     from .tags import TagTable
 
-    config = load_config(args.config)
+    config = checked_config(args.config)
     profile = config.profile
     if profile.serial is None or profile.serial.sensor == "occupancy":
         raise ValueError(f"profile {profile.name} has no tag readers: enrolment is for RFID boards")

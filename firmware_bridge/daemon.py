@@ -25,7 +25,7 @@ from games.core import GameError
 from games.registry import find_listed
 from hardware.board import SensorBoard
 from hardware.clock import Clock, SystemClock
-from wiring.config import RunConfig, load_config
+from wiring.config import RunConfig
 from wiring.loader import check_fits
 from wiring.profile import Profile
 
@@ -249,8 +249,10 @@ def run_daemon(
     from hardware.buttons import ButtonStation
     from wiring.errors import WiringError
 
+    from .checks import checked_config
+
     try:
-        config = load_config(config_path)
+        config = checked_config(config_path)
     except WiringError as exc:
         print(f"tabletop: {exc}", file=sys.stderr)
         return EXIT_CONFIG

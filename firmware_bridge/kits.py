@@ -35,6 +35,10 @@ class Kit:
     table_options: Mapping[str, Any] = field(default_factory=dict)
     """Options for a game at a real table (the daemon), where they differ from the
     simulation's: Crosslet's tiles come from the table's own bag there."""
+    needs_tags: str = ""
+    """Why a board must read tags to referee the game ("" when occupancy will do)."""
+    computer_needs_tags: str = ""
+    """Why a simulated computer player needs tags even where people could do without."""
 
     def new_game(self, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
         if self.make_game is not None:
@@ -78,6 +82,8 @@ def _dominoes() -> Kit:
         make_referee=DominoesReferee,
         make_player=lambda game, rng: DominoesPlayer(rng),
         default_profile="rfid-15x15-pico",
+        computer_needs_tags="the simulated players cannot answer the menu that asks "
+        "which domino was laid",
     )
 
 
@@ -144,6 +150,7 @@ def _crosslet() -> Kit:
         make_game=make_game,
         table_options={"racks": "table"},
         word_game=True,
+        needs_tags="Crosslet's letter tiles differ only by their tags",
     )
 
 

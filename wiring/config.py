@@ -12,7 +12,14 @@ from wiring.profile import Profile
 from wiring.schema import closest
 from wiring.tomlfile import read_toml
 
-__all__ = ["DEFAULT_JOURNAL", "ConfigError", "RunConfig", "load_config"]
+__all__ = [
+    "DEFAULT_JOURNAL",
+    "ConfigError",
+    "RunConfig",
+    "is_placeholder_port",
+    "load_config",
+    "port_problems",
+]
 
 DEFAULT_JOURNAL = Path("/var/lib/tabletop/journal.sqlite")
 TAGS_FILE_NAME = "tags.json"
@@ -28,6 +35,7 @@ KEYS: dict[str, str] = {
     "tags": 'tags = "/var/lib/tabletop/tags.json"',
     "log_level": 'log_level = "INFO"',
     "words": 'words = "/home/pi/my-word-list.txt"',
+    "allow_url_ports": "allow_url_ports = false",
 }
 """Every key of a run config, with an example line."""
 
@@ -49,7 +57,56 @@ class RunConfig:
     log_level: str = "INFO"
     words: Path | None = None
     """The user's own word list for the word games; None for the shipped ENABLE list."""
+    allow_url_ports: bool = False
+    """Whether the profile's serial ``port`` may be a pyserial URL (``socket://``,
+    ``loop://``): meant for tests, never for a real board."""
     source: str = ""
+
+
+PLACEHOLDER_MARK = "..."
+"""What the shipped profiles' placeholder serial ports contain instead of a real name."""
+
+
+def is_placeholder_port(port: str) -> bool:
+    """Whether ``port`` is the shipped placeholder, to be replaced by the real device."""
+    return PLACEHOLDER_MARK in port
+
+
+def port_problems(port: str, profile: str, *, allow_urls: bool) -> list[tuple[str, str]]:
+    """What is wrong with a serial ``port`` for a real run, as (what, what to do) pairs.
+
+    A real board is on a device path (``/dev/ttyACM0``) or a ``/dev/serial/by-id``
+    name; pyserial URLs are accepted only with ``allow_urls`` (tests). ``profile``
+    is the profile's name, for the advice.
+    """
+    if "://" in port:
+        if allow_urls:
+            return []
+        return [
+            (
+                f"{port!r} is a pyserial URL, not a device",
+                "name the board's device, e.g. /dev/ttyACM0 or /dev/serial/by-id/...-if00 "
+                "(URLs are for tests: set `allow_url_ports = true` in the run config "
+                "to allow them)",
+            )
+        ]
+    if is_placeholder_port(port):
+        return [
+            (
+                f"{port!r} is the shipped placeholder, not your board's device",
+                "plug the Pico in, run `ls /dev/serial/by-id/` and write its name in a "
+                f'profile of your own (`extends = "{profile}"` and a [serial] port line)',
+            )
+        ]
+    if not port.startswith("/"):
+        return [
+            (
+                f"{port!r} is not a device path",
+                f"write the full path, e.g. /dev/{port.strip() or 'ttyACM0'} or "
+                "/dev/serial/by-id/...-if00",
+            )
+        ]
+    return []
 
 
 def _parse(path: Path) -> dict[str, Any]:
@@ -156,6 +213,13 @@ def load_config(path: str | Path, *, allow_simulated: bool = False) -> RunConfig
         )
         level = None
 
+    allow_urls = reader.value("allow_url_ports", bool, "true or false") is True
+    if profile is not None and profile.serial is not None:
+        label = profile.source or profile.name
+        port = profile.serial.port
+        for what, todo in port_problems(port, profile.name, allow_urls=allow_urls):
+            reader.problems.append(f"{label}: [serial] port: {what}; {todo}")
+
     if reader.problems or profile is None:
         count = len(reader.problems)
         raise ConfigError(
@@ -171,5 +235,6 @@ def load_config(path: str | Path, *, allow_simulated: bool = False) -> RunConfig
         seed=seed,
         log_level=(level or "INFO").upper(),
         words=words,
+        allow_url_ports=allow_urls,
         source=reader.label,
     )

@@ -118,8 +118,11 @@ def test_enrol_names_each_tag_laid_and_saves_the_table(
     monkeypatch.setattr(daemon, "build_board", lambda profile, factory, clock: board)
     monkeypatch.setattr("sys.stdin", io.StringIO("E\n\n"))
     config = tmp_path / "tabletop.toml"
+    (tmp_path / "pico.toml").write_text(
+        'extends = "rfid-15x15-pico"\n[serial]\nport = "/dev/ttyACM0"\n'
+    )
     config.write_text(
-        f'profile = "rfid-15x15-pico"\njournal = "{tmp_path / "j.sqlite"}"\n'
+        f'profile = "pico.toml"\njournal = "{tmp_path / "j.sqlite"}"\n'
         f'tags = "{tmp_path / "tags.json"}"\n'
     )
     code, text = run(["enrol", "--config", str(config)])

@@ -10,6 +10,7 @@ from tests.wiring.conftest import VALID
 from wiring.config import DEFAULT_JOURNAL, ConfigError, load_config
 
 EXAMPLE = Path(__file__).parents[2] / "wiring/examples/tabletop.toml"
+PICO = 'extends = "rfid-15x15-pico"\n[serial]\nport = "/dev/ttyACM0"\n'
 
 
 def write(tmp_path: Path, text: str, name: str = "tabletop.toml") -> Path:
@@ -34,7 +35,8 @@ def test_shipped_example_config_loads() -> None:
 
 
 def test_minimal_config_takes_the_defaults(tmp_path: Path) -> None:
-    config = load_config(write(tmp_path, 'profile = "rfid-15x15-pico"\n'))
+    write(tmp_path, PICO, "pico.toml")
+    config = load_config(write(tmp_path, 'profile = "pico.toml"\n'))
     assert config.journal == DEFAULT_JOURNAL
     assert (config.game, config.players, config.seed) == (None, None, None)
     assert config.log_level == "INFO"
@@ -104,11 +106,13 @@ def test_missing_config_file_is_named(tmp_path: Path) -> None:
 
 def test_own_word_list_is_read_relative_to_the_config(tmp_path: Path) -> None:
     (tmp_path / "words.txt").write_text("cat\n")
-    config = load_config(write(tmp_path, 'profile = "rfid-15x15-pico"\nwords = "words.txt"\n'))
+    write(tmp_path, PICO, "pico.toml")
+    config = load_config(write(tmp_path, 'profile = "pico.toml"\nwords = "words.txt"\n'))
     assert config.words == tmp_path / "words.txt"
 
 
 def test_missing_word_list_is_named(tmp_path: Path) -> None:
-    path = write(tmp_path, 'profile = "rfid-15x15-pico"\nwords = "nowhere.txt"\n')
+    write(tmp_path, PICO, "pico.toml")
+    path = write(tmp_path, 'profile = "pico.toml"\nwords = "nowhere.txt"\n')
     [problem] = problems_of(path)
     assert "words" in problem and "nowhere.txt" in problem and "ENABLE" in problem
