@@ -177,16 +177,12 @@ def check_config(config: RunConfig) -> Findings:
                 found.problems.append(
                     f"{label}: words: {cls.title} uses no words; leave the key out"
                 )
-    for key, path in (("journal", config.journal), ("tags", config.tags)):
-        if path.is_dir():
-            found.problems.append(
-                f"{label}: {key}: {path} is a folder; give the path of a file in it, "
-                f"e.g. {path / ('journal.sqlite' if key == 'journal' else 'tags.json')}"
-            )
-        elif path.parent.exists() and not path.parent.is_dir():
-            found.problems.append(
-                f"{label}: {key}: {path.parent} is a file, not a folder; choose a path in a folder"
-            )
+    tags = config.tags
+    if tags.is_dir():
+        found.problems.append(
+            f"{label}: tags: {tags} is a folder; give the path of a file in it, "
+            f"e.g. {tags / 'tags.json'}"
+        )
     return found
 
 
