@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from games.core import Game, GameError, UnknownGame
-from games.registry import GAMES
+from games.registry import GAMES, Listed, find_game
 from wiring.config import RunConfig, is_placeholder_port, load_config
 from wiring.errors import ConfigError
 from wiring.loader import check_fits, list_profiles, load_profile
@@ -62,13 +62,15 @@ def unplayable_reason(name: str) -> str | None:
 
 def _default_game(name: str, kit: Kit) -> Game:
     """The game with its default settings at a table, built without loading a word list."""
-    cls = next(g for g in GAMES if g.name == name)
+    cls = find_game(name)
     options = dict(kit.table_options)
     if "lexicon" in inspect.signature(cls).parameters:
         from games.lexicon import Lexicon
 
         tiny: Any = Lexicon.build(["at"])
-        return cls(cls.min_players, random.Random(0), options, lexicon=tiny)  # type: ignore[call-arg]
+        maker: Any = cls
+        game: Game = maker(cls.min_players, random.Random(0), options, lexicon=tiny)
+        return game
     return cls(cls.min_players, random.Random(0), options)
 
 
@@ -186,7 +188,7 @@ def check_config(config: RunConfig) -> Findings:
     return found
 
 
-def player_range(cls: type[Game]) -> str:
+def player_range(cls: Listed | type[Game]) -> str:
     """``"2 players"`` or ``"2 to 4 players"``."""
     if cls.min_players == cls.max_players:
         return f"{cls.min_players} players"
