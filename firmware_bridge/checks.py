@@ -18,7 +18,7 @@ from typing import Any
 
 from games.core import Game, GameError, UnknownGame
 from games.registry import GAMES, Listed, find_game
-from wiring.config import RunConfig, is_placeholder_port, load_config
+from wiring.config import RunConfig, is_placeholder_port, load_config, placeholder_problem
 from wiring.errors import ConfigError
 from wiring.loader import check_fits, list_profiles, load_profile
 from wiring.profile import Profile
@@ -162,6 +162,12 @@ def check_config(config: RunConfig) -> Findings:
     """Everything about a run config that needs the games, its profile's checks included."""
     found = check_profile(config.profile)
     label = config.source or "the run config"
+    serial = config.profile.serial
+    if serial is not None:
+        placeholder = placeholder_problem(serial.port, config.profile.name)
+        if placeholder is not None:
+            where = config.profile.source or config.profile.name
+            found.problems.append(f"{where}: [serial] port: {placeholder[0]}; {placeholder[1]}")
     game = config.game
     if game is not None and game in config.profile.games:
         why = unplayable_reason(game)

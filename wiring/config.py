@@ -18,6 +18,7 @@ __all__ = [
     "RunConfig",
     "is_placeholder_port",
     "load_config",
+    "placeholder_problem",
     "port_problems",
 ]
 
@@ -72,12 +73,24 @@ def is_placeholder_port(port: str) -> bool:
     return PLACEHOLDER_MARK in port
 
 
+def placeholder_problem(port: str, profile: str) -> tuple[str, str] | None:
+    """Why ``port`` cannot be opened because it is the shipped placeholder, or None."""
+    if not is_placeholder_port(port):
+        return None
+    return (
+        f"{port!r} is the shipped placeholder, not your board's device",
+        "plug the Pico in, run `ls /dev/serial/by-id/` and write its name in a "
+        f'profile of your own (`extends = "{profile}"` and a [serial] port line)',
+    )
+
+
 def port_problems(port: str, profile: str, *, allow_urls: bool) -> list[tuple[str, str]]:
     """What is wrong with a serial ``port`` for a real run, as (what, what to do) pairs.
 
     A real board is on a device path (``/dev/ttyACM0``) or a ``/dev/serial/by-id``
     name; pyserial URLs are accepted only with ``allow_urls`` (tests). ``profile``
-    is the profile's name, for the advice.
+    is the profile's name, for the advice. The shipped placeholder is left to
+    ``placeholder_problem``: a config may name it until the board is run.
     """
     if "://" in port:
         if allow_urls:
@@ -88,14 +101,6 @@ def port_problems(port: str, profile: str, *, allow_urls: bool) -> list[tuple[st
                 "name the board's device, e.g. /dev/ttyACM0 or /dev/serial/by-id/...-if00 "
                 "(URLs are for tests: set `allow_url_ports = true` in the run config "
                 "to allow them)",
-            )
-        ]
-    if is_placeholder_port(port):
-        return [
-            (
-                f"{port!r} is the shipped placeholder, not your board's device",
-                "plug the Pico in, run `ls /dev/serial/by-id/` and write its name in a "
-                f'profile of your own (`extends = "{profile}"` and a [serial] port line)',
             )
         ]
     if not port.startswith("/"):
