@@ -54,9 +54,8 @@ def unplayable_reason(name: str) -> str | None:
     registered = any(g.name == name for g in GAMES)
     if registered and name in KITS:
         return None
-    title = next((g.title for g in GAMES if g.name == name), PLANNED_GAMES.get(name))
-    if title is not None:
-        return f"{title} is not playable on the board yet"
+    if registered or name in PLANNED_GAMES:
+        return f"{name} cannot be played on a board yet"
     return None
 
 
@@ -223,7 +222,7 @@ def check_sim(game: str, profile_name: str | None, *, computer: bool) -> None:
     """
     why = unplayable_reason(game)
     if why is not None:
-        raise UnknownGame(f"{why}; games: {', '.join(KITS)}")
+        raise UnknownGame(f"{why}; the games a board can referee: {', '.join(KITS)}")
     kit = find_kit(game)
     profile = load_profile(profile_name or kit.default_profile)
     problem = tag_problem(profile, game, kit, computer=computer)

@@ -297,5 +297,5 @@ def test_a_game_without_a_kit_is_not_playable_yet_rather_than_misspelt(
     planned = waiting[0]
     assert run(["sim", "--game", planned]) == 2
     err = capsys.readouterr().err
-    assert "not playable on the board yet" in err and "did you mean" not in err
+    assert f"{planned} cannot be played on a board yet" in err and "did you mean" not in err
     assert unplayable_reason("double-take") is None
