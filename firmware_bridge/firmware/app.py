@@ -16,7 +16,16 @@ class Firmware:
     """
 
     def __init__(
-        self, port, scanner, rows, columns, sensor, snapshot_ms=2000, watchdog=None, warmup_ms=100
+        self,
+        port,
+        scanner,
+        rows,
+        columns,
+        sensor,
+        snapshot_ms=2000,
+        watchdog=None,
+        warmup_ms=100,
+        heartbeat_ms=500,
     ):
         if rows * columns != scanner.cells:
             raise ValueError("config: ROWS x COLUMNS does not match the scanner's cells")
@@ -26,6 +35,10 @@ class Firmware:
         self.columns = columns
         self.sensor_code = wire.SENSOR_CODES[sensor]
         self.snapshot_ms = snapshot_ms
+        # A hello this often when nothing else went out: it carries the number of
+        # the last cell event, so the host learns of a lost one within this time.
+        self.heartbeat_ms = heartbeat_ms
+        self._last_sent = None
         self.watchdog = watchdog
         self.state = [None] * scanner.cells
         self.deframer = wire.Deframer()
@@ -38,9 +51,11 @@ class Firmware:
         self._request_waiting = False
         self.requests = 0
 
-    def _send(self, mtype, payload=b""):
+    def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
         self._seq = (self._seq + 1) & 0xFFFF
+        if now is not None:
+            self._last_sent = now
 
     def send_hello(self):
         self._send(
@@ -53,6 +68,7 @@ class Firmware:
         for payload in wire.snapshot_payloads(self._snap_id, self.state, self._events):
             self._send(wire.SNAPSHOT, payload)
         self._last_snapshot = now
+        self._last_sent = now
 
     def send_error(self, code, text):
         self._send(wire.ERROR, wire.error_payload(code, text))
@@ -93,7 +109,7 @@ class Firmware:
             # a lost snapshot part or hello, which cost it nothing.
             self._events = (self._events + 1) & 0xFFFF
             gap = self.scanner.gap(index)
-            self._send(wire.CELL, wire.cell_payload(index, value, self._events, gap))
+            self._send(wire.CELL, wire.cell_payload(index, value, self._events, gap), now)
         if not self.ready(now):
             return
         if self._request_waiting:
@@ -104,6 +120,9 @@ class Firmware:
             ticks.ticks_diff(now, self._last_snapshot) >= self.snapshot_ms
         ):
             self.send_snapshot(now)
+        elif ticks.ticks_diff(now, self._last_sent) >= self.heartbeat_ms:
+            self.send_hello()
+            self._last_sent = now
 
     def _handle(self, mtype, payload, now):
         if mtype == wire.SNAPSHOT_REQUEST and not payload:

@@ -328,3 +328,28 @@ def test_envelope_sequence_numbers_wrap_at_16_bits() -> None:
     fw.step(0)
     fw.send_hello()
     assert [e.seq for e in LinkDecoder().feed(port.take())] == [0xFFFF, 0]
+
+
+def test_a_quiet_board_sends_a_hello_every_half_second_with_its_last_event() -> None:
+    fw, board, port = firmware_rig()
+    board.closed = {4}
+    run(fw, 0, 200)  # hello, the event for cell 4, the first snapshot at 100 ms
+    port.take()
+    run(fw, 200, 2050)
+    hellos = [e.message for e in LinkDecoder().feed(port.take())]
+    assert hellos == [Hello(wire.FIRMWARE_VERSION, 3, 3, "occupancy", 1)] * 3  # 0.6, 1.1, 1.6 s
+    stamped = []
+    for now in range(2050, 2700, 10):
+        fw.step(now)
+        stamped += [(now, e.message) for e in LinkDecoder().feed(port.take())]
+    hello = Hello(wire.FIRMWARE_VERSION, 3, 3, "occupancy", 1)
+    assert [m for _, m in stamped] == [
+        SnapshotPart(2, 9, 0, (None,) * 4 + (b"",) + (None,) * 4, 1),
+        hello,
+    ]
+    assert [t for t, _ in stamped] == [2100, 2600]
+    # A cell event puts the next hello off: it carries the number already.
+    board.closed = set()
+    run(fw, 2700, 3000)
+    messages = [e.message for e in LinkDecoder().feed(port.take())]
+    assert messages == [CellEvent(4, None, 2, 10)]
