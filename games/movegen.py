@@ -11,8 +11,13 @@ part from the rack through non-anchor cells, then extends right through the anch
 checking each new tile against the cross-word it makes across the line. Letters are
 tried only where the rack, the word graph and the cross-word all allow them (one AND
 of three masks), and a left part is tried at an anchor only if some tile left on the
-rack can go on the anchor. Scores are kept as the search goes, so the best move costs
-no second pass.
+rack can go on the anchor (and lead on through the tiles right of it). Cross-checks
+are remembered by the letters above and below a cell, across searches. Scores are
+kept as the search goes; when only the best is wanted, a placement scoring less than
+the best so far is dropped as soon as it is found.
+
+The order in which placements are found is part of the contract: the computer
+player breaks ties between equal scores by it, so that seeded games replay exactly.
 """
 
 from __future__ import annotations
