@@ -274,9 +274,14 @@ class Journal:
         if primary == _FULL or (
             primary in (_IOERR, _CANTOPEN) and _free_bytes(path) < LOW_SPACE_BYTES
         ):
+            then = (
+                "then start again"
+                if doing == "open"
+                else "the game is kept and goes on once the input can be saved"
+            )
             return JournalFull(
                 f"the disk holding the journal {path} is full ({doing}: {exc}); free some "
-                "space on it: the game is kept and goes on once the input can be saved"
+                f"space on it: {then}"
             )
         if primary in (_READONLY, _PERM):
             return JournalError(
@@ -369,22 +374,20 @@ class Journal:
         Every input is read and checked, so that a list that reads is a list that is true.
         """
         records = self.games()
-        rows = self._run(
-            "read the inputs of",
-            lambda db: db.execute(
-                "SELECT game_id, seq, kind, payload, at FROM inputs ORDER BY game_id, seq"
-            ).fetchall(),
-        )
-        moves = dict.fromkeys((r.id for r in records), 0)
 
-        def count() -> None:
-            for game_id, *entry in rows:
+        def count(db: sqlite3.Connection) -> dict[int, int]:
+            moves = dict.fromkeys((r.id for r in records), 0)
+            # Streamed, not fetched whole: a journal of years of games is large.
+            for game_id, *entry in db.execute(
+                "SELECT game_id, seq, kind, payload, at FROM inputs ORDER BY game_id, seq"
+            ):
                 if _entry(tuple(entry)).kind == "action":
                     if game_id not in moves:
                         raise ValueError(f"inputs of a game {game_id!r} that is not listed")
                     moves[game_id] += 1
+            return moves
 
-        self._run("read the inputs of", lambda _: count())
+        moves = self._run("read the inputs of", count)
         return [GameSummary(r, moves[r.id]) for r in records]
 
     def unfinished(self) -> GameRecord | None:
