@@ -23,6 +23,7 @@ from luma.oled.device import ssd1306
 from PIL import Image
 
 from firmware_bridge.events import ButtonEvent
+from firmware_bridge.kits import KITS
 from firmware_bridge.lobby import Choice, Lobby
 from firmware_bridge.referee import Menu
 from firmware_bridge.screens import Screen, render
@@ -90,7 +91,7 @@ def lobby_frames() -> list[Image.Image]:
         def show(self, image: Any) -> None:
             shown.append(image.copy())
 
-    games = [Choice(g.name, g.title, g.min_players, g.max_players) for g in GAMES]
+    games = [Choice(g.name, g.title, g.min_players, g.max_players) for g in GAMES if g.name in KITS]
     lobby = Lobby(games, Keep())
     lobby.refresh()
     many = next(i for i, g in enumerate(games) if g.max_players > g.min_players)
@@ -139,7 +140,7 @@ def pack_ms(frames: list[Image.Image], repeat: int) -> float:
 
 
 def run(quick: bool) -> list[dict[str, Any]]:
-    games = ["double-take"] if quick else [g.name for g in GAMES]
+    games = ["double-take"] if quick else [g.name for g in GAMES if g.name in KITS]
     seeds = [1] if quick else [1, 2, 3]
     drivers = {"ssd1306": ChangedPagesSSD1306, "sh1106": ChangedPagesSH1106, "luma": ssd1306}
     move_bytes: dict[str, list[float]] = {name: [] for name in drivers}
