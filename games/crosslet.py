@@ -1,6 +1,6 @@
 """Crosslet: a Scrabble relative with open racks where one turn may lay tiles in several lines.
 
-The rules are RULES.md §1. Cells are ``A1`` (top left) to ``O15``, ``H8`` the centre.
+The rules as played are in docs/rules.md. Cells are ``A1`` (top left) to ``O15``, ``H8`` the centre.
 Letters are upper case; ``"?"`` is a blank, and the letter a blank stands for is
 named in ``PlaceTiles.blanks``.
 

@@ -1,6 +1,6 @@
 """Double Double Dominoes: the turn, scoring and endings, and a computer player.
 
-Rules: seed ``002_38456e5cbadffbc6`` and RULES.md §3. Where the texts leave a choice
+Rules: docs/rules.md. Where the texts leave a choice
 this module settles it so:
 
 - A tie for the lowest domino at setup goes to the lowest seat (seat 0 is the oldest).

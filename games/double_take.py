@@ -1,4 +1,4 @@
-"""Double Take: the rules engine and a computer player (RULES.md §4).
+"""Double Take: the rules engine and a computer player (rules: docs/rules.md).
 
 Two interleaved networks of points, red and green, on 8 files × 9 rows (8–10 by the
 ``rows`` option). Pieces step along their own colour's lines, take enemy pieces by

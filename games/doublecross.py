@@ -1,6 +1,6 @@
 """DoubleCross: every tile is judged as it lands, and points flow to the owners of tiles.
 
-How it is played (RULES.md §2 settles every point):
+How it is played (docs/rules.md settles every point):
 
 - 2-4 players, racks of 6 from a bag of 98 letters (no blanks); words score by
   length. A neutral start word of 3-5 letters lies across row 8 (middle on H8), stable

@@ -1,6 +1,6 @@
 """Judging DoubleCross tiles: judged runs, a tile's word, refusal, and settling the board.
 
-RULES.md §2, point by point:
+docs/rules.md, point by point:
 
 - an unstable tile's *judged run* along an axis is the tile, the unstable letters
   next to it in that line, and at each end the whole block of stable letters that

@@ -1,4 +1,4 @@
-"""DoubleCross's position and how each action changes it (RULES.md §2).
+"""DoubleCross's position and how each action changes it (docs/rules.md).
 
 ``State`` is everything that changes during a game; ``Rules`` judges an action on a
 state (``problem``: the reason it is not allowed, or None) and carries it out

@@ -1,5 +1,7 @@
 """Doubles Wild: roll two red and two blue dice, place balls, battle, score lines of three.
 
+The rules as played are in docs/rules.md.
+
 The engine never rolls: every die arrives as the value of an action, so a journal
 replays exactly. ``legal_actions`` lists dice actions with placeholder values (all
 ones); the station supplies the real faces.

@@ -1,0 +1,45 @@
+"""docs/rules.md has a section for every game and explains every option a game declares."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.checks import PLANNED_GAMES
+from firmware_bridge.options import GAME_OPTIONS
+from games.registry import GAMES
+
+DOC = (Path(__file__).parents[2] / "docs/rules.md").read_text(encoding="utf-8")
+
+
+def sections() -> dict[str, str]:
+    parts = re.split(r"(?m)^## ", DOC)[1:]
+    return {part.splitlines()[0].strip(): part for part in parts}
+
+
+TITLES = {g.name: g.title for g in GAMES} | {
+    n: t for n, t in PLANNED_GAMES.items() if n not in {g.name for g in GAMES}
+}
+
+
+@pytest.mark.parametrize("name", sorted(TITLES))
+def test_every_game_has_a_section(name: str) -> None:
+    assert TITLES[name] in sections()
+
+
+@pytest.mark.parametrize(
+    ("game", "option"),
+    [(game, spec.name) for game, specs in GAME_OPTIONS.items() for spec in specs],
+)
+def test_every_declared_option_is_explained_in_its_games_section(game: str, option: str) -> None:
+    assert f"`{option}`" in sections()[TITLES[game]]
+
+
+@pytest.mark.parametrize("module", sorted({g.module for g in GAMES}))
+def test_the_engines_point_at_the_rules_people_can_read(module: str) -> None:
+    path = Path(__file__).parents[2] / "games" / f"{module}.py"
+    text = path.read_text(encoding="utf-8")
+    assert "RULES.md" not in text, f"{path.name} points at a file users cannot see"
+    assert "docs/rules.md" in text
