@@ -18,10 +18,19 @@ GAME_NAMES = game_names()
 
 
 def _add_sim(sub: Any) -> None:
-    p = sub.add_parser("sim", help="play a game on simulated hardware")
+    from games.registry import GAMES
+
+    from .options import help_text
+
+    p = sub.add_parser(
+        "sim",
+        help="play a game on simulated hardware",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=help_text([(g.name, g.title) for g in GAMES]),
+    )
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("--players", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, help="fixes the dice and the shuffles (default 1)")
     p.add_argument("--profile", help="the simulated board (default: the game's own)")
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object per change")
@@ -64,28 +73,43 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
-    from .checks import check_sim
+    from .checks import check_script, check_sim
+    from .options import check_sim_arguments
     from .sim.runner import SimOptions, Simulation
+    from .sim.script import with_board_cells
 
     script = _read_script(args.script) if args.script else None
     check_sim(args.game, args.profile, computer=script is None)
-    if args.frames:
-        args.frames.mkdir(parents=True, exist_ok=True)
     options = _options(args.option)
+    check_sim_arguments(args.game, options, args.players, args.words)
     if args.words is not None:
         options["words"] = str(args.words.resolve())
-    sim = Simulation(
-        SimOptions(
-            game=args.game,
-            players=args.players,
-            seed=args.seed,
-            profile=args.profile,
-            journal=args.journal,
-            frames=args.frames,
-            options=options,
-            resume=getattr(args, "resume", None),
-        )
+    if args.frames:
+        _prepare_frames(args.frames)
+    seed = args.seed if args.seed is not None else 1
+    sim_options = SimOptions(
+        game=args.game,
+        players=args.players,
+        seed=seed,
+        profile=args.profile,
+        journal=args.journal,
+        frames=args.frames,
+        options=options,
+        resume=getattr(args, "resume", None),
     )
+    if isinstance(script, list) and args.journal is not None:
+        check_script(sim_options, script)
+    sim = Simulation(sim_options)
+    if script is not None:
+        script = with_board_cells(script, sim.profile.cells)
+    if sim.resumed and getattr(args, "resume", None) is None:
+        given = [flag for flag, used in (("--seed", args.seed), ("--option", args.option)) if used]
+        if given:
+            print(
+                f"tabletop: {' and '.join(given)} ignored: {args.journal} resumes game "
+                f"{sim.session.game_id}, which keeps the seed and options it began with",
+                file=sys.stderr,
+            )
     try:
         if args.json:
             sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
@@ -93,7 +117,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             game = sim.session.game
             seats = " vs ".join(game.seat_name(p) for p in range(game.players))
             who = "script" if script is not None else "computer"
-            print(f"{game.title}, seed {args.seed}: {seats} ({who})", file=out)
+            print(f"{game.title}, seed {seed}: {seats} ({who})", file=out)
             sim.commits.append(lambda s: _transcript(s, out))
         sim.start()
         # As the daemon does: what start-up built stays out of full collections.
@@ -111,6 +135,23 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         sim.close()
     return 0
+
+
+def _prepare_frames(folder: Path) -> None:
+    """Make the ``--frames`` folder, clearing the frames an earlier run left there."""
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"--frames {folder} is a file: give a folder for the frames")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        old = sorted(folder.glob("frame-*.png"))
+        for frame in old:
+            frame.unlink()
+    except OSError as exc:
+        raise ValueError(f"--frames {folder}: {exc.strerror or exc}") from None
+    if old:
+        print(
+            f"tabletop: removed {len(old)} frames an earlier run left in {folder}", file=sys.stderr
+        )
 
 
 def _transcript(session: Any, out: TextIO) -> None:
@@ -142,6 +183,8 @@ def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
 
     from .checks import check_profile
 
+    if args.svg is not None and not args.profile:
+        raise ValueError("--svg draws one profile: name it, e.g. tabletop wiring sim --svg sim.svg")
     names = [args.profile] if args.profile else list_profiles()
     for i, name in enumerate(names):
         if i:
@@ -151,14 +194,21 @@ def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
         if found.problems:
             count = len(found.problems)
             raise ProfileError(
-                f"profile {profile.source or name} has {count} "
-                f"problem{'s' if count != 1 else ''}",
+                f"profile {profile.source or name} has {count} problem{'s' if count != 1 else ''}",
                 found.problems,
             )
         print(pin_table(profile), file=out)
         for warning in found.warnings:
             print(f"warning: {warning}", file=out)
         print(f"profile {profile.name}: OK", file=out)
+        if args.svg is not None:
+            from wiring.diagram import wiring_svg
+
+            try:
+                args.svg.write_text(wiring_svg(profile), encoding="utf-8")
+            except OSError as exc:
+                raise ValueError(f"--svg {args.svg}: {exc.strerror or exc}") from None
+            print(f"wiring diagram of {profile.name} written to {args.svg}", file=out)
     return 0
 
 
@@ -173,7 +223,7 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
 
     from . import daemon
     from .checks import checked_config
-    from .enrol import run_enrol
+    from .enrol import CONNECT_TIMEOUT_S, run_enrol
     from .tags import TagTable
 
     config = checked_config(args.config)
@@ -202,6 +252,8 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
             clock,
             lambda text: print(text, file=out, flush=True),
             overwrite=args.overwrite,
+            connect_timeout_s=CONNECT_TIMEOUT_S,
+            where=profile.serial.port,
         )
     except KeyboardInterrupt:
         pass
@@ -258,16 +310,27 @@ def cmd_resume(args: argparse.Namespace, out: TextIO) -> int:
     )
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tabletop")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop", description="The electronic referee inside a wooden game board."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     _add_sim(sub)
     p = sub.add_parser("run", help="run the referee on a real board (the daemon)")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p = sub.add_parser("wiring", help="print and check a board profile's pin table")
     p.add_argument("profile", nargs="?", help="a shipped profile name or a TOML file")
+    p.add_argument("--svg", type=Path, metavar="FILE", help="also draw its wiring diagram here")
     p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")

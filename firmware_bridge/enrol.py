@@ -17,6 +17,12 @@ NameSource = Callable[[str], str | None] | Iterable[str]
 """Where names come from: a callable given the tag (None to finish), or names in order."""
 
 POLL_INTERVAL_S = 0.02
+CONNECT_TIMEOUT_S = 15.0
+"""How long ``tabletop enrol`` waits for the board's first report before giving up."""
+
+
+class BoardSilent(RuntimeError):
+    """The board never reported: unplugged, or the profile names the wrong port."""
 
 
 class _Names:
@@ -56,6 +62,8 @@ def run_enrol(
     *,
     overwrite: bool = False,
     idle: Callable[[float], object] = time.sleep,
+    connect_timeout_s: float | None = None,
+    where: str = "the board",
 ) -> TagTable:
     """Enrol pieces until the name source runs out (an iterable is exhausted or the
     callable returns None); return the table, saved after each piece.
@@ -63,18 +71,30 @@ def run_enrol(
     Each time a tag appears on a cell, the name source names it. A tag already
     enrolled under another name is refused (and shown) unless ``overwrite``.
     ``idle(seconds)`` waits between polls; tests pass a FakeClock's ``advance``.
+    With ``connect_timeout_s``, a board that has not reported what lies on it by
+    then raises ``BoardSilent`` naming ``where`` (its port), instead of waiting on.
     """
     table = TagTable.load(table_path)
     source = _Names(names)
     seen: Mapping[str, str] = {}
     display_text("Lay a piece on any cell")
+    started = clock.now()
+    heard = False
     while not source.exhausted:
-        for event in board.poll(clock.now()):
+        now = clock.now()
+        if not heard and connect_timeout_s is not None and now - started > connect_timeout_s:
+            raise BoardSilent(
+                f"{where} has not answered in {connect_timeout_s:g} s: check the USB cable, "
+                "and that the profile's [serial] port names the board "
+                "(`ls /dev/serial/by-id/`)"
+            )
+        for event in board.poll(now):
             if isinstance(event, BoardStatus):
                 display_text(event.message)
                 continue
             if not isinstance(event, BoardSettled):
                 continue
+            heard = True
             untagged = sorted(
                 cell
                 for cell, value in event.observation.items()

@@ -206,10 +206,12 @@ class Game(ABC):
         options: Mapping[str, Any] | None = None,
     ) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise BadSettings(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, "
-                f"not {players}"
+            span = (
+                str(self.min_players)
+                if self.min_players == self.max_players
+                else f"{self.min_players} to {self.max_players}"
             )
+            raise BadSettings(f"{self.title} is for {span} players, not {players}")
         self.players = players
         self.rng = rng if rng is not None else random.Random(0)
         self.options = dict(options or {})

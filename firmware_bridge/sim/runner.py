@@ -97,6 +97,8 @@ class Simulation:
                 f"the journal {journal_path} holds an unfinished game of {record.game}; "
                 f"use another --journal or --game {record.game}"
             )
+        self.resumed = record is not None
+        """Whether the game was resumed from the journal (its seed and options are its own)."""
         if record is not None:
             game_id = record.id
             game, last_played = Session.rebuild(self.journal, game_id, self.kit.new_game)

@@ -128,6 +128,32 @@ def parse(lines: Iterable[str], source: str = "script") -> Iterator[Line]:
             yield line
 
 
+CELL_VERBS = ("place", "lift", "tap", "slide")
+
+
+def with_board_cells(lines: Iterable[Line], cells: Iterable[str]) -> Iterable[Line]:
+    """The lines with their cells named as the board names them, whatever their case
+    (``h8`` is ``H8`` on a 15 × 15 board, ``A1`` is ``a1`` on Double Take's).
+
+    A list stays a list (checked whole before running); a stream stays lazy.
+    """
+    by_folded = {cell.casefold(): cell for cell in cells}
+
+    def fix(line: Line) -> Line:
+        if line.verb not in CELL_VERBS:
+            return line
+        count = len(line.args) if line.verb == "slide" else 1
+        args = [
+            ",".join(by_folded.get(c.casefold(), c) for c in arg.split(",")) if i < count else arg
+            for i, arg in enumerate(line.args)
+        ]
+        return Line(line.source, line.lineno, line.verb, tuple(args))
+
+    if isinstance(lines, list):
+        return [fix(line) for line in lines]
+    return (fix(line) for line in lines)
+
+
 def parse_all(text: str, source: str = "script") -> list[Line]:
     """Parse a whole script up front, so a typo is caught before anything runs."""
     return list(parse(text.splitlines(), source))

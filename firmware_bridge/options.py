@@ -1,0 +1,220 @@
+"""The options each game takes, and the checks of ``--option KEY=VALUE`` against them.
+
+Each game's options are declared here once (name, what values it takes, default,
+one line of help); ``tabletop sim --help`` lists them, an unknown name or a bad
+value stops with the list of valid options, and ``docs/rules.md`` explains each.
+The engines still check their own settings; this is the table the people read.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from games.core import BadSettings
+
+Kind = Literal["number", "choice", "tiles", "path"]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option of one game.
+
+    ``kind``: ``"number"`` a whole number from ``lo`` to ``hi`` (``seat`` makes the
+    top the last seat); ``"choice"`` one of ``choices``; ``"tiles"`` a string of
+    letters (``?`` a blank) or a list; ``"path"`` a file, set by ``flag`` rather than
+    ``--option``.
+    """
+
+    name: str
+    kind: Kind
+    default: str
+    help: str
+    choices: tuple[str, ...] = ()
+    lo: int | None = None
+    hi: int | None = None
+    seat: bool = False
+    flag: str = ""
+    """The command-line flag that sets it instead of ``--option`` ("" if none)."""
+
+    def values(self, players: int | None = None) -> str:
+        """What values it takes, in words."""
+        if self.kind == "choice":
+            return " or ".join(repr(c) for c in self.choices)
+        if self.kind == "tiles":
+            return "the tiles in drawing order, as letters (? for a blank)"
+        if self.kind == "path":
+            return "the path of a file"
+        hi: int | str | None = self.hi
+        if self.seat:
+            hi = players - 1 if players is not None else "the last seat"
+        if hi is None:
+            return f"a whole number of at least {self.lo}"
+        return f"a whole number from {self.lo} to {hi}"
+
+    def problem(self, value: object, players: int | None) -> str | None:
+        """Why ``value`` is not a value of this option, or None when it is."""
+        if self.kind == "choice":
+            return None if value in self.choices else f"must be {self.values()}"
+        if self.kind == "tiles":
+            ok = isinstance(value, str) or (
+                isinstance(value, list) and all(isinstance(t, str) for t in value)
+            )
+            return None if ok else f"must be {self.values()}"
+        if self.kind == "path":
+            return None if isinstance(value, str) and value else f"must be {self.values()}"
+        hi = (players - 1 if players is not None else None) if self.seat else self.hi
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"must be {self.values(players)}"
+        if (self.lo is not None and value < self.lo) or (hi is not None and value > hi):
+            return f"must be {self.values(players)}"
+        return None
+
+    def line(self, players: int | None = None) -> str:
+        """``rows=N  a whole number from 8 to 10 (default 9): ranks on the board``."""
+        how = f"{self.flag} FILE" if self.flag else f"{self.name}="
+        return f"{how}  {self.values(players)} (default {self.default}): {self.help}"
+
+
+GAME_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
+    "double-take": (
+        OptionSpec("rows", "number", "9", "how many ranks the board has", lo=8, hi=10),
+        OptionSpec(
+            "repetitions",
+            "number",
+            "3",
+            "how many times one position may occur before the game is drawn",
+            lo=2,
+        ),
+    ),
+    "dominoes": (),
+    "doubles-wild": (
+        OptionSpec(
+            "balls",
+            "number",
+            "24 each for 2 players, 18 for 3, 12 for 4",
+            "how many balls each player starts with",
+            lo=1,
+        ),
+    ),
+    "crosslet": (
+        OptionSpec(
+            "racks",
+            "choice",
+            "'dealt'",
+            "'dealt': the companion deals every rack from its own bag; 'table': the "
+            "players draw from the table's bag",
+            choices=("dealt", "table"),
+        ),
+        OptionSpec("first", "number", "drawn at random", "the seat that starts", lo=0, seat=True),
+        OptionSpec(
+            "bag",
+            "tiles",
+            "shuffled",
+            "the order the 100 tiles are drawn in (replays and tests)",
+        ),
+        OptionSpec(
+            "words",
+            "path",
+            "the ENABLE list",
+            "your own word list, one word a line",
+            flag="--words",
+        ),
+    ),
+}
+"""Every game's options, by command-line name. A game not listed here is not
+checked (its engine still refuses bad settings)."""
+
+
+class OptionError(BadSettings):
+    """A ``--option`` the game does not have, or a value it does not take."""
+
+
+def options_of(game: str) -> tuple[OptionSpec, ...] | None:
+    """The game's declared options; None for a game that declares none here."""
+    return GAME_OPTIONS.get(game)
+
+
+def takes_words(game: str) -> bool:
+    """Whether the game judges words (takes ``--words``)."""
+    return any(spec.kind == "path" and spec.name == "words" for spec in GAME_OPTIONS.get(game, ()))
+
+
+def listing(title: str, specs: tuple[OptionSpec, ...], players: int | None = None) -> str:
+    """The valid options of a game, one a line, for messages and help."""
+    if not specs:
+        return f"{title} has no options"
+    lines = [f"{title} options:"]
+    lines += [f"  {spec.line(players)}" for spec in specs]
+    return "\n".join(lines)
+
+
+def check_options(game: str, title: str, given: Mapping[str, Any], players: int | None) -> None:
+    """Refuse an option the game does not have or a value it does not take.
+
+    Raises ``OptionError`` naming every problem, with a did-you-mean for a misspelt
+    name and the list of the game's options and their values.
+    """
+    specs = GAME_OPTIONS.get(game)
+    if specs is None:
+        return
+    by_name = {spec.name: spec for spec in specs}
+    problems: list[str] = []
+    for name, value in given.items():
+        spec = by_name.get(name)
+        shown = f"{name}={value if isinstance(value, str) else _plain(value)}"
+        if spec is None:
+            if not specs:
+                problems.append(f"{title} has no options: leave out --option {shown}")
+                continue
+            near = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            problems.append(f"{title} has no option {name!r} (--option {shown}){hint}")
+        elif spec.flag:
+            problems.append(f"{name} is set with {spec.flag}, not --option")
+        else:
+            why = spec.problem(value, players)
+            if why is not None:
+                problems.append(f"--option {shown}: {name} {why}")
+    if problems:
+        text = "\n".join(problems)
+        if specs:
+            text += "\n" + listing(title, specs, players)
+        raise OptionError(text)
+
+
+def _plain(value: object) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+def help_text(games: list[tuple[str, str]]) -> str:
+    """Every game and its options, for ``tabletop sim --help``; ``games`` are
+    (name, title) pairs."""
+    lines = ["games and their options (--option NAME=VALUE):"]
+    for name, title in games:
+        specs = GAME_OPTIONS.get(name)
+        lines.append(f"  {name}: {title}")
+        if specs is None:
+            lines.append("    (options not listed)")
+        elif not specs:
+            lines.append("    no options")
+        for spec in specs or ():
+            lines.append(f"    {spec.line()}")
+    return "\n".join(lines)
+
+
+def check_sim_arguments(
+    game: str, options: Mapping[str, Any], players: int | None, words: object
+) -> None:
+    """Refuse ``tabletop sim``'s options the game does not take, and ``--words`` for a
+    game without words, before anything starts."""
+    from games.registry import find_listed
+
+    title = find_listed(game).title
+    check_options(game, title, options, players)
+    if words is not None and not takes_words(game):
+        raise OptionError(f"--words: {title} uses no words; leave --words out")
