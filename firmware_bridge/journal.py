@@ -31,6 +31,11 @@ SCHEMA_VERSION = 1
 1: the ``games`` and ``inputs`` tables below.
 """
 
+CACHE_KIB = 256
+"""SQLite's page cache for the journal, in KiB. The default (2 MiB) fills with every
+page of a growing journal, about 8 KB a game over a long session, for nothing: the
+journal only appends, and reads one game back when resuming."""
+
 SCHEMA = """
 CREATE TABLE games (
     id INTEGER PRIMARY KEY,
@@ -137,6 +142,7 @@ class Journal:
         self._db: sqlite3.Connection | None = None
         try:
             self._db = self._connect()
+            self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self._check()
             if not read_only:
                 self._prepare()

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 from typing import Any
 
-from gpiozero.pins.mock import MockFactory
+from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.errors import HardwareError, NotAPi, PinLibraryMissing
 
@@ -71,6 +72,24 @@ def real_pin_factory(*, model_path: Path = DEVICE_TREE_MODEL) -> Any:
     )
 
 
+PIN_HISTORY = 64
+"""How many level changes a simulated pin remembers."""
+
+
+class SimPin(MockPin):  # type: ignore[misc]
+    """gpiozero's mock pin, remembering only its last ``PIN_HISTORY`` level changes.
+
+    gpiozero's own keeps every change for tests to inspect: a simulated matrix
+    scanned at 50 Hz makes some 60,000 a game, megabytes that nothing reads.
+    """
+
+    states: deque[Any]
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = deque(self.states, maxlen=PIN_HISTORY)
+
+
 def mock_pin_factory() -> MockFactory:
-    """A fresh gpiozero ``MockFactory`` for the simulated board."""
-    return MockFactory()
+    """A fresh gpiozero ``MockFactory`` for the simulated board, of :class:`SimPin` pins."""
+    return MockFactory(pin_class=SimPin)

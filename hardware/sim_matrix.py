@@ -14,10 +14,11 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory, MockPin
 
 from hardware.matrix import check_matrix_cells
+from hardware.pins import SimPin
 from wiring.profile import MatrixWiring
 
 
-class _RowPin(MockPin):  # type: ignore[misc]
+class _RowPin(SimPin):
     """A row pin: whenever it is driven or released, the columns are recomputed."""
 
     matrix: SimulatedMatrix | None = None
@@ -35,7 +36,7 @@ class _RowPin(MockPin):  # type: ignore[misc]
             self.matrix.refresh()
 
 
-class _ColumnPin(MockPin):  # type: ignore[misc]
+class _ColumnPin(SimPin):
     """A column pin: setting its pull must not override a closed switch."""
 
     matrix: SimulatedMatrix | None = None

@@ -14,8 +14,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gpiozero.pins.mock import MockFactory
-
 from games.core import Action, Game
 from hardware.board import SensorBoard
 from hardware.buttons import ButtonStation, SimButtons
@@ -23,6 +21,7 @@ from hardware.clock import FakeClock
 from hardware.dice import DiceSource
 from hardware.matrix import GpioMatrixBoard, MatrixScanner
 from hardware.oled import Oled, dummy_oled
+from hardware.pins import mock_pin_factory
 from hardware.settle import SettleFilter
 from hardware.signals import Signals
 from hardware.sim_matrix import SimulatedMatrix
@@ -74,7 +73,7 @@ class Simulation:
         self.kit: Kit = find_kit(opts.game)
         self.profile: Profile = load_profile(opts.profile or self.kit.default_profile)
         self.clock = FakeClock()
-        self.factory = MockFactory()
+        self.factory = mock_pin_factory()
         self.pace = DEFAULT_PACE_S
         self.rng = random.Random(opts.seed)
         self.dice = DiceSource.seeded(opts.seed)
