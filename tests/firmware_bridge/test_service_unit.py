@@ -6,7 +6,8 @@ import os
 import re
 import shutil
 import subprocess
-from pathlib import Path
+import sys
+from pathlib import Path, PurePosixPath
 
 import pytest
 
@@ -70,3 +71,23 @@ def test_a_service_that_keeps_failing_is_not_restarted_forever() -> None:
     assert int(unit["StartLimitBurst"][0]) > 0
     assert int(unit["StartLimitIntervalSec"][0]) > 0
     assert unit["StateDirectoryMode"] == unit["CacheDirectoryMode"] == ["0700"]
+
+
+def test_systemd_reads_every_line_of_the_fitted_unit(tmp_path: Path) -> None:
+    from firmware_bridge.install import needs, render_unit, shipped_unit
+    from wiring.loader import load_profile
+
+    exposure(UNIT)  # fails or skips when systemd-analyze is missing
+    bin_dir = PurePosixPath(Path(sys.executable).parent)
+    devices = needs(load_profile("rfid-15x15-pico"), {}).devices
+    unit = tmp_path / "tabletop.service"
+    unit.write_text(render_unit(shipped_unit(), bin_dir, ["dialout"], devices))
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    # An unknown or misspelt setting is only a warning to systemd: none is allowed.
+    assert done.returncode == 0 and done.stderr == "" and done.stdout == "", done.stderr
