@@ -14,6 +14,8 @@ from typing import Any, TextIO
 from games.core import GameError
 from games.registry import game_names
 
+from .spectate.commands import spectator_commands
+
 GAME_NAMES = game_names()
 
 
@@ -44,6 +46,9 @@ def _add_sim(sub: Any) -> None:
     p.add_argument(
         "--words", type=Path, help="your own word list for the word games (one word a line)"
     )
+    from .spectate.commands import add_sim_options
+
+    add_sim_options(p)
 
 
 def _options(pairs: Sequence[str]) -> dict[str, Any]:
@@ -78,6 +83,10 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
+    if args.serve or args.broker:
+        from .spectate.simlive import run_watched
+
+        return run_watched(args, out)
     script = _read_script(args.script) if args.script else None
     check_sim(args.game, args.profile, computer=script is None)
     options = _options(args.option)
@@ -111,6 +120,10 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
                 file=sys.stderr,
             )
     try:
+        if args.journal:
+            from .live import LiveFile
+
+            sim.listeners.append(LiveFile(args.journal, sim.session.game_id))
         if args.json:
             sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
         else:
@@ -348,8 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON object per change")
     p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
     from .install import add_parsers
+    from .spectate.commands import add_parsers as add_spectator_parsers
 
     add_parsers(sub)
+    add_spectator_parsers(sub)
     return parser
 
 
@@ -364,6 +379,7 @@ COMMANDS = {
     "history": cmd_history,
     "resume": cmd_resume,
 }
+COMMANDS.update(spectator_commands())
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:

@@ -32,6 +32,7 @@ from wiring.profile import Profile
 from .events import Event
 from .journal import Journal, JournalError, open_or_set_aside
 from .kits import find_kit
+from .live import LiveFile
 from .lobby import Choice, Lobby
 from .loop import Loop
 from .session import Session
@@ -155,6 +156,8 @@ class Table:
         session.restoring = True
         self.lobby = None
         self.session = session
+        # Spectators (tabletop web, publish) read what only the session knows from here.
+        session.listeners.append(LiveFile(self.journal.path, session.game_id))
         self.loop.switch(session)
         session.refresh()
 

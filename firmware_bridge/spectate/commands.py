@@ -1,0 +1,107 @@
+"""The spectators' command-line: ``tabletop web``, ``publish``, ``hub`` and the sim's flags.
+
+Only argument parsing lives here; each command imports its module when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+DEFAULT_LISTEN = "127.0.0.1:8080"
+
+
+def add_sim_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--serve", metavar="HOST:PORT", help="serve the game's live web view here while it plays"
+    )
+    p.add_argument(
+        "--realtime",
+        nargs="?",
+        type=float,
+        const=1.5,
+        metavar="SECONDS",
+        help="play at a human pace: wait this long after each move (default 1.5)",
+    )
+    p.add_argument("--broker", metavar="mqtt://HOST[:PORT]", help="publish the game to a club")
+    p.add_argument("--board-name", metavar="NAME", help="the board's name in the club (--broker)")
+
+
+def add_parsers(sub: Any) -> None:
+    p = sub.add_parser("web", help="serve one board's game live to web browsers")
+    p.add_argument("--journal", type=Path, required=True, help="the daemon's journal (read only)")
+    p.add_argument(
+        "--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help=f"default {DEFAULT_LISTEN}"
+    )
+    p = sub.add_parser("publish", help="publish a board's games to a club's MQTT broker")
+    p.add_argument(
+        "--journal", type=Path, help="the daemon's journal (default /var/lib/tabletop/...)"
+    )
+    p.add_argument("--broker", metavar="mqtt[s]://HOST[:PORT]", help="the club's broker")
+    p.add_argument("--board-name", metavar="NAME", help="this board's name in the club")
+    p.add_argument(
+        "--config", type=Path, help="a club config (TOML: broker, board_name, credentials, TLS)"
+    )
+    p = sub.add_parser("hub", help="show every board of a club live, from its MQTT broker")
+    p.add_argument("--broker", metavar="mqtt[s]://HOST[:PORT]", help="the club's broker")
+    p.add_argument(
+        "--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help=f"default {DEFAULT_LISTEN}"
+    )
+    p.add_argument("--config", type=Path, help="a club config (TOML) for credentials and TLS")
+
+
+def need_web_extra() -> None:
+    import importlib.util
+
+    missing = [m for m in ("starlette", "uvicorn", "paho") if importlib.util.find_spec(m) is None]
+    if missing:
+        raise RuntimeError(
+            f"the spectator commands need {', '.join(missing)}: install the web extra with "
+            "pip install 'tabletop[web]' in tabletop's venv"
+        )
+
+
+def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
+    need_web_extra()
+    from .server import parse_listen, run_web
+
+    parse_listen(args.listen)
+    print(f"tabletop: serving {args.journal} at http://{args.listen}/", file=out, flush=True)
+    return run_web(args.journal, args.listen)
+
+
+def cmd_publish(args: argparse.Namespace, out: TextIO) -> int:
+    need_web_extra()
+    from wiring.config import DEFAULT_JOURNAL
+
+    from .mqtt import club_settings
+    from .publish import run_publish
+
+    club = club_settings(args.config, args.broker, args.board_name, args.journal)
+    if club.board_name is None:
+        raise ValueError("name the board: --board-name NAME or board_name in the club config")
+    journal = club.journal or DEFAULT_JOURNAL
+    print(
+        f"tabletop: publishing {journal} as {club.board_name} to {club.broker.url}",
+        file=out,
+        flush=True,
+    )
+    return run_publish(journal, club.broker, club.board_name)
+
+
+def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
+    need_web_extra()
+    from .hub import run_hub
+    from .mqtt import club_settings
+    from .server import parse_listen
+
+    parse_listen(args.listen)
+    club = club_settings(args.config, args.broker, None, None)
+    print(f"tabletop: club hub of {club.broker.url} at http://{args.listen}/", file=out, flush=True)
+    return run_hub(club.broker, args.listen)
+
+
+def spectator_commands() -> dict[str, Callable[[argparse.Namespace, TextIO], int]]:
+    return {"web": cmd_web, "publish": cmd_publish, "hub": cmd_hub}

@@ -1,0 +1,200 @@
+"""Follow a journal read-only, as the daemon writes it, and the live file beside it.
+
+SQLite in WAL mode lets this reader run beside the daemon's writer. Polling is
+cheap: ``PRAGMA data_version`` changes only when another connection commits, and
+the live file is checked by its size and modification time. The newest game is
+replayed once and then only its new inputs are played.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from games.core import Game, GameError
+
+from ..journal import JournalError
+from ..kits import find_kit
+from ..live import live_path, read_live
+from ..session import mover_of
+from . import project
+
+
+class Follower:
+    """The newest game of one journal, kept up to date by ``poll``."""
+
+    def __init__(self, journal: Path, board: str | None = None) -> None:
+        self.journal = journal
+        self.board = board
+        self.game: Game | None = None
+        self.game_id: int | None = None
+        self.moves: list[dict[str, Any]] = []
+        self.live: dict[str, Any] | None = None
+        self.error: str | None = None
+        """Why the journal cannot be followed now (shown on the page), or None."""
+        self.version = 0
+        """Goes up by one at every change a spectator could see."""
+        self._db: sqlite3.Connection | None = None
+        self._data_version: int | None = None
+        self._seq = 0
+        self._texts: dict[int, str] = {}
+        self._live_stamp: tuple[int, int] | None = None
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    # -- polling ------------------------------------------------------------------
+    def poll(self) -> bool:
+        """Read what changed since the last poll; True if anything did."""
+        changed = False
+        try:
+            changed = self._poll_journal()
+            if self.error is not None:
+                self.error = None
+                changed = True
+        except (JournalError, sqlite3.Error) as exc:
+            message = str(exc)
+            if isinstance(exc, sqlite3.Error):
+                message = (
+                    f"cannot read the journal {self.journal}: {exc}; check that it exists and "
+                    "that this user may read it and its folder"
+                )
+            if message != self.error:
+                self.error = message
+                changed = True
+            self.close()
+            self._data_version = None
+        if self._poll_live():
+            changed = True
+        if changed:
+            self.version += 1
+        return changed
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            if not self.journal.exists():
+                raise JournalError(
+                    f"there is no journal at {self.journal} yet; it appears when the board "
+                    "starts its first game"
+                )
+            uri = f"file:{self.journal.resolve()}?mode=ro"
+            self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        return self._db
+
+    def _poll_journal(self) -> bool:
+        db = self._connect()
+        (version,) = db.execute("PRAGMA data_version").fetchone()
+        if version == self._data_version:
+            return False
+        self._data_version = version
+        row = db.execute(
+            "SELECT id, game, players, seed, options FROM games ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        if row is None:
+            raise JournalError(f"the journal {self.journal} holds no game yet")
+        changed = False
+        if row[0] != self.game_id:
+            self._start(row)
+            changed = True
+        return self._read_inputs(db) or changed
+
+    def _start(self, row: tuple[Any, ...]) -> None:
+        game_id, name, players, seed, options = row
+        try:
+            kit = find_kit(name)
+            self.game = kit.new_game(players, random.Random(seed), json.loads(options))
+        except (GameError, ValueError) as exc:
+            raise JournalError(f"game {game_id} of {self.journal} cannot be shown: {exc}") from exc
+        self.game_id = game_id
+        self.moves = []
+        self._seq = 0
+        self._texts = {}
+
+    def _read_inputs(self, db: sqlite3.Connection) -> bool:
+        game = self.game
+        assert game is not None
+        rows = db.execute(
+            "SELECT seq, kind, payload, at FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq",
+            (self.game_id, self._seq),
+        ).fetchall()
+        for seq, kind, payload, at in rows:
+            self._seq = seq
+            if kind != "action":
+                continue
+            data = json.loads(payload)
+            try:
+                action = game.decode(data)
+            except (GameError, ValueError) as exc:
+                raise JournalError(
+                    f"journal {self.journal}, game {self.game_id}, entry {seq}: {exc}"
+                ) from exc
+            mover = mover_of(game, action)
+            verdict = game.play(action)
+            if not verdict.accepted:
+                raise JournalError(
+                    f"journal {self.journal}, game {self.game_id}, entry {seq} does not replay: "
+                    f"{verdict.reason}"
+                )
+            n = len(game.history)
+            points = verdict.points(game.players)
+            self.moves.append(
+                {
+                    "n": n,
+                    "seq": seq,
+                    "at": at,
+                    "player": game.seat_name(mover),
+                    "action": data,
+                    "text": self._texts.get(n) or project.describe(data),
+                    "points": {game.seat_name(p): v for p, v in enumerate(points)},
+                    "scores": project.scores(game),
+                }
+            )
+        return bool(rows)
+
+    def _poll_live(self) -> bool:
+        path = live_path(self.journal)
+        try:
+            st = path.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except OSError:
+            stamp = None
+        if stamp == self._live_stamp:
+            return False
+        self._live_stamp = stamp
+        found = read_live(self.journal)
+        live = found[1] if found is not None and found[0] == self.game_id else None
+        if live is not None:
+            move = live.get("move")
+            n = live.get("moves_played")
+            if isinstance(move, dict) and isinstance(n, int) and isinstance(move.get("text"), str):
+                self._texts[n] = move["text"]
+                if 0 < n <= len(self.moves):
+                    self.moves[n - 1]["text"] = move["text"]
+        if live == self.live:
+            return False
+        self.live = live
+        return True
+
+    # -- what spectators see --------------------------------------------------------
+    def state(self) -> dict[str, Any] | None:
+        """The ``--json`` projection of the game now; None before there is a game."""
+        if self.game is None:
+            return None
+        return project.state(self.game, self.moves, self.live)
+
+    def view(self) -> dict[str, Any] | None:
+        if self.game is None or self.game_id is None:
+            return None
+        return project.view(self.game, self.game_id, self.moves, self.live, self.board)
+
+    def record(self) -> dict[str, Any] | None:
+        """The whole game: its facts and every move with its points and the scores after it."""
+        view = self.view()
+        if view is None:
+            return None
+        return {**view, "moves": self.moves}

@@ -1,0 +1,116 @@
+"""Where each cell of a game's board is drawn, and its special spaces.
+
+Any game whose cell names look like ``r4c7`` or ``H8``/``b3`` is laid out on a
+grid from its names; other names go in reading order. The shipped games add
+their special spaces (Crosslet's bonus squares, the Dominoes diamonds and star,
+Double Take's two colours of points).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from games.core import Game
+
+_ROW_COL = re.compile(r"^r(\d+)c(\d+)$")
+_LETTERS_NUMBER = re.compile(r"^([A-Za-z]+)(\d+)$")
+
+Geometry = dict[str, Any]
+
+
+def _column(letters: str) -> int:
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + ord(ch) - ord("A") + 1
+    return n - 1
+
+
+def positions(cells: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """(column, row) from 0 of every cell, top-left first."""
+    pos: dict[str, tuple[int, int]] = {}
+    for cell in cells:
+        m = _ROW_COL.match(cell)
+        if m:
+            pos[cell] = (int(m.group(2)), int(m.group(1)))
+            continue
+        m = _LETTERS_NUMBER.match(cell)
+        if m:
+            pos[cell] = (_column(m.group(1)), int(m.group(2)) - 1)
+            continue
+        break
+    else:
+        if pos and len(set(pos.values())) == len(pos):
+            x0 = min(x for x, _ in pos.values())
+            y0 = min(y for _, y in pos.values())
+            return {c: (x - x0, y - y0) for c, (x, y) in pos.items()}
+    width = max(1, math.ceil(math.sqrt(len(cells))))
+    return {c: (i % width, i // width) for i, c in enumerate(cells)}
+
+
+def geometry(game: Game) -> Geometry:
+    """The drawing plan of ``game``'s board: size, cell positions, special spaces."""
+    cells = game.cells()
+    pos = positions(cells)
+    cols = max((x for x, _ in pos.values()), default=0) + 1
+    rows = max((y for _, y in pos.values()), default=0) + 1
+    if game.name == "double-take":
+        # Red's near row (rank 1) is at the bottom, as red sits.
+        pos = {c: (x, rows - 1 - y) for c, (x, y) in pos.items()}
+    special: dict[str, dict[str, str]] = {}
+    maker = _SPECIALS.get(game.name)
+    if maker is not None:
+        special = maker(game, cells)
+    return {
+        "game": game.name,
+        "cols": cols,
+        "rows": rows,
+        "cells": {c: list(p) for c, p in pos.items()},
+        "special": special,
+    }
+
+
+def _crosslet(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
+    from games.crosslet_board import CENTRE, LETTER_MULTIPLIER, WORD_MULTIPLIER, parse_cell
+
+    out: dict[str, dict[str, str]] = {}
+    for cell in cells:
+        col, row = parse_cell(cell)
+        word, letter = WORD_MULTIPLIER[row][col], LETTER_MULTIPLIER[row][col]
+        if cell == CENTRE:
+            out[cell] = {"text": "★", "fill": "#f4b6c2"}
+        elif word == 3:
+            out[cell] = {"text": "3W", "fill": "#e06666"}
+        elif word == 2:
+            out[cell] = {"text": "2W", "fill": "#9fc5e8"}
+        elif letter == 3:
+            out[cell] = {"text": "3L", "fill": "#ffe599"}
+        elif letter == 2:
+            out[cell] = {"text": "2L", "fill": "#b6d7a8"}
+    return out
+
+
+def _dominoes(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
+    from games.dominoes_board import DIAMONDS, STAR, cell_index
+
+    out: dict[str, dict[str, str]] = {}
+    for cell in cells:
+        n = DIAMONDS.get(cell_index(cell))
+        if cell == STAR:
+            out[cell] = {"text": "★", "fill": "#ffd966"}
+        elif n is not None:
+            out[cell] = {"text": f"◆{n}", "fill": "#d9d2e9"}
+    return out
+
+
+def _double_take(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
+    colour = getattr(game, "colour", None)
+    if colour is None:
+        return {}
+    fills = ("#f4cccc", "#d9ead3")
+    return {cell: {"text": "", "fill": fills[colour(cell) % 2]} for cell in cells}
+
+
+_SPECIALS = {"crosslet": _crosslet, "dominoes": _dominoes, "double-take": _double_take}

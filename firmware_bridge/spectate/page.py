@@ -1,0 +1,214 @@
+"""The spectators' HTML: one board's page, the hub's grid, and the parts that change.
+
+Pages are rendered whole on the server so a late visitor sees the game at once;
+afterwards server-sent events carry new HTML for the parts that changed, and a
+dozen lines of JavaScript put them in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Any
+
+from .geometry import Geometry
+from .svg import board_svg, seat_colour
+
+STYLE = """
+body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}
+.view{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
+#board svg{width:min(92vw,560px);height:auto}
+#panel{min-width:16em;max-width:28em}
+table.scores td{padding:.1em .6em}
+.swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle}
+.turn{font-weight:bold}
+.result{font-size:1.2em;font-weight:bold;color:#0b6623}
+.error{color:#b00020}
+.fixes li{color:#c55a00}
+.oled{font-family:monospace;background:#111;color:#8ef;padding:.4em;white-space:pre}
+#moves{max-height:24em;overflow-y:auto;font-size:.9em}
+#grid{display:flex;flex-wrap:wrap;gap:1em}
+.card{width:190px;border:1px solid #ccc;border-radius:6px;padding:.4em;background:#fff}
+.card a{color:inherit;text-decoration:none}
+.card svg{width:100%;height:auto}
+.card h3{margin:.1em 0;font-size:1em}
+.card p{margin:.1em 0;font-size:.85em}
+"""
+
+SCRIPT = """
+function apply(parts){for(const[id,html]of Object.entries(parts)){
+let el=document.getElementById(id);
+if(!el){el=document.createElement('div');el.id=id;el.className='card';
+document.getElementById('grid').appendChild(el);}
+el.innerHTML=html;}}
+const es=new EventSource(document.body.dataset.events);
+es.onmessage=e=>{const d=JSON.parse(e.data);apply(d.parts);
+document.body.dataset.version=d.version;};
+"""
+
+
+def _scores(view: Mapping[str, Any]) -> str:
+    seats: list[str] = view["seats"]
+    rows = []
+    for i, seat in enumerate(seats):
+        score = view["scores"].get(seat, "")
+        mark = " ◀" if view.get("turn") == seat else ""
+        rows.append(
+            f'<tr data-seat="{escape(seat)}"><td><span class="swatch" '
+            f'style="background:{seat_colour(seats, i)}"></span> {escape(seat)}</td>'
+            f'<td class="score">{escape(str(score))}</td><td>{mark}</td></tr>'
+        )
+    return f'<table class="scores">{"".join(rows)}</table>'
+
+
+def _points(points: Mapping[str, int]) -> str:
+    shown = [f"{k} {v:+d}" for k, v in points.items() if v]
+    return f" ({', '.join(shown)})" if shown else ""
+
+
+def _extras(extra: Mapping[str, Any]) -> str:
+    words = []
+    for key in ("phase", "bag", "boneyard", "pit"):
+        if key in extra and extra[key] not in (None, ""):
+            words.append(f"{key} {extra[key]}")
+    dice = extra.get("dice")
+    if isinstance(dice, dict):
+        words.append("dice " + ", ".join(f"{k} {'+'.join(map(str, v))}" for k, v in dice.items()))
+    return f'<p class="extra">{escape(" · ".join(words))}</p>' if words else ""
+
+
+def panel_html(view: Mapping[str, Any] | None, error: str | None = None) -> str:
+    """Whose turn, the scores, the last move, the fixes waited for, the OLED, the result."""
+    out = []
+    if error:
+        out.append(f'<p class="error">{escape(error)}</p>')
+    if view is None:
+        out.append('<p class="waiting">No game to show yet.</p>')
+        return "".join(out)
+    name = f" — {view['board']}" if view.get("board") else ""
+    out.append(f"<h1>{escape(view['title'] + name)}</h1>")
+    if view.get("result"):
+        out.append(f'<p class="result">{escape(view["result"])}</p>')
+    elif view.get("turn"):
+        out.append(f'<p class="turn">{escape(str(view["turn"]).capitalize())} to move</p>')
+    if view.get("connected") is False:
+        out.append('<p class="error">The board is offline (its sensor cable).</p>')
+    out.append(_scores(view))
+    out.append(_extras(view.get("extra", {})))
+    move = view.get("move")
+    if move:
+        out.append(
+            f'<p class="last">Last move ({view["moves_played"]}): {escape(str(move["player"]))} '
+            f"{escape(str(move['text']))}{escape(_points(move.get('points', {})))}</p>"
+        )
+    fixes = view.get("fixes") or []
+    if fixes:
+        items = "".join(f"<li>{escape(str(f.get('text', '')))}</li>" for f in fixes)
+        out.append(f'<div class="fixes">The board waits for:<ul>{items}</ul></div>')
+    oled = view.get("oled") or []
+    if oled:
+        out.append(f'<div class="oled">{escape(chr(10).join(map(str, oled)))}</div>')
+    return "".join(out)
+
+
+def moves_html(moves: Sequence[Mapping[str, Any]]) -> str:
+    items = "".join(
+        f'<li value="{m["n"]}">{escape(str(m["player"]))} {escape(str(m["text"]))}'
+        f"{escape(_points(m.get('points', {})))}</li>"
+        for m in moves
+    )
+    return f"<ol>{items}</ol>"
+
+
+def touched(view: Mapping[str, Any], geo: Geometry) -> list[str]:
+    """The cells the last move named."""
+    move = view.get("move") or {}
+    cells = geo["cells"]
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            if value in cells:
+                found.append(value)
+        elif isinstance(value, list | tuple):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+
+    walk(move.get("action"))
+    return found
+
+
+def board_part(view: Mapping[str, Any] | None, geo: Geometry | None) -> str:
+    if view is None or geo is None:
+        return ""
+    return board_svg(
+        geo,
+        view["layout"],
+        view["seats"],
+        view.get("extra"),
+        view.get("fixes") or (),
+        touched(view, geo),
+    )
+
+
+def parts(
+    view: Mapping[str, Any] | None,
+    geo: Geometry | None,
+    moves: Sequence[Mapping[str, Any]],
+    error: str | None = None,
+) -> dict[str, str]:
+    """The ids of one board's page and their HTML now."""
+    return {
+        "board": board_part(view, geo),
+        "panel": panel_html(view, error),
+        "moves": moves_html(moves),
+    }
+
+
+def _document(title: str, events: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f'<body data-events="{escape(events)}" data-version="0">{body}'
+        f"<script>{SCRIPT}</script></body></html>"
+    )
+
+
+def board_page(title: str, events: str, now: Mapping[str, str], back: str | None = None) -> str:
+    """One board's page, showing ``now`` (from ``parts``) until the events say otherwise."""
+    link = f'<p><a href="{escape(back)}">All boards</a></p>' if back else ""
+    body = (
+        f'{link}<div class="view"><div id="board">{now["board"]}</div>'
+        f'<div><div id="panel">{now["panel"]}</div><h2>Moves</h2>'
+        f'<div id="moves">{now["moves"]}</div></div></div>'
+    )
+    return _document(title, events, body)
+
+
+def card_id(name: str) -> str:
+    return "card-" + "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
+
+
+def card_html(name: str, view: Mapping[str, Any] | None, geo: Geometry | None, href: str) -> str:
+    """One board in the hub's grid: name, game, scores, turn, and the board small."""
+    if view is None:
+        return f'<a href="{escape(href)}"><h3>{escape(name)}</h3><p>waiting…</p></a>'
+    scores = ", ".join(f"{k} {v}" for k, v in view["scores"].items())
+    status = view.get("result") or (f"{view['turn']} to move" if view.get("turn") else "")
+    svg = board_svg(geo, view["layout"], view["seats"], view.get("extra")) if geo else ""
+    return (
+        f'<a href="{escape(href)}"><h3>{escape(name)}</h3>'
+        f'<p class="game">{escape(view["title"])} · move {view["moves_played"]}</p>'
+        f'<p class="scores">{escape(scores)}</p><p class="status">{escape(status)}</p>'
+        f"{svg}</a>"
+    )
+
+
+def hub_page(title: str, events: str, cards: Iterable[tuple[str, str]]) -> str:
+    grid = "".join(f'<div class="card" id="{escape(cid)}">{html}</div>' for cid, html in cards)
+    body = f'<h1>{escape(title)}</h1><div id="grid">{grid}</div>'
+    return _document(title, events, body)

@@ -1,0 +1,119 @@
+"""``tabletop sim --serve/--broker``: a simulated game that people can watch.
+
+The simulation journals to a file (a temporary one unless ``--journal`` names
+one) and writes the live file beside it, exactly as the daemon does; the web
+view and the publisher follow that file as they would a real board's. With
+``--realtime`` the computer waits between moves, at a human pace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..live import LiveFile
+
+DEFAULT_PACE_S = 1.5
+
+
+class SimThread(threading.Thread):
+    """Plays one simulated game to its end in the background."""
+
+    def __init__(self, args: argparse.Namespace, journal: Path, pace_s: float | None) -> None:
+        super().__init__(name="tabletop-sim", daemon=True)
+        self.args = args
+        self.journal = journal
+        self.pace_s = pace_s
+        self.error: BaseException | None = None
+        self.ready = threading.Event()
+        self.final: dict[str, Any] | None = None
+
+    def run(self) -> None:
+        from ..cli import _options
+        from ..sim.runner import SimOptions, Simulation
+
+        args = self.args
+        try:
+            options = _options(args.option)
+            if args.words is not None:
+                options["words"] = str(args.words.resolve())
+            sim = Simulation(
+                SimOptions(
+                    game=args.game,
+                    players=args.players,
+                    seed=args.seed,
+                    profile=args.profile,
+                    journal=self.journal,
+                    options=options,
+                )
+            )
+        except BaseException as exc:
+            self.error = exc
+            self.ready.set()
+            return
+        try:
+            sim.listeners.append(LiveFile(self.journal, sim.session.game_id))
+            if self.pace_s:
+                pace = self.pace_s
+                sim.commits.append(lambda _session: time.sleep(pace))
+            sim.start()
+            self.ready.set()
+            sim.play_computer()
+            self.final = sim.final()
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            self.ready.set()
+            sim.close()
+
+
+def run_watched(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the simulated game in the background while serving and/or publishing it."""
+    from .commands import need_web_extra
+    from .server import parse_listen
+
+    need_web_extra()
+    if args.serve:
+        parse_listen(args.serve)
+    broker = None
+    if args.broker:
+        from .mqtt import BrokerSettings
+
+        broker = BrokerSettings.from_url(args.broker)
+        if not args.board_name:
+            raise ValueError("--broker needs --board-name NAME: the name the club sees")
+    with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as tmp:
+        journal = args.journal or Path(tmp) / "journal.sqlite"
+        pace = args.realtime if args.realtime else None
+        sim = SimThread(args, journal, pace)
+        sim.start()
+        sim.ready.wait()
+        if sim.error is not None:
+            raise sim.error
+        publisher = None
+        if broker is not None:
+            from .publish import Publisher
+
+            publisher = Publisher(journal, broker, args.board_name)
+            publisher.start()
+        try:
+            if args.serve:
+                from .follow import Follower
+                from .server import BoardView, serve, web_app
+
+                print(f"tabletop: watch at http://{args.serve}/", file=out, flush=True)
+                serve(web_app(BoardView(Follower(journal, args.board_name))), args.serve)
+            else:
+                sim.join()
+        finally:
+            if publisher is not None:
+                publisher.stop(flush_s=10.0)
+        if sim.error is not None and not isinstance(sim.error, KeyboardInterrupt):
+            raise sim.error
+        if sim.final is not None and not args.serve:
+            print(f"tabletop: game over after {sim.final['moves']} moves", file=out)
+    return 0

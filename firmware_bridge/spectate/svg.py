@@ -1,0 +1,195 @@
+"""The board as SVG: cells, special spaces, and every piece as the game describes it.
+
+Drawn from a geometry (``geometry.py``) and the layout of the ``--json`` state
+(cell → ``{"kind", "label", "owner", "state"}``), so a game it has never heard of
+is still drawn: letters as tiles, domino halves with pips, anything else as a
+disc in its owner's colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from html import escape
+from typing import Any
+
+from .geometry import Geometry
+
+CELL = 28
+PAD = 4
+NAMED_COLOURS = {
+    "red": "#d62728",
+    "green": "#2ca02c",
+    "blue": "#1f77b4",
+    "yellow": "#e6b800",
+    "black": "#222222",
+    "white": "#f5f5f5",
+    "orange": "#ff7f0e",
+    "purple": "#9467bd",
+}
+PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
+PIPS = {
+    0: (),
+    1: ((0.5, 0.5),),
+    2: ((0.27, 0.27), (0.73, 0.73)),
+    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
+    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
+    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
+    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
+}
+
+
+def seat_colour(seats: Sequence[str], owner: Any) -> str:
+    """A seat's colour: its own name when that is a colour, else one from a palette."""
+    if not isinstance(owner, int) or owner < 0:
+        return "#777777"
+    name = seats[owner] if owner < len(seats) else ""
+    return NAMED_COLOURS.get(name.lower(), PALETTE[owner % len(PALETTE)])
+
+
+def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list[str]:
+    r = size * 0.08
+    return [
+        f'<circle cx="{x + px * size:.1f}" cy="{y + py * size:.1f}" r="{r:.1f}" fill="{colour}"/>'
+        for px, py in PIPS.get(n, ())
+    ]
+
+
+def _piece(x: float, y: float, piece: Mapping[str, Any], seats: Sequence[str]) -> list[str]:
+    kind = str(piece.get("kind", ""))
+    label = str(piece.get("label", ""))
+    owner = piece.get("owner")
+    state = str(piece.get("state", ""))
+    stable = bool(piece.get("stable")) or state == "stable"
+    colour = seat_colour(seats, owner)
+    s = CELL - 4
+    x0, y0 = x + 2, y + 2
+    cls = f"piece {escape(kind)}"
+    if kind == "domino":
+        half = label.partition(":")[2]
+        n = int(half) if half.isdigit() else -1
+        out = [
+            f'<g class="{cls}" data-label="{escape(label)}">'
+            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="#fffdf5" '
+            f'stroke="{colour}" stroke-width="2"/>'
+        ]
+        out += _pips(x0, y0, s, n)
+        if n < 0:
+            out.append(_text(x + CELL / 2, y + CELL / 2, escape(label), 9))
+        out.append("</g>")
+        return out
+    if kind in ("tile", "letter") or (len(label) == 1 and (label.isalpha() or label == "?")):
+        text_colour = "#888" if label.islower() or label == "?" else "#222"
+        width = 3 if stable else 1
+        stroke = colour if owner is not None else "#8a6d3b"
+        return [
+            f'<g class="{cls}" data-label="{escape(label)}">'
+            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="#f3e2b3" '
+            f'stroke="{stroke}" stroke-width="{width}"/>',
+            _text(x + CELL / 2, y + CELL / 2 + 1, escape(label.upper()), 15, text_colour, "bold"),
+            f'<rect x="{x0 + 3}" y="{y0 + s - 4}" width="{s - 6}" height="2" fill="{colour}"/>'
+            if owner is not None
+            else "",
+            "</g>",
+        ]
+    ring = ""
+    if state:
+        ring = (
+            f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL * 0.22:.1f}" fill="none" '
+            'stroke="#fff" stroke-width="2"/>'
+        )
+    title = escape(f"{label} {state}".strip())
+    return [
+        f'<g class="{cls}" data-label="{escape(label)}"><title>{title}</title>'
+        f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL * 0.4:.1f}" fill="{colour}" '
+        f'stroke="#333" stroke-width="{2 if stable else 1}"/>{ring}</g>'
+    ]
+
+
+def _text(
+    x: float, y: float, text: str, size: float, fill: str = "#444", weight: str = "normal"
+) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" fill="{fill}" font-weight="{weight}" '
+        f'text-anchor="middle" dominant-baseline="middle" font-family="sans-serif">{text}</text>'
+    )
+
+
+def _dice(x: float, y: float, dice: Mapping[str, Any]) -> list[str]:
+    out: list[str] = []
+    for name, values in dice.items():
+        colour = NAMED_COLOURS.get(str(name).lower(), "#555")
+        if not isinstance(values, list):
+            continue
+        for v in values:
+            if not isinstance(v, int):
+                continue
+            out.append(
+                f'<g class="die" data-value="{v}"><rect x="{x}" y="{y}" width="{CELL}" '
+                f'height="{CELL}" rx="5" fill="{colour}"/>'
+            )
+            out += _pips(x, y, CELL, v, "#fff")
+            out.append("</g>")
+            x += CELL + 4
+        x += CELL / 2
+    return out
+
+
+def board_svg(
+    geo: Geometry,
+    layout: Mapping[str, Mapping[str, Any]],
+    seats: Sequence[str],
+    extra: Mapping[str, Any] | None = None,
+    fixes: Sequence[Mapping[str, Any]] = (),
+    last: Sequence[str] = (),
+) -> str:
+    """The whole board as one ``<svg>`` element."""
+    extra = extra or {}
+    cols, rows = int(geo["cols"]), int(geo["rows"])
+    dice = extra.get("dice")
+    dice_h = CELL + PAD * 2 if isinstance(dice, dict) else 0
+    width, height = cols * CELL + 2 * PAD, rows * CELL + 2 * PAD + dice_h
+    special = geo.get("special", {})
+    targets = set(extra.get("target") or ())
+    fix_cells = {str(f.get("cell")) for f in fixes}
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'class="board" data-game="{escape(str(geo.get("game", "")))}" role="img">',
+        f'<rect width="{width}" height="{height}" fill="#c8a165" rx="6"/>',
+    ]
+    cells: Mapping[str, Sequence[int]] = geo["cells"]
+    for cell, (cx, cy) in cells.items():
+        x, y = PAD + cx * CELL, PAD + cy * CELL
+        sp = special.get(cell)
+        fill = sp["fill"] if sp else "#efe6d2"
+        out.append(
+            f'<rect class="cell" data-cell="{escape(cell)}" x="{x}" y="{y}" width="{CELL}" '
+            f'height="{CELL}" fill="{fill}" stroke="#a08660" stroke-width="0.5"/>'
+        )
+        if sp and sp.get("text") and cell not in layout:
+            out.append(_text(x + CELL / 2, y + CELL / 2, escape(sp["text"]), 8))
+    for cell, piece in layout.items():
+        if cell not in cells:
+            continue
+        cx, cy = cells[cell]
+        out += _piece(PAD + cx * CELL, PAD + cy * CELL, piece, seats)
+    for group, colour, dash in ((targets, "#00a0ff", ""), (set(last), "#ffffff", "")):
+        for cell in group:
+            if cell in cells:
+                cx, cy = cells[cell]
+                out.append(
+                    f'<rect class="mark" x="{PAD + cx * CELL + 1}" y="{PAD + cy * CELL + 1}" '
+                    f'width="{CELL - 2}" height="{CELL - 2}" fill="none" stroke="{colour}" '
+                    f'stroke-width="2"{dash}/>'
+                )
+    for cell in fix_cells:
+        if cell in cells:
+            cx, cy = cells[cell]
+            out.append(
+                f'<rect class="fix" data-cell="{escape(cell)}" x="{PAD + cx * CELL + 1}" '
+                f'y="{PAD + cy * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                'stroke="#ff6d00" stroke-width="3" stroke-dasharray="4 2"/>'
+            )
+    if isinstance(dice, dict):
+        out += _dice(PAD, rows * CELL + 3 * PAD, dice)
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,93 @@
+"""Following a journal read-only while a simulated table writes it, and the live file."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.export import export_game
+from firmware_bridge.live import LiveFile, live_path, read_live
+from firmware_bridge.sim.runner import SimOptions, Simulation
+from firmware_bridge.spectate.follow import Follower
+from firmware_bridge.spectate.project import describe
+
+
+def test_live_file_holds_the_latest_state_whole(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    live = LiveFile(journal, 4)
+    live({"moves_played": 1, "oled": ["a"]})
+    live({"moves_played": 2, "oled": ["b"]})
+    assert live_path(journal) == tmp_path / "j.sqlite.live.json"
+    assert read_live(journal) == (4, {"moves_played": 2, "oled": ["b"]})
+    assert [p.name for p in tmp_path.iterdir()] == ["j.sqlite.live.json"]
+
+
+def test_live_file_that_cannot_be_written_is_logged_once_and_play_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    live = LiveFile(tmp_path / "missing-folder" / "j.sqlite", 1)
+    with caplog.at_level(logging.WARNING, logger="tabletop"):
+        live({"moves_played": 1})
+        live({"moves_played": 2})
+    assert len(caplog.records) == 1
+    assert "cannot write the live file" in caplog.records[0].getMessage()
+
+
+def test_damaged_live_file_reads_as_none(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    live_path(journal).write_text("{not json", encoding="utf-8")
+    assert read_live(journal) is None
+    live_path(journal).write_text(json.dumps({"game_id": "x", "state": {}}), encoding="utf-8")
+    assert read_live(journal) is None
+
+
+def test_follower_keeps_up_move_by_move_and_agrees_with_export(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    sim = Simulation(SimOptions(game="double-take", seed=5, journal=journal))
+    follower = Follower(journal)
+    seen: list[tuple[int, int]] = []
+    try:
+        sim.listeners.append(LiveFile(journal, sim.session.game_id))
+
+        def check(session: object) -> None:
+            follower.poll()
+            state = follower.state()
+            assert state is not None
+            seen.append((state["moves_played"], len(sim.session.game.history)))
+            # The live file is current: the follower shows the session's own state.
+            assert state["oled"] == sim.session.state()["oled"]
+
+        sim.commits.append(check)
+        sim.start()
+        sim.play_computer()
+    finally:
+        sim.close()
+    assert seen and all(a == b for a, b in seen)
+    follower.poll()
+    record = follower.record()
+    exported = export_game(journal)
+    follower.close()
+    assert record is not None
+    assert record["scores"] == exported["scores"]
+    assert [m["action"] for m in record["moves"]] == [m["action"] for m in exported["moves"]]
+    assert [m["points"] for m in record["moves"]] == [m["points"] for m in exported["moves"]]
+    assert record["result"] and record["result"].lower().startswith(("red", "green", "draw"))
+    # The referee's own words for the moves, as the live file told them.
+    assert all("-" in m["text"] for m in record["moves"] if m["action"]["type"] == "step")
+
+
+def test_follower_without_a_journal_says_what_to_do(tmp_path: Path) -> None:
+    follower = Follower(tmp_path / "none.sqlite")
+    assert follower.poll()
+    assert follower.error is not None and "no journal" in follower.error
+    assert follower.view() is None
+    assert not follower.poll()
+
+
+def test_generic_description_of_actions() -> None:
+    assert describe({"type": "step", "frm": "a1", "to": "b2", "captures": ["c3"]}) == "a1-b2 xc3"
+    assert describe({"type": "place", "tiles": [["B8", "N"]], "blanks": []}) == "place B8N"
+    assert describe({"type": "pass"}) == "pass"
