@@ -62,6 +62,7 @@ def test_hub_loses_no_move_while_the_broker_is_away(tmp_path: Path) -> None:
             _until(
                 "both boards in the hub",
                 lambda: all((index().get(n) or {}).get("moves_played", 0) >= 3 for n in journals),
+                timeout=60,
                 show=lambda: (index(), [p.poll() for p in boards]),
             )
             assert {n: b["game"] for n, b in index().items()} == games
@@ -86,7 +87,7 @@ def test_hub_loses_no_move_while_the_broker_is_away(tmp_path: Path) -> None:
                     assert [m["action"] for m in got] == [m["action"] for m in played[: len(got)]]
                 return True
 
-            _until("the hub to have every move again", caught_up, 45)
+            _until("the hub to have every move again", caught_up, 60)
         finally:
             for proc in [*boards, hub]:
                 stop(proc)
