@@ -83,7 +83,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
-    if args.serve or args.broker:
+    if getattr(args, "serve", None) or getattr(args, "broker", None):
         from .spectate.simlive import run_watched
 
         return run_watched(args, out)
