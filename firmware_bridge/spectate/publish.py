@@ -96,6 +96,8 @@ class Publisher:
         self._wake.set()
         if self._thread.is_alive():
             self._thread.join(5)
+        with self._lock:
+            self.connected = False  # a disconnection asked for is not a lost broker
         self.client.disconnect()
         self.client.loop_stop()
         self.follower.close()
