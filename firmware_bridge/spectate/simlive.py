@@ -45,7 +45,7 @@ class SimThread(threading.Thread):
                 SimOptions(
                     game=args.game,
                     players=args.players,
-                    seed=args.seed,
+                    seed=args.seed if args.seed is not None else 1,
                     profile=args.profile,
                     journal=self.journal,
                     options=options,
