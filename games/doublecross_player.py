@@ -5,7 +5,9 @@ row): words built outward along a line from a group of letters that holds a stab
 one, single tiles on special spaces, and directional bombs. Each proposal found by
 the word search is tried on a copy of the position with the real rules, and valued
 as the points it brings this seat, less half of what it brings the others, less the
-risk of the unstable tiles it leaves. The player plays the best plan one action at a
+risk of the unstable tiles it leaves. Near the end (30 tiles or fewer in the bag) a
+tile kept on the rack costs more than one left unstable on the board, so partial
+words found on the way are tried too. The player plays the best plan one action at a
 time and ends the turn when nothing pays.
 """
 
@@ -36,6 +38,12 @@ SIMULATED = 10
 OTHERS_WEIGHT = 0.5
 LOOSE_TILE_COST = 2.0
 """What an unstable tile of ours left at the end of a plan is feared to cost."""
+ENDGAME_BAG = 30
+"""With this many tiles or fewer in the bag the game may end soon: a tile left on the
+rack then costs 4 and one unstable on the board 1, so partial words are worth laying."""
+ENDGAME_LOOSE_TILE_COST = -1.0
+PARTIALS = 4
+"""Partial-word plays tried on a copy of the position near the end."""
 MAX_WORDS = 400
 
 
@@ -58,6 +66,10 @@ class Planner:
         self.state: State = game.state
         self.seat = game.state.turn
         self.judge = game.judge
+        self.endgame = len(game.state.bag) <= ENDGAME_BAG
+        self.loose_cost = ENDGAME_LOOSE_TILE_COST if self.endgame else LOOSE_TILE_COST
+        self.partials: dict[tuple[tuple[int, str], ...], float] = {}
+        """Plays that leave a partial word, found on the way to complete ones."""
 
     # -- proposals --------------------------------------------------------------------
     def word_plays(self) -> list[tuple[float, list[tuple[int, str]]]]:
@@ -152,6 +164,8 @@ class Planner:
                         if not board.stable[c] and board.owners[c] not in (None, self.seat)
                     )
                     found[tuple(now)] = len(text) * (1 + len(now)) - 2 * opponents
+                elif self.endgame:
+                    self.partials[tuple(now)] = len(now)
                 rest = list(rack)
                 rest.remove(letter)
                 if rest:
@@ -179,7 +193,7 @@ class Planner:
         )
         others = sum(g for p, g in enumerate(gained) if p != self.seat)
         value = gained[self.seat] - OTHERS_WEIGHT * others
-        return value - LOOSE_TILE_COST * (loose - loose_before)
+        return value - self.loose_cost * (loose - loose_before)
 
     def special_tiles(self) -> list[list[Action]]:
         """Single tiles on special spaces that pay (bonus, mystery, bombs)."""
@@ -227,6 +241,8 @@ class Planner:
             [PlaceTile(cell_name(j), letter) for j, letter in tiles]
             for _, tiles in self.word_plays()[:SIMULATED]
         ]
+        longest = sorted(self.partials.items(), key=lambda kv: -kv[1])[:PARTIALS]
+        candidates += [[PlaceTile(cell_name(j), letter) for j, letter in p] for p, _ in longest]
         candidates += self.special_tiles()
         candidates += self.bombs()
         out = []

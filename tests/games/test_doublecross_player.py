@@ -62,3 +62,11 @@ def test_it_aims_a_bomb_at_an_opponents_unstable_tiles() -> None:
 def test_with_nothing_that_pays_it_ends_the_turn() -> None:
     g = game(racks=("Q", "EM"))
     assert DoubleCrossPlayer().choose(g) == EndTurn()
+
+
+def test_near_the_end_it_lays_a_partial_word_rather_than_keep_the_tile() -> None:
+    # A tile left on the rack costs 4 at the end, an unstable one on the board 1.
+    ending = game(racks=("R", "EM"))  # the bag is empty
+    assert DoubleCrossPlayer().choose(ending) == PlaceTile("H9", "R")  # AR, a partial word
+    early = game(racks=("R", "EM"), bag="E" * 10 + "A" * 8 + "I" * 9 + "O" * 8 + "NNNNN")
+    assert DoubleCrossPlayer().choose(early) == EndTurn()
