@@ -7,14 +7,17 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from games.core import GameError
 from games.registry import game_names
 
 from .spectate.commands import spectator_commands
+
+if TYPE_CHECKING:
+    from .decisions import Played
 
 GAME_NAMES = game_names()
 
@@ -131,7 +134,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
             seats = " vs ".join(game.seat_name(p) for p in range(game.players))
             who = "script" if script is not None else "computer"
             print(f"{game.title}, seed {seed}: {seats} ({who})", file=out)
-            sim.commits.append(lambda s: _transcript(s, out))
+            sim.commits.append(lambda played: _transcript(played, game.seat_name, out))
         sim.start()
         # As the daemon does: what start-up built stays out of full collections.
         gc.collect()
@@ -167,14 +170,10 @@ def _prepare_frames(folder: Path) -> None:
         )
 
 
-def _transcript(session: Any, out: TextIO) -> None:
-    move = session.last_move
-    if move is None:
-        return
-    n = len(session.game.history)
-    points = {k: v for k, v in move["points"].items() if v}
+def _transcript(played: Played, seat_name: Callable[[int], str], out: TextIO) -> None:
+    points = {seat_name(p): n for p, n in enumerate(played.points) if n}
     extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
-    print(f"{n:4d}. {move['player']:<7} {move['text']}{extra}", file=out, flush=True)
+    print(f"{played.number:4d}. {played.player:<7} {played.text}{extra}", file=out, flush=True)
 
 
 def _result_line(final: dict[str, Any]) -> str:

@@ -91,7 +91,7 @@ class Table:
         self.display = display
         self.signals = signals
         self.labels = TagTable.load(config.tags).lookup
-        self.session: Session | None = None
+        self.session: Session[Any] | None = None
         self.lobby: Lobby | None = None
 
     def start(self) -> None:
@@ -151,7 +151,7 @@ class Table:
             )
         )
 
-    def _play(self, session: Session) -> None:
+    def _play(self, session: Session[Any]) -> None:
         # Whatever stands on the board must first match the game's layout.
         session.restoring = True
         self.lobby = None

@@ -51,7 +51,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
                 "at": entry.at,
                 "player": game.seat_name(mover),
                 "action": entry.payload,
-                "text": session.referee.describe(game.history[-1]),
+                "text": session.referee.view.describe(game.history[-1]),
                 "points": {game.seat_name(p): n for p, n in enumerate(points)},
                 "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
             }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from games.core import Cell, Piece
 from hardware.board import OCCUPIED
@@ -22,18 +23,22 @@ def occupancy_matcher(piece: Piece, sensed: str) -> bool:
     return bool(sensed)
 
 
+class FixAction(StrEnum):
+    LIFT = "lift"
+    PLACE = "place"
+
+
 @dataclass(frozen=True)
 class Fix:
     """One thing for the players to do to the board."""
 
-    action: str
-    """``"lift"`` or ``"place"``."""
+    action: FixAction
     cell: Cell
     piece: Piece | None = None
     note: str = ""
 
     def text(self) -> str:
-        if self.action == "lift":
+        if self.action is FixAction.LIFT:
             what = f"the {self.note} piece" if self.note else "the piece"
             return f"Lift {what} on {self.cell}"
         label = describe(self.piece) if self.piece else "a piece"
@@ -77,7 +82,7 @@ def reconcile(
             note = ""
             if sensed != OCCUPIED and labels is not None:
                 note = labels(sensed) or "unknown"
-            lifts.append(Fix("lift", cell, None, note))
+            lifts.append(Fix(FixAction.LIFT, cell, None, note))
         if piece is not None and (not sensed or not matches(piece, sensed)):
-            places.append(Fix("place", cell, piece))
+            places.append(Fix(FixAction.PLACE, cell, piece))
     return lifts + places

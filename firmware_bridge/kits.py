@@ -16,7 +16,6 @@ from games.core import BadSettings, Game, Player, UnknownGame
 from games.registry import find_game
 
 from .referee import Referee
-from .session import Session
 
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
@@ -26,7 +25,8 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Kit:
     name: str
-    make_referee: Callable[[Session], Referee]
+    make_referee: Callable[..., Referee[Any]]
+    """Builds the game's referee from the game and the table's facts."""
     make_player: Callable[[Game, random.Random], Player]
     default_profile: str
     make_game: Callable[[int, random.Random, Mapping[str, Any]], Game] | None = None

@@ -1,4 +1,4 @@
-"""Screens: what the 128×64 OLED shows, as data, and how it is drawn.
+"""Screens: what the OLED shows, as data, and how it is drawn.
 
 A referee describes a ``Screen``; ``render`` draws it with Pillow into a 1-bit
 image. Drawing is deterministic (Pillow's built-in bitmap font), so frames can be
@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from typing import Protocol
 
@@ -17,22 +18,33 @@ from PIL import Image, ImageDraw, ImageFont
 
 WIDTH = 128
 HEIGHT = 64
+"""The usual display; a profile names its own size."""
 CHAR_W = 6
 LINE_H = 10
 HEADER_H = 11
+
+
+class Mark(StrEnum):
+    """How a map draws an occupied cell."""
+
+    SOLID = "solid"
+    """A filled square: the first seat's piece, or the piece that matters now."""
+    HOLLOW = "hollow"
+    """An outlined square: another seat's piece."""
+    DOT = "dot"
+    """A point: a cell that holds something of no seat's."""
 
 
 @dataclass(frozen=True)
 class BoardMap:
     """A small map of the board: rows top to bottom as the station sees them.
 
-    ``marks`` gives each occupied cell a style: ``"solid"`` (first seat's piece),
-    ``"hollow"`` (another seat's), ``"dot"``; ``focus`` is the cell a fix names,
+    ``marks`` gives each occupied cell a style; ``focus`` is the cell a fix names,
     drawn with a frame around it.
     """
 
     grid: tuple[tuple[str | None, ...], ...]
-    marks: Mapping[str, str] = field(default_factory=dict)
+    marks: Mapping[str, Mark] = field(default_factory=dict)
     focus: str | None = None
 
 
@@ -96,12 +108,15 @@ def wrap(text: str, width_px: int) -> list[str]:
     return out
 
 
-def _draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int) -> int:
+def _draw_map(
+    draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int, size: tuple[int, int]
+) -> int:
     rows = len(board.grid)
     cols = max((len(r) for r in board.grid), default=0)
     if not rows or not cols:
         return right
-    pitch = max(3, min((HEIGHT - top - 1) // rows, 56 // cols))
+    width, height = size
+    pitch = max(3, min((height - top - 1) // rows, (width * 7 // 16) // cols))
     left = right - cols * pitch
     for r, row in enumerate(board.grid):
         for c, cell in enumerate(row):
@@ -111,11 +126,11 @@ def _draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int) 
             y = top + r * pitch
             mark = board.marks.get(cell)
             inner = (x + 1, y + 1, x + pitch - 2, y + pitch - 2)
-            if mark == "solid":
+            if mark is Mark.SOLID:
                 draw.rectangle(inner, fill=255)
-            elif mark == "hollow":
+            elif mark is Mark.HOLLOW:
                 draw.rectangle(inner, outline=255)
-            elif mark == "dot" or pitch < 5:
+            elif mark is Mark.DOT or pitch < 5:
                 cx, cy = x + pitch // 2, y + pitch // 2
                 draw.point((cx, cy), fill=255)
             else:
@@ -126,20 +141,21 @@ def _draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int) 
     return left - 3
 
 
-def render(screen: Screen) -> Image.Image:
-    """Draw ``screen`` as a 128×64 1-bit image."""
-    image = Image.new("1", (WIDTH, HEIGHT), 0)
+def render(screen: Screen, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
+    """Draw ``screen`` as a 1-bit image of ``size`` (width, height) pixels."""
+    width, height = size
+    image = Image.new("1", (width, height), 0)
     draw = ImageDraw.Draw(image)
     font = _font()
-    draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=255)
+    draw.rectangle((0, 0, width - 1, HEADER_H - 1), fill=255)
     draw.text((1, 0), printable(screen.header), font=font, fill=0)
     if screen.status:
         status = printable(screen.status)
         w = int(draw.textlength(status, font=font))
-        draw.text((WIDTH - w - 1, 0), status, font=font, fill=0)
-    text_right = WIDTH
+        draw.text((width - w - 1, 0), status, font=font, fill=0)
+    text_right = width
     if screen.board is not None:
-        text_right = _draw_map(draw, screen.board, WIDTH - 1, HEADER_H + 2)
+        text_right = _draw_map(draw, screen.board, width - 1, HEADER_H + 2, size)
     lines: list[str] = []
     for line in screen.lines:
         lines.extend(wrap(line, text_right))
@@ -147,11 +163,11 @@ def render(screen: Screen) -> Image.Image:
     if screen.picture is not None:
         screen.picture.draw(draw, y, text_right)
         y += screen.picture.height
-    for line in lines[: (HEIGHT - y + 1) // LINE_H]:
+    for line in lines[: (height - y + 1) // LINE_H]:
         draw.text((1, y), line, font=font, fill=255)
         y += LINE_H
     if screen.invert_body:
-        body = image.crop((0, HEADER_H, WIDTH, HEIGHT)).point(lambda v: 255 - v)
+        body = image.crop((0, HEADER_H, width, height)).point(lambda v: 255 - v)
         image.paste(body, (0, HEADER_H))
     return image
 

@@ -1,7 +1,8 @@
 """The referee session: one game, its journal, its referee and what the table sees.
 
-The session owns all state. Events come in one at a time from the loop; every
-accepted action is journaled and committed before the display shows it.
+The session owns all state. Events come in one at a time from the loop; the
+referee turns each into decisions and the session carries them out: an action is
+judged once, journaled, applied, and only then shown.
 """
 
 from __future__ import annotations
@@ -9,18 +10,22 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Action, Game, Verdict
 from hardware.board import BoardSettled, BoardStatus
 from hardware.dice import DiceSource
 from wiring.profile import Profile
 
+from .decisions import Commit, Confirm, Decision, Played
 from .events import ButtonEvent, Event, Tick
-from .fixes import Fix, reconcile
-from .journal import Entry, Journal, JournalError, JournalFull
+from .facts import Facts
+from .fixes import Fix
+from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .referee import Referee
-from .screens import Screen, render
+from .screens import HEIGHT, WIDTH, Screen, render
+
+G = TypeVar("G", bound=Game)
 
 log = logging.getLogger("tabletop")
 
@@ -43,6 +48,8 @@ class Signals(Protocol):
 
     def attention(self) -> None: ...
 
+    def led_status(self, state: Any) -> None: ...
+
 
 class _Silent:
     def accepted(self) -> None:
@@ -52,6 +59,9 @@ class _Silent:
         pass
 
     def attention(self) -> None:
+        pass
+
+    def led_status(self, state: Any) -> None:
         pass
 
 
@@ -92,15 +102,22 @@ def replay_entries(
         yield entry, mover, verdict
 
 
-class Session:
+def _record_of(journal: Journal, game_id: int) -> GameRecord | None:
+    try:
+        return journal.game(game_id)
+    except JournalError:
+        return None
+
+
+class Session(Generic[G]):
     """Plays one game on one board."""
 
     def __init__(
         self,
-        game: Game,
+        game: G,
         journal: Journal,
         game_id: int,
-        make_referee: Callable[[Session], Referee],
+        make_referee: Callable[[G, Facts], Referee[G]],
         display: Display | None = None,
         signals: Signals | None = None,
         labels: Callable[[str], str | None] | None = None,
@@ -113,31 +130,78 @@ class Session:
         self.game_id = game_id
         self.display = display
         self.signals: Signals = signals or _Silent()
-        self.labels = labels
-        """Tag id → enrolled piece label, on RFID boards."""
-        self.profile = profile
-        """The board's profile (rack cells and the like), when the caller has it."""
-        self.dice = dice or DiceSource.system()
-        """The station's dice: the OS's randomness on the Pi, seeded in simulation."""
-        self.observation: dict[str, str] = {}
+        self.facts = Facts(
+            labels=labels,
+            profile=profile,
+            dice=dice or DiceSource.system(),
+            animated=display is not None,
+            record=_record_of(journal, game_id),
+        )
+        oled = profile.oled if profile is not None else None
+        self.size = (oled.width, oled.height) if oled is not None else (WIDTH, HEIGHT)
+        """The display's pixels, from the profile."""
         self.connected = True
         self.link_message = ""
-        self.restoring = False
-        """After a resume the board must match the layout before play goes on."""
         self.last_verdict: Verdict | None = None
-        self.last_move: dict[str, Any] | None = None
         self.listeners: list[Listener] = []
+        """Called with the ``--json`` state after every change; none, and it is not built."""
+        self.played: list[Callable[[Played], None]] = []
+        """Called with every accepted action, in order, once it is journaled and applied."""
         self._last_state: dict[str, Any] | None = None
         self._last_screen: Screen | None = None
-        self.now = 0.0
+        self._led = ""
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held: list[Event] = []
         self._retry_at = 0.0
-        self.referee = make_referee(self)
+        self.referee: Referee[G] = make_referee(game, self.facts)
         if last_played is not None:
             # A resumed game shows its last move as it was shown before the stop.
-            self._announce(*last_played)
+            self.facts.last = self._record(*last_played)
+
+    # -- what the referee reads, kept here -------------------------------------------
+    @property
+    def observation(self) -> dict[str, str]:
+        return self.facts.observation
+
+    @property
+    def labels(self) -> Callable[[str], str | None] | None:
+        return self.facts.labels
+
+    @property
+    def profile(self) -> Profile | None:
+        return self.facts.profile
+
+    @property
+    def dice(self) -> DiceSource:
+        return self.facts.dice
+
+    @property
+    def now(self) -> float:
+        return self.facts.now
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self.facts.now = value
+
+    @property
+    def restoring(self) -> bool:
+        return self.facts.restoring
+
+    @restoring.setter
+    def restoring(self, value: bool) -> None:
+        self.facts.restoring = value
+
+    @property
+    def last(self) -> Played | None:
+        """The last accepted action."""
+        return self.facts.last
+
+    @property
+    def last_move(self) -> dict[str, Any] | None:
+        """The last accepted action as the ``--json`` stream reports it."""
+        last = self.facts.last
+        return last.to_dict(self.game.seat_name) if last is not None else None
 
     # -- building ---------------------------------------------------------------
     @staticmethod
@@ -161,17 +225,39 @@ class Session:
             journal.finish(game_id, game.outcome.to_dict())
         return game, last
 
-    # -- what referees call -----------------------------------------------------
+    # -- carrying out decisions -----------------------------------------------------
+    def _carry_out(self) -> None:
+        """Do what the referee decided; what it decides in answer comes first."""
+        pending: list[Decision] = self.referee.decisions()
+        while pending:
+            decision = pending.pop(0)
+            if isinstance(decision, Commit):
+                self._commit(decision.action)
+            elif isinstance(decision, Confirm):
+                self.signals.accepted()
+            else:
+                self._reject(decision.reason)
+            pending[0:0] = self.referee.decisions()
+
     def commit(self, action: Action) -> Verdict:
-        """Judge ``action``; if legal, journal it, play it and announce it."""
-        mover = mover_of(self.game, action)
-        verdict = self.game.check(action)
+        """Judge ``action`` and, if legal, journal and play it (for set-up and tests)."""
+        verdict = self._commit(action)
+        self._carry_out()
+        return verdict
+
+    def _commit(self, action: Action) -> Verdict:
+        game = self.game
+        mover = mover_of(game, action)
+        verdict = game.judge(action)
         if not verdict.accepted:
+            self.referee.on_refused(action, verdict)
             return verdict
         self.journal.append(self.game_id, "action", action.to_dict())
-        verdict = self.game.play(action)
-        self._announce(mover, action, verdict)
-        outcome = self.game.outcome
+        verdict = game.apply(action)
+        played = self._record(mover, action, verdict)
+        self.facts.last = played
+        self.last_verdict = verdict
+        outcome = game.outcome
         if outcome is not None:
             try:
                 self.journal.finish(self.game_id, outcome.to_dict())
@@ -179,39 +265,34 @@ class Session:
                 # Every input is saved: the next start marks the game over (see rebuild).
                 log.warning("%s", exc)
         self.signals.accepted()
+        self.referee.after_commit(action, verdict)
+        for hook in self.played:
+            hook(played)
+        if self.listeners:
+            # Every accepted action reaches the stream, also one followed at once by
+            # another (an automatic pass).
+            self._emit(self.state())
         return verdict
 
-    def _announce(self, mover: int, action: Action, verdict: Verdict) -> None:
-        """Make ``action`` the last move the table sees."""
-        self.last_verdict = verdict
-        points = verdict.points(self.game.players)
-        self.last_move = {
-            "player": self.game.seat_name(mover),
-            "action": action.to_dict(),
-            "text": self.referee.describe(action),
-            "points": {self.game.seat_name(p): n for p, n in enumerate(points)},
-        }
+    def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
+        return Played(
+            number=len(self.game.history),
+            mover=mover,
+            player=self.game.seat_name(mover),
+            action=action,
+            text=self.referee.view.describe(action),
+            verdict=verdict,
+            points=tuple(verdict.points(self.game.players)),
+        )
 
-    def reject(self, verdict: Verdict) -> None:
-        """Record that the table tried something illegal."""
-        if self.last_verdict is None or self.last_verdict.reason != verdict.reason:
+    def _reject(self, reason: str) -> None:
+        if self.last_verdict is None or self.last_verdict.reason != reason:
             self.signals.rejected()
-        self.last_verdict = verdict
+        self.last_verdict = Verdict.reject(reason)
 
     def fixes(self) -> list[Fix]:
-        """Fixes that make the game's cells match its layout.
-
-        Cells the game does not use (rack slots, a scan pad) are the referee's business.
-        """
-        cells = self.game.cells()
-        used = set(cells)
-        return reconcile(
-            self.game.layout(),
-            {c: v for c, v in self.observation.items() if c in used},
-            cells,
-            self.referee.matches,
-            self.labels,
-        )
+        """Fixes that make the game's cells match its layout."""
+        return self.referee.board_fixes()
 
     # -- events -----------------------------------------------------------------
     def wants_ticks(self) -> bool:
@@ -262,11 +343,12 @@ class Session:
         return True
 
     def _dispatch(self, event: Event) -> None:
+        """Give ``event`` to the referee and carry out what it decides."""
         if isinstance(event, Tick):
             self.now = event.now
             self.referee.on_tick(event.now)
         elif isinstance(event, BoardSettled):
-            self.observation = dict(event.observation)
+            self.facts.observation = dict(event.observation)
             if self.restoring and not self.fixes():
                 self.restoring = False
             self.referee.on_board()
@@ -275,6 +357,7 @@ class Session:
             self.link_message = event.message
         elif isinstance(event, ButtonEvent):
             self.referee.on_button(event)
+        self._carry_out()
 
     def screen(self) -> Screen:
         if self.disk_full is not None:
@@ -284,16 +367,32 @@ class Session:
         if self.restoring:
             fixes = self.fixes()
             if fixes:
-                return self.referee.fix_screen("Set up the board", fixes)
-        return self.referee.screen()
+                return self.referee.view.fix_screen("Set up the board", fixes)
+        return self.referee.view.screen()
 
     def refresh(self) -> None:
         screen = self.screen()
         if screen != self._last_screen:
             self._last_screen = screen
             if self.display is not None:
-                self.display.show(render(screen))
-        state = self.state(screen)
+                self.display.show(render(screen, self.size))
+            self._show_status()
+        if self.listeners:
+            self._emit(self.state(screen))
+
+    def _show_status(self) -> None:
+        """The status LED: steady when all is well, blinking while the board needs a fix."""
+        if not self.connected:
+            led = "fault"
+        elif self.pending_fixes():
+            led = "busy"
+        else:
+            led = "ok"
+        if led != self._led:
+            self._led = led
+            self.signals.led_status(led)
+
+    def _emit(self, state: dict[str, Any]) -> None:
         if state != self._last_state:
             self._last_state = state
             for listener in self.listeners:
@@ -316,7 +415,7 @@ class Session:
             "layout": game.state_dict()["layout"],
             "connected": self.connected,
             "outcome": outcome.to_dict() if outcome else None,
-            **self.referee.extra_state(),
+            **self.referee.view.extra_state(),
         }
 
     def pending_fixes(self) -> list[Fix]:

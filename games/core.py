@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 Cell = str
@@ -63,15 +63,6 @@ class Piece:
         if self.state:
             d["state"] = self.state
         return d
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> Piece:
-        return cls(
-            kind=str(d["kind"]),
-            label=str(d.get("label", "")),
-            owner=d.get("owner"),
-            state=str(d.get("state", "")),
-        )
 
 
 Layout = dict[Cell, Piece]
@@ -174,16 +165,6 @@ class Outcome:
         return {"winners": list(self.winners), "draw": self.draw, "reason": self.reason}
 
 
-@dataclass(frozen=True)
-class Options:
-    """A game's settings: defaults overridden by a mapping of plain values."""
-
-    values: Mapping[str, Any] = field(default_factory=dict)
-
-    def get(self, key: str, default: Any) -> Any:
-        return self.values.get(key, default)
-
-
 class Game(ABC):
     """One game in progress. Subclasses are listed in ``games.registry``.
 
@@ -257,16 +238,24 @@ class Game(ABC):
     def decode(self, data: Mapping[str, Any]) -> Action:
         """Rebuild an action from ``Action.to_dict`` output; raise GameError if malformed."""
 
-    def play(self, action: Action) -> Verdict:
-        """Play ``action`` if legal; a rejected verdict leaves the game unchanged."""
+    def judge(self, action: Action) -> Verdict:
+        """Whether ``action`` may be played now, and why not; the game is unchanged."""
         if self.outcome is not None:
             return Verdict.reject("the game is over")
-        verdict = self.check(action)
-        if not verdict.accepted:
-            return verdict
+        return self.check(action)
+
+    def apply(self, action: Action) -> Verdict:
+        """Play ``action``, which ``judge`` accepted: it is not judged a second time."""
         verdict = self._apply(action)
         self.history.append(action)
         return verdict
+
+    def play(self, action: Action) -> Verdict:
+        """Play ``action`` if legal; a rejected verdict leaves the game unchanged."""
+        verdict = self.judge(action)
+        if not verdict.accepted:
+            return verdict
+        return self.apply(action)
 
     def seat_name(self, player: PlayerId) -> str:
         if player < len(self.seat_names):

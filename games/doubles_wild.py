@@ -264,9 +264,6 @@ class DoublesWild(Game):
         """Every ball on the board now: spot → seat."""
         return {geo.CELLS[i]: p for i, p in enumerate(self._board) if p != geo.EMPTY}
 
-    def is_protected(self, cell: Cell) -> bool:
-        return geo.protected(self._board, self._index(cell))
-
     def is_blocked(self, cell: Cell) -> bool:
         """Whether the player whose turn it is may not play ``cell``: own ball or a line."""
         i = self._index(cell)

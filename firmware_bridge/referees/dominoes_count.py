@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from games.dominoes import Domino
@@ -22,10 +23,20 @@ ENTRY_MAX = 99
 LONG_STEP = 5
 """What a held ``left`` or ``right`` takes off or adds to the entered total."""
 
-LAY = "lay"
-LIFT = "lift"
-ENTER = "enter"
-DONE = "done"
+
+class Stage(StrEnum):
+    """Where the count of one tied hand stands."""
+
+    LAY = "lay"
+    """The hand is to be laid on the board (ok reads it)."""
+    LIFT = "lift"
+    """The counted hand is to come off the board."""
+    ENTER = "enter"
+    """The pip total is entered with the buttons."""
+    DONE = "done"
+
+
+LAY, LIFT, ENTER, DONE = Stage.LAY, Stage.LIFT, Stage.ENTER, Stage.DONE
 
 
 def pair_halves(halves: Iterable[tuple[Domino, int]]) -> tuple[list[Domino], list[Domino]]:
@@ -90,7 +101,7 @@ class TieCount:
     by_tags: bool
     """Hands are laid on the board and read by tag; otherwise totals are entered."""
     index: int = 0
-    stage: str = LAY
+    stage: Stage = LAY
     """``lay`` (waiting for the hand and ok), ``lift`` (take it off again), ``enter``
     (a total on the buttons) or ``done``."""
     entry: int = 0

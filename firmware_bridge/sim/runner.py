@@ -28,11 +28,13 @@ from hardware.sim_matrix import SimulatedMatrix
 from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
 
+from ..decisions import Played
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..loop import Loop
 from ..session import Session
 from ..tags import TagTable
+from .hands import Hand, hand_for
 from .script import Line, ScriptError, seconds
 from .world import MatrixSurface, SerialSurface, Surface, World
 
@@ -78,7 +80,8 @@ class Simulation:
         self.rng = random.Random(opts.seed)
         self.dice = DiceSource.seeded(opts.seed)
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
-        self.commits: list[Callable[[Session], None]] = []
+        self.commits: list[Callable[[Played], None]] = []
+        """Called with every accepted action, in order, automatic passes included."""
         self._build()
 
     # -- set-up ---------------------------------------------------------------------
@@ -161,13 +164,13 @@ class Simulation:
             profile=profile,
             last_played=last_played,
         )
-        self.session.listeners.append(self._on_state)
+        self.hand: Hand[Any] = hand_for(self.session.referee)
         self.loop = Loop(self.session, self.board)
         self.station = ButtonStation(
             profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
         )
         self.buttons = SimButtons(self.factory, profile.buttons, self.clock)
-        self._commits_seen = len(game.history)
+        self.session.played.append(self._on_played)
         if record is not None:
             saved = World.saved(save_to) if save_to else None
             if saved is None:
@@ -180,7 +183,12 @@ class Simulation:
             self.world.load({c: p.label for c, p in game.layout().items()})
 
     def start(self) -> None:
-        """Switch on: the first scans settle and the OLED shows the first screen."""
+        """Switch on: the first scans settle and the OLED shows the first screen.
+
+        The state is built for the ``--json`` stream only when someone listens by now.
+        """
+        if self.listeners:
+            self.session.listeners.append(self._on_state)
         self.advance(0.5)
 
     def close(self) -> None:
@@ -202,7 +210,6 @@ class Simulation:
         while self.clock.now() < end - 1e-9:
             self.clock.advance(min(dt, end - self.clock.now()))
             self._step()
-        self._check_commits()
 
     def _step(self) -> None:
         now = self.clock.now()
@@ -217,12 +224,9 @@ class Simulation:
         for listener in self.listeners:
             listener(stamped)
 
-    def _check_commits(self) -> None:
-        history = self.session.game.history
-        while self._commits_seen < len(history):
-            self._commits_seen += 1
-            for hook in self.commits:
-                hook(self.session)
+    def _on_played(self, played: Played) -> None:
+        for hook in self.commits:
+            hook(played)
 
     # -- actions ------------------------------------------------------------------
     def check_line(self, line: Line) -> None:
@@ -246,7 +250,7 @@ class Simulation:
             for cell in cells:
                 self.world.check(cell)
             if verb == "place":
-                self.session.referee.piece_labels(cells, args[1] if len(args) > 1 else "piece")
+                self.hand.piece_labels(cells, args[1] if len(args) > 1 else "piece")
         elif verb in ("unplug", "replug") and self.serial_sim is None:
             raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
 
@@ -265,7 +269,7 @@ class Simulation:
         if verb == "place":
             cells = args[0].split(",")
             piece = args[1] if len(args) > 1 else "piece"
-            labels = self.session.referee.piece_labels(cells, piece)
+            labels = self.hand.piece_labels(cells, piece)
             for cell, label in zip(cells, labels, strict=True):
                 self.world.place(cell, label)
             self.advance(self.pace)
@@ -298,6 +302,11 @@ class Simulation:
         elif verb == "dice":
             self.dice.load(tuple(int(v) for v in args))
         elif verb == "blank":
+            menu = self.session.referee.menu
+            if len(args) > 1 and menu is not None and menu.subject.upper() != args[1].upper():
+                raise ValueError(
+                    f"the OLED asks about the blank on {menu.subject}, not on {args[1]}"
+                )
             self.choose(args[0].upper())
         elif verb in ("unplug", "replug"):
             assert self.serial_sim is not None, "checked by check_line"
@@ -372,7 +381,7 @@ class Simulation:
                 )
                 action = player.choose(game)
             before = len(game.history)
-            for step in self.session.referee.hand(action):
+            for step in self.hand.steps(action):
                 self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
             if len(game.history) == before:
                 raise SimError(

@@ -9,7 +9,7 @@ tap d4 0.05         # something brushes d4 for 0.05 s
 press ok            # a button: roll, left, right, ok, back
 hold back           # a long press
 dice 5 4 2 4        # the next dice the station rolls
-blank E             # the letter chosen for a blank when asked
+blank E             # the letter chosen for a blank when asked (blank E H8: asked about H8)
 wait 0.5            # let simulated time pass
 pace 0.3            # how long a hand takes between actions from now on
 unplug              # pull the serial board's cable (serial boards only)
@@ -58,7 +58,7 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "press": (1, 1, "press BUTTON"),
     "hold": (1, 2, "hold BUTTON [SECONDS]"),
     "dice": (1, None, "dice N [N ...]"),
-    "blank": (1, 1, "blank LETTER"),
+    "blank": (1, 2, "blank LETTER [CELL]"),
     "wait": (1, 1, "wait SECONDS"),
     "pace": (1, 1, "pace SECONDS"),
     "unplug": (0, 0, "unplug"),

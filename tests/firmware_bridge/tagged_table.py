@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from firmware_bridge.journal import Journal
 from firmware_bridge.referee import Referee
@@ -18,7 +19,7 @@ class TaggedTable:
     def __init__(
         self,
         game: Game,
-        make_referee: Callable[[Session], Referee],
+        make_referee: Callable[..., Referee[Any]],
         *,
         rfid: bool = True,
         profile: str = "test",

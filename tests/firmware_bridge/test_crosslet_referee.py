@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
+from firmware_bridge.sim.hands import hand_for
 from games.core import Pass, Resign
 from games.crosslet import Crosslet, Exchange, PlaceTiles
 from games.lexicon import Lexicon
@@ -193,9 +194,9 @@ def test_an_unreadable_tag_asks_to_lay_the_tile_again(table: Table) -> None:
 def test_a_board_without_tag_readers_is_named_as_unfit(lexicon: Lexicon) -> None:
     table = Table(new_game(lexicon, FIRST, SECOND), rfid=False)
     table.lay("H8,I8", "AT")
-    assert "tag readers" in table.referee.problem
+    assert "tag readers" in table.referee.turn.problem
     table.press("ok")
-    assert table.game.history == [] and table.referee.note == "Fix the board first."
+    assert table.game.history == [] and table.referee.turn.note == "Fix the board first."
 
 
 def test_a_played_tile_that_moves_must_go_back(table: Table) -> None:
@@ -299,23 +300,23 @@ def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> 
 # -- the simulated hand -------------------------------------------------------------------
 def test_a_word_is_laid_one_letter_a_cell(table: Table) -> None:
     referee = table.referee
-    assert referee.piece_labels(["H8", "I8", "J8"], "ca?") == ["C", "A", "?"]
-    assert referee.piece_labels(["H8"], "hand") == ["hand"]
+    assert hand_for(referee).piece_labels(["H8", "I8", "J8"], "ca?") == ["C", "A", "?"]
+    assert hand_for(referee).piece_labels(["H8"], "hand") == ["hand"]
     with pytest.raises(ValueError, match="'place H8,I8,J8 CA\\?'"):
-        referee.piece_labels(["H8", "I8"], "CAT")
+        hand_for(referee).piece_labels(["H8", "I8"], "CAT")
 
 
 def test_the_computers_hand_lays_names_blanks_and_presses_ok(table: Table) -> None:
     referee: CrossletReferee = table.referee
     action = PlaceTiles((("H10", "?"), ("H8", "C"), ("H9", "A")), (("H10", "T"),))
-    assert referee.hand(action) == [
+    assert hand_for(referee).steps(action) == [
         ("place", "H8,H9,H10", "CA?"),
         ("wait", "0.3"),
-        ("blank", "T"),
+        ("blank", "T", "H10"),
         ("press", "ok"),
     ]
-    assert referee.hand(Pass()) == [("press", "back"), ("press", "ok")]
-    assert referee.hand(Exchange(("Q", "U"))) == [
+    assert hand_for(referee).steps(Pass()) == [("press", "back"), ("press", "ok")]
+    assert hand_for(referee).steps(Exchange(("Q", "U"))) == [
         ("place", "A1,B1", "QU"),
         ("wait", "0.3"),
         ("press", "back"),

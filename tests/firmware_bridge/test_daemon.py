@@ -173,7 +173,7 @@ def test_a_failure_after_journaling_stops_the_daemon_to_replay(
 ) -> None:
     with Journal(tmp_path / "journal.sqlite") as journal:
         _, loop, board, session = started(tmp_path, journal)
-        monkeypatch.setattr(session.game, "play", lambda action: fail())
+        monkeypatch.setattr(session.game, "apply", lambda action: fail())
         moved = opening()
         del moved["a3"]
         board.pending = [BoardSettled({**moved, "b4": OCCUPIED})]

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from firmware_bridge.referees.dominoes import normalise_half, parse_half
+from firmware_bridge.sim.hands import hand_for
 from games.core import Piece
 from games.dominoes import Dominoes, Place
 from hardware.board import OCCUPIED
@@ -68,7 +69,7 @@ def test_one_half_waits_for_the_other() -> None:
     table = drawn()
     table.put("H8", "1-2:2")
     assert len(table.game.history) == 1
-    assert table.referee.rejection == ""
+    assert table.referee.turn.rejection == ""
     assert "Lay the other half of 1-2 beside H8." in table.oled()
     table.put("I8", "1-2:1")
     assert table.game.history[-1] == Place(2, 1, "H8", "I8")
@@ -83,7 +84,7 @@ def test_an_unknown_tag_is_shown_as_unknown_and_must_be_lifted() -> None:
     assert "unknown piece on H8" in oled and "enrol" in oled
     table.lift("H8")
     assert table.session.pending_fixes() == []
-    assert table.referee.rejection == ""
+    assert table.referee.turn.rejection == ""
 
 
 def test_a_tag_that_is_no_domino_half_is_never_guessed() -> None:
@@ -91,7 +92,7 @@ def test_a_tag_that_is_no_domino_half_is_never_guessed() -> None:
     table.put("H8", "red")
     table.put("I8", "1-2:1")
     assert len(table.game.history) == 1
-    assert table.referee.rejection == "H8 holds red, not a domino half"
+    assert table.referee.turn.rejection == "H8 holds red, not a domino half"
     assert table.session.pending_fixes()[0].text() == "Lift the red piece on H8"
 
 
@@ -100,7 +101,7 @@ def test_a_half_whose_tag_is_not_read_yet_is_waited_for() -> None:
     table.board["H8"] = table.tag("1-2:2")
     table.board["I8"] = OCCUPIED
     table.settle()
-    assert table.referee.rejection == "" and len(table.game.history) == 1
+    assert table.referee.turn.rejection == "" and len(table.game.history) == 1
     assert "Reading the tag on I8: if this stays, lay it again." in table.oled()
     table.put("I8", "1-2:1")
     assert table.game.history[-1] == Place(2, 1, "H8", "I8")
@@ -111,7 +112,7 @@ def test_halves_of_two_dominoes_are_refused() -> None:
     table.board["H8"] = table.tag("1-2:2")
     table.board["I8"] = table.tag("4-5:4")
     table.settle()
-    assert "halves of two dominoes (1-2 and 4-5)" in table.referee.rejection
+    assert "halves of two dominoes (1-2 and 4-5)" in table.referee.turn.rejection
     assert [f.cell for f in table.session.pending_fixes()] == ["H8", "I8"]
 
 
@@ -120,30 +121,30 @@ def test_same_half_of_two_copies_is_two_dominoes() -> None:
     table.board["H8"] = table.tag("1-2:2")
     table.board["I8"] = table.tag("1-2:2")
     table.settle()
-    assert "two dominoes" in table.referee.rejection
+    assert "two dominoes" in table.referee.turn.rejection
     assert len(table.game.history) == 1
 
 
 def test_laying_before_drawing_is_refused_until_roll_is_pressed() -> None:
     table = opened()
     table.lay("H8,I8", "2-1")
-    assert table.referee.rejection == "draw a domino from the boneyard first: press roll"
+    assert table.referee.turn.rejection == "draw a domino from the boneyard first: press roll"
     assert table.game.history == []
     # Drawing then judges the domino already lying there.
     table.press("roll")
     assert table.game.history[-1] == Place(2, 1, "H8", "I8")
-    assert table.referee.rejection == ""
+    assert table.referee.turn.rejection == ""
 
 
 def test_an_illegal_placement_gives_the_rules_reason_and_fixes() -> None:
     table = drawn()
     table.lay("A1,A2", "4-5")
-    assert table.referee.rejection == "the first domino must lie on the star H8"
+    assert table.referee.turn.rejection == "the first domino must lie on the star H8"
     lines = table.oled()
     assert lines[1] == "No: the first domino must lie on the star H8"
     assert lines[2] == "Lift A1 (4-5) (1/2)"
     table.lift("A1", "A2")
-    assert table.referee.rejection == "" and table.session.pending_fixes() == []
+    assert table.referee.turn.rejection == "" and table.session.pending_fixes() == []
 
 
 def test_more_than_one_domino_at_once_is_refused() -> None:
@@ -152,7 +153,7 @@ def test_more_than_one_domino_at_once_is_refused() -> None:
     table.board["I8"] = table.tag("1-2:1")
     table.board["J8"] = table.tag("4-5:4")
     table.settle()
-    assert table.referee.rejection == "lay one domino at a time"
+    assert table.referee.turn.rejection == "lay one domino at a time"
     assert len(table.game.history) == 1
 
 
@@ -160,12 +161,12 @@ def test_a_laid_domino_lifted_again_must_go_back() -> None:
     table = drawn()
     table.lay("H8,I8", "2-1")
     table.lift("I8")
-    assert table.referee.rejection == "put 2-1 back on I8"
+    assert table.referee.turn.rejection == "put 2-1 back on I8"
     fixes = table.session.pending_fixes()
     assert [(f.action, f.cell) for f in fixes] == [("place", "I8")]
     assert "Put the 1 of 1-2 on I8" in table.oled()
     table.put("I8", "1-2:1")
-    assert table.referee.rejection == ""
+    assert table.referee.turn.rejection == ""
 
 
 def test_chain_after_a_double_ends_on_ok() -> None:
@@ -189,7 +190,9 @@ def test_chain_refuses_a_domino_away_from_the_double() -> None:
     table.lay("J8,K8", "2-2")
     assert table.game.phase == "chain"
     table.lay("G8,F8", "1-5")
-    assert table.referee.rejection.startswith("after a double the next domino must lie beside it")
+    assert table.referee.turn.rejection.startswith(
+        "after a double the next domino must lie beside it"
+    )
 
 
 def test_discard_picks_with_left_and_right_and_ok() -> None:
@@ -321,13 +324,13 @@ def test_the_computer_hand_walks_the_cursor_to_its_discard() -> None:
     table = Table(game)
     from games.dominoes import Discard
 
-    steps = table.referee.hand(Discard(2, 4))
+    steps = hand_for(table.referee).steps(Discard(2, 4))
     assert steps == [("press", "right"), ("press", "right"), ("press", "ok")]
 
 
 def test_a_script_domino_is_tagged_half_by_half() -> None:
     table = opened()
-    assert table.referee.piece_labels(["H8", "I8"], "6-3") == ["6-3:6", "6-3:3"]
-    assert table.referee.piece_labels(["H8"], "6-3:6") == ["6-3:6"]
+    assert hand_for(table.referee).piece_labels(["H8", "I8"], "6-3") == ["6-3:6", "6-3:3"]
+    assert hand_for(table.referee).piece_labels(["H8"], "6-3:6") == ["6-3:6"]
     with pytest.raises(ValueError, match="place H8,H9 6-3"):
-        table.referee.piece_labels(["H8", "I8"], "6-9")
+        hand_for(table.referee).piece_labels(["H8", "I8"], "6-9")

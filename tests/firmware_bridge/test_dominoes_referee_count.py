@@ -11,6 +11,7 @@ from PIL import Image
 from firmware_bridge.cli import main
 from firmware_bridge.referees.dominoes_count import free_pairs, mismatch, pair_halves
 from firmware_bridge.screens import render
+from firmware_bridge.sim.hands import hand_for
 from games.dominoes import Domino, Dominoes, Place
 from hardware.board import OCCUPIED
 
@@ -257,7 +258,7 @@ def test_the_move_that_ends_in_a_tie_brings_the_count_in_the_computers_hand() ->
     )
     table = Table(game)
     table.press("roll")
-    steps = table.referee.hand(Place(1, 5, "J8", "K8"))
+    steps = hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))
     assert steps[:2] == [("place", "J8,K8", "1-5"), ("wait", "0.3")]
     assert steps[2:7] == [
         ("place", "A15,B15", "0-0"),
@@ -280,7 +281,7 @@ def test_without_tag_readers_the_computer_enters_the_total() -> None:
     )
     table = Table(game, rfid=False)
     table.press("roll")
-    steps = table.referee.hand(Place(1, 5, "J8", "K8"))[2:]
+    steps = hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))[2:]
     twelve = [("hold", "right")] * 2 + [("press", "right")] * 2 + [("press", "ok")]
     four = [("press", "right")] * 4 + [("press", "ok")]
     assert steps == twelve + four

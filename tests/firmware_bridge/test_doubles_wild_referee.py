@@ -12,6 +12,7 @@ from firmware_bridge.journal import Journal
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
 from firmware_bridge.screens import Screen, render
 from firmware_bridge.session import Session
+from firmware_bridge.sim.hands import hand_for
 from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
@@ -112,7 +113,7 @@ def test_ball_on_a_spot_of_another_line_is_refused_until_lifted() -> None:
     assert t.fixes() == [("lift", "r4c5")]
     assert any("r4c5 is not on col 7" in line for line in t.text())
     t.lift("r4c5")
-    assert t.fixes() == [] and t.referee.rejection == ""
+    assert t.fixes() == [] and t.referee.turn.rejection == ""
     t.place("r4c7")
     assert t.game.history[-1] == Place("r4c7")
 
@@ -144,7 +145,7 @@ def test_wild_line_with_balls_to_attack_opens_a_chooser() -> None:
     t.roll(3, 4, 5, 5)  # blue double: row 7 is wild
     assert "Place, or ok" in t.text()
     t.press("ok")
-    assert t.referee.choosing and "Fight r7c3?" in t.text()
+    assert t.referee.turn.choosing and "Fight r7c3?" in t.text()
     board = t.session.screen().board
     assert board is not None and board.focus == "r7c3"
     t.press("right")
@@ -159,7 +160,7 @@ def test_back_leaves_the_chooser_and_a_ball_may_still_be_placed() -> None:
     t = table(RED_ON_ROW_7)
     t.roll(3, 4, 5, 5)
     t.press("ok", "back")
-    assert not t.referee.choosing
+    assert not t.referee.turn.choosing
     t.place("r7c4")
     assert t.game.history[-1] == Place("r7c4")
 
@@ -196,7 +197,7 @@ def test_keep_is_only_open_after_the_sides_first_roll() -> None:
     t.press("ok", "right", "ok")
     battle = t.game.battle
     assert battle is not None and battle.kept == ((False,) * 3, (False,) * 3)
-    assert t.referee.die_cursor == 0
+    assert t.referee.turn.die_cursor == 0
 
 
 def test_ok_keeps_and_frees_the_die_under_the_cursor() -> None:
@@ -227,7 +228,7 @@ def test_won_battle_asks_for_the_swap_and_waits_to_see_the_spot_empty() -> None:
     t.lift("r7c5")
     assert t.fixes() == [("place", "r7c5")]
     t.place("r7c5")
-    assert t.fixes() == [] and t.referee.swap is None
+    assert t.fixes() == [] and t.referee.turn.swap is None
     t.roll(1, 2, 3, 4)
     assert isinstance(t.game.history[-1], Roll)
 
@@ -239,19 +240,19 @@ def test_restart_after_a_won_battle_asks_for_the_swap_again() -> None:
     again = Session(t.game, t.journal, t.session.game_id, DoublesWildReferee)
     referee = again.referee
     assert isinstance(referee, DoublesWildReferee)
-    assert referee.swap is not None and referee.swap.cell == "r7c5"
+    assert referee.turn.swap is not None and referee.turn.swap.cell == "r7c5"
 
 
 # -- the computer's hand ----------------------------------------------------------------------
 def test_hand_for_keep_moves_the_cursor_and_presses_ok_per_change() -> None:
     t = battle_table()
-    assert t.referee.hand(Keep((0, 2))) == [
+    assert hand_for(t.referee).steps(Keep((0, 2))) == [
         ("press", "ok"),
         ("press", "right"),
         ("press", "right"),
         ("press", "ok"),
     ]
-    t.press(*(step[1] for step in t.referee.hand(Keep((0, 2)))))
+    t.press(*(step[1] for step in hand_for(t.referee).steps(Keep((0, 2)))))
     battle = t.game.battle
     assert battle is not None and battle.kept[0] == (True, False, True)
 
@@ -259,7 +260,7 @@ def test_hand_for_keep_moves_the_cursor_and_presses_ok_per_change() -> None:
 def test_hand_for_attack_on_a_wild_line_uses_the_chooser() -> None:
     t = table(RED_ON_ROW_7)
     t.roll(3, 4, 5, 5)
-    steps = t.referee.hand(Attack("r7c8"))
+    steps = hand_for(t.referee).steps(Attack("r7c8"))
     assert steps == [("press", "ok"), ("press", "right"), ("press", "ok")]
     t.press(*(step[1] for step in steps))
     assert t.game.history[-1] == Attack("r7c8")
@@ -269,12 +270,12 @@ def test_hand_puts_the_board_right_before_rolling() -> None:
     t = battle_table()
     for faces in ((6, 6, 6), (1, 1, 1), (6, 6, 6), (1, 1, 1)):
         t.roll(*faces)
-    assert t.referee.hand(Roll((1, 1), (1, 1))) == [
+    assert hand_for(t.referee).steps(Roll((1, 1), (1, 1))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         ("press", "roll"),
     ]
-    assert t.referee.hand(BattleRoll((1,))) == [
+    assert hand_for(t.referee).steps(BattleRoll((1,))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         ("press", "roll"),

@@ -140,7 +140,7 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     assert t.session.state()["rolling"] is True
     assert "Spot r7c5" in t.session.screen().lines, "the spot is named at once"
     t.step(TUMBLE_S)
-    assert not t.session.wants_ticks() and not t.referee.tumble
+    assert not t.session.wants_ticks() and not t.referee.turn.tumble
     ticks = list(t.ticks)
     t.step(1.0)
     assert t.ticks == ticks, "no ticks once the dice have settled"

@@ -7,9 +7,11 @@ from collections.abc import Mapping
 import pytest
 
 from firmware_bridge.journal import Journal
-from firmware_bridge.referees.doubles_wild import SWEEP_WAIT_S, DoublesWildReferee
+from firmware_bridge.referees.doubles_wild import DoublesWildReferee
 from firmware_bridge.screens import render
 from firmware_bridge.session import Session
+from firmware_bridge.sim.hands import hand_for
+from firmware_bridge.sim.hands.doubles_wild import SWEEP_WAIT_S
 from games.core import Piece
 from games.doubles_wild import COLOURS, DoublesWild, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled
@@ -94,7 +96,7 @@ def won_battle() -> TagTable:
     t.press("ok")
     for faces in ((6, 5, 1), (3, 3, 3), (6, 6, 6), (1, 1, 1), (6, 6, 6), (1, 1, 1)):
         t.roll(*faces)
-    assert t.game.owner("r7c5") == 0 and t.referee.swap is not None
+    assert t.game.owner("r7c5") == 0 and t.referee.turn.swap is not None
     return t
 
 
@@ -123,7 +125,7 @@ def test_ball_of_the_wrong_colour_on_the_named_spot_is_refused_with_its_fix() ->
     assert "No: a red ball; blue plays" in t.text()
     assert isinstance(t.game.history[-1], Roll) and t.game.turn == 0
     t.lift("r7c5")
-    assert t.fixes() == [] and t.referee.rejection == ""
+    assert t.fixes() == [] and t.referee.turn.rejection == ""
     t.place("r7c5", "blue")
     assert t.game.history[-1:] == [Place("r7c5")] and t.game.turn == 1
 
@@ -160,7 +162,7 @@ def test_unknown_tag_is_shown_as_unknown_with_a_fix_to_lift_it() -> None:
     assert t.fixes() == ["Lift the unknown piece on r7c5"]
     assert "No: unknown tag on r7c5" in t.text()
     t.lift("r7c5")
-    assert t.fixes() == [] and t.referee.rejection == ""
+    assert t.fixes() == [] and t.referee.turn.rejection == ""
     t.place("r7c5", "blue")
     assert t.game.history[-1:] == [Place("r7c5")]
 
@@ -188,7 +190,7 @@ def test_swap_after_a_won_battle_is_seen_when_the_spots_tag_changes_colour() -> 
     t = won_battle()
     assert t.fixes() == ["Lift the red piece on r7c5", "Put blue on r7c5"]
     t.place("r7c5", "blue")  # swapped within one settle: the spot is never seen empty
-    assert t.referee.swap is None and t.fixes() == []
+    assert t.referee.turn.swap is None and t.fixes() == []
     t.roll(1, 2, 3, 4)
     assert isinstance(t.game.history[-1], Roll)
 
@@ -198,11 +200,11 @@ def test_swap_lifted_first_still_ends_when_the_attackers_colour_is_read() -> Non
     t.lift("r7c5")
     assert t.fixes() == ["Put blue on r7c5"]
     t.place("r7c5", "purple")
-    assert t.referee.swap is not None
+    assert t.referee.turn.swap is not None
     assert t.fixes() == ["Lift the purple piece on r7c5", "Put blue on r7c5"]
     assert any("Blue won r7c5" in line for line in t.text())
     t.place("r7c5", "blue")
-    assert t.referee.swap is None and t.fixes() == []
+    assert t.referee.turn.swap is None and t.fixes() == []
 
 
 def test_restart_after_a_won_battle_sees_the_swap_already_done() -> None:
@@ -217,25 +219,27 @@ def test_restart_after_a_won_battle_sees_the_swap_already_done() -> None:
         profile=load_profile("doubles-wild-rfid-pico"),
     )
     referee = again.referee
-    assert isinstance(referee, DoublesWildReferee) and referee.swap is not None
+    assert isinstance(referee, DoublesWildReferee) and referee.turn.swap is not None
     again.handle(BoardSettled(dict(t.board)))
-    assert referee.swap is None and again.state()["fixes"] == []
+    assert referee.turn.swap is None and again.state()["fixes"] == []
 
 
 # -- the simulated hand ---------------------------------------------------------------------
 def test_script_lays_a_ball_by_its_colour() -> None:
     referee = tag_table().referee
-    assert referee.piece_labels(["r7c5"], "blue") == ["blue"]
-    assert referee.piece_labels(["r7c5"], "Red") == ["red"]
-    assert referee.piece_labels(["r7c5"], "piece") == ["piece"], "a bare place: a stray piece"
+    assert hand_for(referee).piece_labels(["r7c5"], "blue") == ["blue"]
+    assert hand_for(referee).piece_labels(["r7c5"], "Red") == ["red"]
+    assert hand_for(referee).piece_labels(["r7c5"], "piece") == ["piece"], (
+        "a bare place: a stray piece"
+    )
     with pytest.raises(ValueError, match=r"'place r7c5 blue'.*not 'bleu'"):
-        referee.piece_labels(["r7c5"], "bleu")
+        hand_for(referee).piece_labels(["r7c5"], "bleu")
 
 
 def test_hand_waits_for_the_reader_sweep_after_each_ball_it_lays() -> None:
     t = won_battle()
     wait = ("wait", str(SWEEP_WAIT_S))
-    assert t.referee.hand(Roll((1, 2), (3, 4))) == [
+    assert hand_for(t.referee).steps(Roll((1, 2), (3, 4))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         wait,
@@ -243,13 +247,13 @@ def test_hand_waits_for_the_reader_sweep_after_each_ball_it_lays() -> None:
     ]
     t.place("r7c5", "blue")
     t.roll(3, 4, 2, 4)
-    assert t.referee.hand(Place("r7c6")) == [("place", "r7c6", "red"), wait]
+    assert hand_for(t.referee).steps(Place("r7c6")) == [("place", "r7c6", "red"), wait]
 
 
 def test_hand_on_the_occupancy_board_does_not_wait() -> None:
     t = TagTable(DoublesWild(), "doubles-wild-gpio")
     t.roll(3, 4, 2, 3)
-    assert t.referee.hand(Place("r7c5")) == [("place", "r7c5", "blue")]
+    assert hand_for(t.referee).steps(Place("r7c5")) == [("place", "r7c5", "blue")]
 
 
 # -- frames -----------------------------------------------------------------------------------

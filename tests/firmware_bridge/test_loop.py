@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_bridge.events import ButtonEvent, Tick
+from firmware_bridge.facts import Facts
 from firmware_bridge.journal import Journal
 from firmware_bridge.loop import Loop
 from firmware_bridge.referees.double_take import DoubleTakeReferee
@@ -28,13 +29,13 @@ class Board:
 
 
 class TickingReferee(DoubleTakeReferee):
-    def __init__(self, session: Any) -> None:
-        super().__init__(session)
+    def __init__(self, game: DoubleTake, facts: Facts) -> None:
+        super().__init__(game, facts)
         self.animating_until = 0.0
         self.ticks: list[float] = []
 
     def wants_ticks(self) -> bool:
-        return self.session.now < self.animating_until or not self.ticks
+        return self.facts.now < self.animating_until or not self.ticks
 
     def on_tick(self, now: float) -> None:
         self.ticks.append(now)

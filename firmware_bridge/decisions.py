@@ -1,0 +1,58 @@
+"""What a referee decides, and the record of an action the session played.
+
+A referee never acts on the table itself: it returns decisions and the session
+carries them out (judge once, journal, apply, show).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Action, Verdict
+
+
+@dataclass(frozen=True)
+class Commit:
+    """Play this action: the session judges it, journals it and applies it."""
+
+    action: Action
+
+
+@dataclass(frozen=True)
+class Reject:
+    """Tell the table that what it tried is not allowed, and why."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """The table's answer was taken, though no action is played (a count agreed)."""
+
+
+Decision = Commit | Reject | Confirm
+
+
+@dataclass(frozen=True)
+class Played:
+    """One accepted action as the table saw it: who, what, the words shown, the points."""
+
+    number: int
+    """Its place in the game's history, counted from 1."""
+    mover: int
+    player: str
+    action: Action
+    text: str
+    verdict: Verdict
+    points: tuple[int, ...]
+
+    def to_dict(self, seat_name: Callable[[int], str]) -> dict[str, Any]:
+        """The ``move`` entry of the ``--json`` stream."""
+        return {
+            "player": self.player,
+            "action": self.action.to_dict(),
+            "text": self.text,
+            "points": {seat_name(p): n for p, n in enumerate(self.points)},
+        }

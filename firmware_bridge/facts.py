@@ -1,0 +1,37 @@
+"""What a referee may read of the table besides its game: the session keeps it current.
+
+The referee reads; only the session writes. Nothing here calls back into the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hardware.dice import DiceSource
+from wiring.profile import Profile
+
+from .decisions import Played
+from .journal import GameRecord
+
+
+@dataclass
+class Facts:
+    observation: dict[str, str] = field(default_factory=dict)
+    """The settled board: cell → OCCUPIED or a tag id."""
+    labels: Callable[[str], str | None] | None = None
+    """Tag id → enrolled piece label, on RFID boards."""
+    profile: Profile | None = None
+    """The board's profile (rack cells and the like), when the table has it."""
+    dice: DiceSource = field(default_factory=DiceSource.system)
+    """The station's dice: the OS's randomness on the Pi, seeded in simulation."""
+    now: float = 0.0
+    """The loop's clock at the last tick."""
+    animated: bool = False
+    """Whether a display shows the table (animations run only where one does)."""
+    restoring: bool = False
+    """After a resume the board must match the layout before play goes on."""
+    last: Played | None = None
+    """The last accepted action."""
+    record: GameRecord | None = None
+    """The journal's record of the game: its seed, the profile it was started on."""

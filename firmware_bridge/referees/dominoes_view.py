@@ -1,0 +1,222 @@
+"""What the OLED shows of a Double Double Dominoes game, and its part of the state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.core import Action, Piece
+from games.dominoes import Discard, Dominoes, Draw, EndTurn, Place
+from games.dominoes_board import COLUMNS, SIZE
+
+from ..facts import Facts
+from ..fixes import Fix, FixAction
+from ..screens import BoardMap, Mark, Screen, window
+from ..view import Controls, View
+from .dominoes_count import LAY, LIFT, LONG_STEP
+from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
+
+MAP_COLUMNS = 3
+MAP_ROWS = 5
+"""The window of the board a fix screen maps around the cell it names."""
+
+VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
+
+
+class DominoesView(View[Dominoes]):
+    def __init__(
+        self, game: Dominoes, facts: Facts, controls: Controls, turn: DominoesTurn
+    ) -> None:
+        super().__init__(game, facts, controls)
+        self.turn = turn
+
+    # -- the map --------------------------------------------------------------------
+    def grid(self) -> tuple[tuple[str | None, ...], ...]:
+        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
+
+    def mark(self, piece: Piece) -> Mark:
+        return Mark.SOLID
+
+    def board_map(self, focus: str | None = None) -> BoardMap:
+        grid = window(self.grid(), focus, MAP_ROWS, MAP_COLUMNS)
+        marks = dict.fromkeys(self.game.layout(), Mark.SOLID)
+        for cell in self.facts.observation:
+            marks.setdefault(cell, Mark.HOLLOW)
+        return BoardMap(grid, marks, focus)
+
+    # -- words ----------------------------------------------------------------------
+    @staticmethod
+    def placed(place: Place) -> str:
+        return f"{place.domino_a}-{place.domino_b} on {place.cell_a}–{place.cell_b}"
+
+    def describe(self, action: Action) -> str:
+        taken = self.turn.taken(self.game, action)
+        refill = f", takes {dominoes_text(taken)}" if taken else ""
+        if isinstance(action, Draw):
+            return f"draws {dominoes_text(taken)}"
+        if isinstance(action, Place):
+            return self.placed(action) + refill
+        if isinstance(action, Discard):
+            return f"puts {action.a}-{action.b} in the pit" + refill
+        if isinstance(action, EndTurn):
+            return "ends the turn" + refill
+        return action.type
+
+    def header(self) -> tuple[str, str]:
+        game = self.game
+        status = f"bone {game.boneyard_count}"
+        if game.outcome is not None:
+            return ("Game over", status)
+        return (f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}", status)
+
+    def score_line(self) -> str:
+        """Every seat's score and, in brackets, the pips of its track space."""
+        game = self.game
+        parts = []
+        for seat, score in enumerate(game.scores()):
+            pips = game.track_pips(game.track_space(seat))
+            parts.append(f"{short(seat)} {score}" + ("" if pips is None else f"({pips})"))
+        return " ".join(parts)
+
+    def last_line(self) -> str:
+        """The last placement and who it gave points to, the +3s included."""
+        last = self.facts.last
+        if last is None or not isinstance(last.action, Place):
+            return ""
+        action = last.action
+        points = " ".join(f"{short(p)}+{n}" for p, n in enumerate(last.points) if n)
+        text = f"{short(last.mover)} laid {action.domino_a}-{action.domino_b}"
+        return f"{text}: {points}" if points else text
+
+    def dealt_line(self) -> str:
+        if self.turn.dealt is None:
+            return ""
+        seat, taken = self.turn.dealt
+        return f"{short(seat)}: take {dominoes_text(taken)}."
+
+    def fix_text(self, fix: Fix) -> str:
+        """A fix in a player's words: which half goes where."""
+        if fix.action is FixAction.LIFT:
+            half = parse_half(fix.note) if fix.note and fix.note != "unknown" else None
+            if half is not None:
+                return f"Lift {fix.cell} ({half[0]})"
+            return fix.text()
+        if fix.piece is not None:
+            half = parse_half(fix.piece.label)
+            if half is not None:
+                return f"Put the {half[1]} of {half[0]} on {fix.cell}"
+        return fix.text()
+
+    # -- screens --------------------------------------------------------------------
+    def screen(self) -> Screen:
+        title, status = self.header()
+        game = self.game
+        turn = self.turn
+        if game.outcome is not None:
+            if turn.counting():
+                return self.count_screen()
+            return Screen(title, status, self.result_lines())
+        if self.controls.menu is not None:
+            return self.menu_screen()
+        if turn.rejection:
+            fixes = self.controls.board_fixes()
+            if fixes:
+                more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
+                shown = ("No: " + turn.rejection, self.fix_text(fixes[0]) + more)
+                return Screen(title, status, shown, self.board_map(fixes[0].cell))
+        hand = f"Hand {dominoes_text(game.hand(game.to_move))}"
+        lines: list[str] = []
+        if turn.note:
+            lines.append(turn.note)
+        if turn.waiting:
+            lines.append(turn.waiting)
+        elif game.phase == "draw":
+            lines.append("Press roll to draw.")
+        elif game.phase == "play":
+            lines.append("Lay a domino.")
+        elif game.phase == "chain":
+            lines.append(f"Double! Lay one beside {game.chain_double}, or ok to end.")
+        elif game.phase == "discard":
+            options = discards(game)
+            choice = options[turn.cursor % len(options)]
+            lines += ["Nothing fits: pit one", f"< {choice.a}-{choice.b} >  ok: pit it"]
+        lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
+        return Screen(title, status, tuple(line for line in lines if line))
+
+    def count_screen(self) -> Screen:
+        """What the OLED asks while a tied hand is counted."""
+        count = self.turn.count
+        assert count is not None
+        title = "Tie: count the pips"
+        who = short(count.seat)
+        done = " ".join(f"{short(p)} {n}" for p, n in count.counted.items() if p != count.seat)
+        counted = f"Counted: {done}" if done else ""
+        if count.stage == LIFT:
+            fixes = self.controls.board_fixes()
+            lines = [f"{who}: {count.counted[count.seat]} pips.", "Take it off:"]
+            focus = fixes[0].cell if fixes else None
+            if fixes:
+                more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
+                lines.append(self.fix_text(fixes[0]) + more)
+            return Screen(title, "", tuple(lines), self.board_map(focus))
+        if count.stage == LAY:
+            if count.problem and count.laid is not None:
+                lines = [count.problem, f"Laid {count.laid} pips: put it right, then ok."]
+            elif count.problem:
+                lines = [f"No: {count.problem}", "then ok."]
+            else:
+                lines = [f"{who}: lay your hand on", "free cells, then ok.", "back: enter the pips"]
+        else:
+            lines = [
+                count.problem or f"{who}: pips in hand?",
+                f"< {count.entry} >  ok: that's it",
+                f"L/R: -1/+1, held {LONG_STEP}",
+            ]
+        return Screen(title, "", tuple(line for line in [*lines, counted] if line))
+
+    def result_lines(self) -> tuple[str, ...]:
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        winners = " and ".join(short(p) for p in outcome.winners)
+        lines = [f"{winners} {'win' if len(outcome.winners) > 1 else 'wins'}"]
+        scores = game.scores()
+        best = max(scores)
+        tied = [p for p in range(game.players) if scores[p] == best]
+        if best >= game.victory_total:
+            lines.append(f"Reached {game.victory_total}.")
+        elif game.boneyard_count == 0:
+            lines.append("Boneyard empty.")
+        else:
+            lines.append("No space left.")
+        if len(tied) > 1:
+            pips = " ".join(f"{short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
+            lines.append(f"Tie on {best}; pips in hand: {pips}")
+        lines.append(self.score_line())
+        return tuple(line for line in lines if line)
+
+    def extra_state(self) -> dict[str, Any]:
+        game = self.game
+        turn = self.turn
+        track = {
+            game.seat_name(p): {
+                "space": game.track_space(p),
+                "pips": game.track_pips(game.track_space(p)),
+            }
+            for p in range(game.players)
+        }
+        dealt = None
+        if turn.dealt is not None:
+            dealt = {
+                "player": game.seat_name(turn.dealt[0]),
+                "dominoes": [str(d) for d in turn.dealt[1]],
+            }
+        return {
+            "phase": "count" if turn.counting() else game.phase,
+            "count": None if turn.count is None else turn.count.to_dict(game.seat_name),
+            "boneyard": game.boneyard_count,
+            "pit": len(game.pit),
+            "hand": [str(d) for d in sorted(game.hand(game.to_move))],
+            "track": track,
+            "dealt": dealt,
+            "chain_double": game.chain_double,
+        }

@@ -1,0 +1,34 @@
+"""The simulated hand: the physical steps that carry a computer's action out on the board.
+
+A hand reads its game's referee (what the table waits for, where a cursor stands)
+and answers in script lines; the daemon never imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from games.core import Action
+
+from ...referee import Referee
+
+R = TypeVar("R", bound=Referee[Any])
+
+Step = tuple[str, ...]
+"""One script line as its words: ``("place", "c5", "red")``."""
+
+
+class Hand(Generic[R]):
+    def __init__(self, referee: R) -> None:
+        self.referee = referee
+
+    def piece_labels(self, cells: list[str], piece: str) -> list[str]:
+        """What each cell's tag says when a script lays ``piece`` on ``cells``.
+
+        One piece on one cell by default; a domino's hand splits ``6-3`` over two.
+        """
+        return [piece] * len(cells)
+
+    def steps(self, action: Action) -> list[Step]:
+        """The physical steps (script lines) that carry ``action`` out on the board."""
+        return []
