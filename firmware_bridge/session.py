@@ -248,7 +248,7 @@ class Session(Generic[G]):
     def _commit(self, action: Action) -> Verdict:
         game = self.game
         mover = mover_of(game, action)
-        verdict = game.judge(action)
+        verdict = game.examine(action)
         if not verdict.accepted:
             self.referee.on_refused(action, verdict)
             return verdict

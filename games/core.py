@@ -238,21 +238,21 @@ class Game(ABC):
     def decode(self, data: Mapping[str, Any]) -> Action:
         """Rebuild an action from ``Action.to_dict`` output; raise GameError if malformed."""
 
-    def judge(self, action: Action) -> Verdict:
+    def examine(self, action: Action) -> Verdict:
         """Whether ``action`` may be played now, and why not; the game is unchanged."""
         if self.outcome is not None:
             return Verdict.reject("the game is over")
         return self.check(action)
 
     def apply(self, action: Action) -> Verdict:
-        """Play ``action``, which ``judge`` accepted: it is not judged a second time."""
+        """Play ``action``, which ``examine`` accepted: it is not judged a second time."""
         verdict = self._apply(action)
         self.history.append(action)
         return verdict
 
     def play(self, action: Action) -> Verdict:
         """Play ``action`` if legal; a rejected verdict leaves the game unchanged."""
-        verdict = self.judge(action)
+        verdict = self.examine(action)
         if not verdict.accepted:
             return verdict
         return self.apply(action)
