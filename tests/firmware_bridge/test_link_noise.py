@@ -60,7 +60,7 @@ def play(game: str, seed: int, noise: LineNoise | None) -> tuple[dict[str, Any],
             player = players.setdefault(
                 state.to_move, sim.kit.make_player(state, random.Random(sim.rng.random()))
             )
-            for step in sim.session.referee.hand(player.choose(state)):
+            for step in sim.hand.steps(player.choose(state)):
                 sim.run_line(Line("computer", plies + 1, step[0], tuple(step[1:])))
                 wait_until_seen(sim)
             plies += 1
