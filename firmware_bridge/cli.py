@@ -233,7 +233,7 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
     from hardware.clock import SystemClock
 
-    from . import daemon
+    from . import table
     from .checks import checked_config
     from .enrol import CONNECT_TIMEOUT_S, run_enrol
     from .tags import TagTable
@@ -243,7 +243,7 @@ def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
     if profile.serial is None or profile.serial.sensor == "occupancy":
         raise ValueError(f"profile {profile.name} has no tag readers: enrolment is for RFID boards")
     clock = SystemClock()
-    board = daemon.build_board(profile, None, clock)
+    board = table.sensor_board(profile, None, clock)
 
     def ask(tag: str) -> str | None:
         print(

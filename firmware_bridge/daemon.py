@@ -17,13 +17,11 @@ import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from games.core import GameError
 from games.registry import find_listed
-from hardware.board import SensorBoard
 from hardware.clock import Clock, SystemClock
 from wiring.config import RunConfig
 from wiring.loader import check_fits
@@ -36,6 +34,7 @@ from .live import LiveFile
 from .lobby import Choice, Lobby
 from .loop import Loop
 from .session import Session
+from .table import Devices, new_session, open_devices
 from .tags import TagTable
 
 log = logging.getLogger("tabletop")
@@ -43,23 +42,6 @@ log = logging.getLogger("tabletop")
 WATCHDOG_EVERY_S = 5.0
 NOTICE_S = 10.0
 """How long a start-up notice (a damaged journal set aside) stays on the OLED."""
-
-
-def build_board(profile: Profile, factory: Any, clock: Clock) -> SensorBoard:
-    """The real sensor board the profile describes."""
-    from hardware.settle import SettleFilter
-
-    settle_s = profile.settle_ms / 1000
-    if profile.matrix is not None:
-        from hardware.matrix import GpioMatrixBoard, MatrixScanner
-
-        scanner = MatrixScanner(profile.matrix, profile.cells, pin_factory=factory)
-        settle = SettleFilter(profile.cells, settle_s)
-        return GpioMatrixBoard(scanner, settle, 1.0 / profile.matrix.scan_hz)
-    from .link.board import SerialSensorBoard
-
-    assert profile.serial is not None
-    return SerialSensorBoard(profile.serial, profile.cells, clock=clock, settle_window_s=settle_s)
 
 
 def choices(profile: Profile) -> list[Choice]:
@@ -100,15 +82,15 @@ class Table:
             kit = find_kit(record.game)
             game, last_played = Session.rebuild(self.journal, record.id, kit.new_game)
             self._play(
-                Session(
+                new_session(
+                    kit,
                     game,
                     self.journal,
                     record.id,
-                    kit.make_referee,
-                    self.display,
-                    self.signals,
-                    labels=self.labels,
+                    display=self.display,
+                    signals=self.signals,
                     profile=self.config.profile,
+                    labels=self.labels,
                     last_played=last_played,
                 )
             )
@@ -139,15 +121,15 @@ class Table:
         game_id = self.journal.new_game(name, players, seed, options, self.config.profile.name)
         log.info("new game %d of %s for %d players", game_id, name, players)
         self._play(
-            Session(
+            new_session(
+                kit,
                 game,
                 self.journal,
                 game_id,
-                kit.make_referee,
-                self.display,
-                self.signals,
-                labels=self.labels,
+                display=self.display,
+                signals=self.signals,
                 profile=self.config.profile,
+                labels=self.labels,
             )
         )
 
@@ -197,35 +179,6 @@ EXIT_CONFIG = 78
 restarting cannot help, so the unit lists it in ``RestartPreventExitStatus=``."""
 EXIT_JOURNAL = 73
 """The exit status when the journal cannot be opened (EX_CANTCREAT); not restarted either."""
-
-
-@dataclass
-class Devices:
-    """The hardware the daemon runs: pins, OLED, buzzer and LED, and the sensor board."""
-
-    pin_factory: Any
-    oled: Any
-    signals: Any
-    board: SensorBoard
-
-    def close(self) -> None:
-        self.board.close()
-        self.signals.close()
-        self.oled.close()
-
-
-def open_devices(profile: Profile, clock: Clock) -> Devices:
-    """Open the Pi's real devices as the profile wires them."""
-    from hardware.oled import Oled, open_oled
-    from hardware.pins import real_pin_factory
-    from hardware.signals import Signals
-
-    factory = real_pin_factory()
-    oled = Oled(open_oled(profile.oled))
-    # Deferred: a move's beep starts after the loop step that drew its frame.
-    signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory, deferred=True)
-    board = build_board(profile, factory, clock)
-    return Devices(factory, oled, signals, board)
 
 
 def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float:

@@ -10,7 +10,7 @@ from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from hardware.settle import SettleFilter
-from wiring.profile import MatrixWiring, Profile
+from wiring.profile import MatrixWiring
 
 
 def check_matrix_cells(wiring: MatrixWiring, cells: Sequence[str]) -> tuple[str, ...]:
@@ -101,19 +101,3 @@ class GpioMatrixBoard:
 
     def close(self) -> None:
         self._scanner.close()
-
-
-def matrix_board(profile: Profile, *, pin_factory: Any) -> GpioMatrixBoard:
-    """The profile's GPIO matrix as a sensor board, scanning at ``scan_hz``."""
-    if profile.matrix is None:
-        raise ValueError(
-            f"profile {profile.name!r} has no [matrix] wiring (its sensor is {profile.sensor!r})"
-        )
-    if profile.matrix.scan_hz <= 0:
-        raise ValueError(f"matrix scan_hz must be positive, not {profile.matrix.scan_hz}")
-    scanner = MatrixScanner(profile.matrix, profile.cells, pin_factory=pin_factory)
-    return GpioMatrixBoard(
-        scanner,
-        SettleFilter(profile.cells, profile.settle_ms / 1000),
-        scan_interval_s=1 / profile.matrix.scan_hz,
-    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -19,11 +19,8 @@ from hardware.board import SensorBoard
 from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
 from hardware.dice import DiceSource
-from hardware.matrix import GpioMatrixBoard, MatrixScanner
-from hardware.oled import Oled, dummy_oled
+from hardware.oled import dummy_oled
 from hardware.pins import mock_pin_factory
-from hardware.settle import SettleFilter
-from hardware.signals import Signals
 from hardware.sim_matrix import SimulatedMatrix
 from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
@@ -33,6 +30,7 @@ from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..loop import Loop
 from ..session import Session
+from ..table import new_session, open_devices
 from ..tags import TagTable
 from .hands import Hand, hand_for
 from .script import Line, ScriptError, seconds
@@ -116,20 +114,15 @@ class Simulation:
             raise SimError("; ".join(problems))
         cells = tuple(profile.cells)
         save_to = journal_path.with_suffix(".board.json") if journal_path else None
-        settle_s = profile.settle_ms / 1000
         self.tags = TagTable()
         self.serial_sim: SimulatedSerialBoard | None = None
+        port: str | None = None
         if profile.matrix is not None:
             self.matrix = SimulatedMatrix(self.factory, profile.matrix, cells)
             surface: Surface = MatrixSurface(self.matrix)
-            scanner = MatrixScanner(profile.matrix, cells, pin_factory=self.factory)
-            self.board: SensorBoard = GpioMatrixBoard(
-                scanner, SettleFilter(cells, settle_s), 1.0 / profile.matrix.scan_hz
-            )
             self.interval = 1.0 / profile.matrix.scan_hz
         else:
             # Imported here: a board on GPIO does not need the serial link.
-            from ..link.board import SerialSensorBoard
             from ..link.simboard import SimulatedSerialBoard
 
             assert profile.serial is not None
@@ -138,30 +131,32 @@ class Simulation:
                 wiring.rows, wiring.columns, wiring.sensor, self.clock, cells=cells
             )
             surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
-            self.board = SerialSensorBoard(
-                replace(wiring, port=self.serial_sim.port_name),
-                cells,
-                clock=self.clock,
-                settle_window_s=settle_s,
-            )
+            port = self.serial_sim.port_name
             self.interval = SERIAL_STEP_S
+        devices = open_devices(
+            profile,
+            self.clock,
+            pin_factory=self.factory,
+            oled_device=dummy_oled(profile.oled),
+            port=port,
+            frames_dir=self.opts.frames,
+        )
+        self.board: SensorBoard = devices.board
+        self.oled = devices.oled
+        self.signals = devices.signals
         self.world = World(cells, surface, save_to)
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
-        self.oled = Oled(dummy_oled(profile.oled), frames_dir=self.opts.frames)
-        self.signals = Signals(
-            profile.buzzer_pin, profile.led_pin, pin_factory=self.factory, deferred=True
-        )
-        self.session = Session(
+        self.session = new_session(
+            self.kit,
             game,
             self.journal,
             game_id,
-            self.kit.make_referee,
             display=self.oled,
             signals=self.signals,
+            profile=profile,
             labels=self.tags.lookup,
             dice=self.dice,
-            profile=profile,
             last_played=last_played,
         )
         self.hand: Hand[Any] = hand_for(self.session.referee)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import daemon
+from firmware_bridge import table
 from firmware_bridge.cli import main
 from firmware_bridge.tags import TagTable
 from hardware.board import BoardEvent, BoardSettled
@@ -115,7 +115,7 @@ def test_enrol_names_each_tag_laid_and_saves_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     board = TagBoard()
-    monkeypatch.setattr(daemon, "build_board", lambda profile, factory, clock: board)
+    monkeypatch.setattr(table, "sensor_board", lambda profile, factory, clock: board)
     monkeypatch.setattr("sys.stdin", io.StringIO("E\n\n"))
     config = tmp_path / "tabletop.toml"
     (tmp_path / "pico.toml").write_text(

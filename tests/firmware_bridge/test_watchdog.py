@@ -30,7 +30,8 @@ DRIVER = textwrap.dedent(
     """
     import socket, sys, os, time
     from pathlib import Path
-    from firmware_bridge.daemon import Devices, build_board, run_daemon
+    from firmware_bridge.daemon import run_daemon
+    from firmware_bridge.table import Devices, sensor_board
     from hardware.oled import Oled, dummy_oled
     from hardware.pins import mock_pin_factory
     from hardware.signals import Signals
@@ -54,7 +55,7 @@ DRIVER = textwrap.dedent(
 
     def devices(profile, clock):
         factory = mock_pin_factory()
-        board = HangingBoard(build_board(profile, factory, clock))
+        board = HangingBoard(sensor_board(profile, factory, clock))
         signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
         # Tell the stand-in for systemd, on the same socket, when the devices are open.
         s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)

@@ -5,9 +5,10 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
+from firmware_bridge.table import sensor_board
 from hardware.board import OCCUPIED, BoardSettled
 from hardware.clock import FakeClock
-from hardware.matrix import GpioMatrixBoard, MatrixScanner, matrix_board
+from hardware.matrix import GpioMatrixBoard, MatrixScanner
 from hardware.settle import SettleFilter
 from hardware.sim_matrix import SimulatedMatrix
 from wiring.profile import ButtonWiring, MatrixWiring, OledWiring, Profile
@@ -222,7 +223,7 @@ def profile(matrix: MatrixWiring | None) -> Profile:
 
 def test_board_from_profile_uses_its_settle_window(mock_factory: MockFactory) -> None:
     sim = SimulatedMatrix(mock_factory, WIRING, CELLS)
-    board = matrix_board(profile(WIRING), pin_factory=mock_factory)
+    board = sensor_board(profile(WIRING), mock_factory, FakeClock())
     sim.place("b2")
     assert board.poll(0.0) == []
     assert board.poll(0.06) == []
@@ -231,5 +232,5 @@ def test_board_from_profile_uses_its_settle_window(mock_factory: MockFactory) ->
 
 
 def test_board_from_profile_without_matrix_is_refused(mock_factory: MockFactory) -> None:
-    with pytest.raises(ValueError, match="no \\[matrix\\] wiring"):
-        matrix_board(profile(None), pin_factory=mock_factory)
+    with pytest.raises(ValueError, match="neither \\[matrix\\] nor \\[serial\\] wiring"):
+        sensor_board(profile(None), mock_factory, FakeClock())

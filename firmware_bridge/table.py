@@ -1,0 +1,130 @@
+"""One way to build a table from a profile: its devices, and each game's session on them.
+
+``tabletop run``, ``tabletop sim`` and the tests all build the sensor board (with
+its settle filter, whichever kind of board it is), the OLED, the buzzer and LED,
+and a game's session here, so the three cannot drift apart. Only what differs is
+passed in: the pin factory (the Pi's or gpiozero's mock pins), the OLED device
+(luma's real driver or its dummy) and, in simulation, the serial port of the
+simulated Pico.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from games.core import Game
+from hardware.board import SensorBoard
+from hardware.clock import Clock
+from hardware.dice import DiceSource
+from hardware.settle import SettleFilter
+from wiring.profile import Profile
+
+from .journal import Journal
+from .kits import Kit
+from .session import LastPlayed, Session
+
+
+@dataclass
+class Devices:
+    """The hardware a table runs: pins, OLED, buzzer and LED, and the sensor board."""
+
+    pin_factory: Any
+    oled: Any
+    signals: Any
+    board: SensorBoard
+
+    def close(self) -> None:
+        self.board.close()
+        self.signals.close()
+        self.oled.close()
+
+
+def settle_filter(profile: Profile) -> SettleFilter:
+    """The settle filter over the profile's cells, with its settle window."""
+    return SettleFilter(profile.cells, profile.settle_ms / 1000)
+
+
+def sensor_board(
+    profile: Profile, pin_factory: Any, clock: Clock, *, port: str | None = None
+) -> SensorBoard:
+    """The sensor board the profile describes, given its settle filter.
+
+    ``port`` replaces the profile's serial port (the simulated Pico's pseudo-terminal).
+    """
+    if profile.matrix is not None:
+        from hardware.matrix import GpioMatrixBoard, MatrixScanner
+
+        if profile.matrix.scan_hz <= 0:
+            raise ValueError(f"matrix scan_hz must be positive, not {profile.matrix.scan_hz}")
+        scanner = MatrixScanner(profile.matrix, profile.cells, pin_factory=pin_factory)
+        return GpioMatrixBoard(scanner, settle_filter(profile), 1.0 / profile.matrix.scan_hz)
+    if profile.serial is None:
+        raise ValueError(
+            f"profile {profile.name!r} has neither [matrix] nor [serial] wiring: "
+            "say how the board's sensors are read"
+        )
+    from .link.board import SerialSensorBoard
+
+    wiring = profile.serial if port is None else replace(profile.serial, port=port)
+    return SerialSensorBoard(wiring, profile.cells, clock=clock, settle=settle_filter(profile))
+
+
+def open_devices(
+    profile: Profile,
+    clock: Clock,
+    *,
+    pin_factory: Any = None,
+    oled_device: Any = None,
+    port: str | None = None,
+    frames_dir: Path | None = None,
+) -> Devices:
+    """Open the devices the profile wires: the Pi's own unless a factory or device is given."""
+    from hardware.oled import Oled, open_oled
+    from hardware.signals import Signals
+
+    if pin_factory is None:
+        from hardware.pins import real_pin_factory
+
+        pin_factory = real_pin_factory()
+    device = oled_device if oled_device is not None else open_oled(profile.oled)
+    oled = Oled(device, wiring=profile.oled, frames_dir=frames_dir)
+    # Deferred: a move's beep starts after the loop step that drew its frame.
+    signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=pin_factory, deferred=True)
+    try:
+        board = sensor_board(profile, pin_factory, clock, port=port)
+    except BaseException:
+        signals.close()
+        oled.close()
+        raise
+    return Devices(pin_factory, oled, signals, board)
+
+
+def new_session(
+    kit: Kit,
+    game: Game,
+    journal: Journal,
+    game_id: int,
+    *,
+    display: Any,
+    signals: Any,
+    profile: Profile,
+    labels: Any = None,
+    dice: DiceSource | None = None,
+    last_played: LastPlayed | None = None,
+) -> Session[Any]:
+    """A session of ``game`` shown on ``display`` (the devices' OLED, or none)."""
+    return Session(
+        game,
+        journal,
+        game_id,
+        kit.make_referee,
+        display=display,
+        signals=signals,
+        labels=labels,
+        dice=dice,
+        profile=profile,
+        last_played=last_played,
+    )
+
