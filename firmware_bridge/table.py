@@ -127,4 +127,3 @@ def new_session(
         profile=profile,
         last_played=last_played,
     )
-

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from games.core import (
@@ -63,7 +64,23 @@ __all__ = [
 HAND_SIZE = 3
 TRACK_BONUS = 3
 VICTORY_TOTALS = {2: 100, 3: 75, 4: 50, 5: 75, 6: 50}
-PHASES = ("draw", "play", "chain", "discard", "over")
+
+
+class Phase(StrEnum):
+    """Where a turn stands."""
+
+    DRAW = "draw"
+    """The turn's domino is to be drawn."""
+    PLAY = "play"
+    """A domino from the hand is to be laid."""
+    CHAIN = "chain"
+    """After a double: another domino beside it, or the turn ends."""
+    DISCARD = "discard"
+    """Nothing fits: a domino goes to the pit."""
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 """The parts of a turn, as ``Dominoes.phase`` names them."""
 
 WINNING = 1000.0
@@ -168,7 +185,7 @@ class Dominoes(Game):
             for hand in self._hands:
                 hand.append(self._boneyard.pop())
         self._to_move = first_player(self._hands)
-        self._phase = "draw"
+        self._phase = Phase.DRAW
         self._chain_from: int | None = None
         self._last_drawn = False
         # Only the wording of a refusal differs when a discard trims an overfull hand.
@@ -186,7 +203,7 @@ class Dominoes(Game):
         pit: Sequence[tuple[int, int]] = (),
         scores: Sequence[int] | None = None,
         to_move: PlayerId = 0,
-        phase: str = "draw",
+        phase: str = Phase.DRAW,
     ) -> Dominoes:
         """A game set up as given, for tests and replays of a table.
 
@@ -228,9 +245,9 @@ class Dominoes(Game):
                 if i in game.board.pip:
                     raise BadSettings(f"{NAMES[i]} is covered twice")
             game.board.lay(Domino(_pip(a, "a pip"), _pip(b, "a pip")), ia, ib, int(owner))
-        if phase == "draw":
+        if phase == Phase.DRAW:
             game._start_turn()
-        elif phase == "play":
+        elif phase == Phase.PLAY:
             game._begin_play()
         else:
             raise BadSettings(f"phase must be 'draw' or 'play', not {phase!r}")
@@ -254,8 +271,8 @@ class Dominoes(Game):
         return self._to_move
 
     @property
-    def phase(self) -> str:
-        """``"draw"``, ``"play"``, ``"chain"`` (after a double), ``"discard"`` or ``"over"``."""
+    def phase(self) -> Phase:
+        """Where the turn stands (a ``Phase``; it compares equal to its name)."""
         return self._phase
 
     @property
@@ -321,7 +338,7 @@ class Dominoes(Game):
     def placements(self, player: PlayerId | None = None) -> list[Place]:
         """Every placement ``player`` (default: the one to move) could make now."""
         seat = self._to_move if player is None else player
-        chain = self._chain_from if self._phase == "chain" and seat == self._to_move else None
+        chain = self._chain_from if self._phase == Phase.CHAIN and seat == self._to_move else None
         return self._placements(self._hands[seat], chain)
 
     def _placements(self, hand: Sequence[Domino], chain: int | None) -> list[Place]:
@@ -345,13 +362,13 @@ class Dominoes(Game):
 
     def legal_actions(self) -> list[Action]:
         phase = self._phase
-        if phase == "draw":
+        if phase == Phase.DRAW:
             return [Draw()]
-        if phase == "play":
+        if phase == Phase.PLAY:
             return list(self.placements())
-        if phase == "chain":
+        if phase == Phase.CHAIN:
             return [*self.placements(), EndTurn()]
-        if phase == "discard":
+        if phase == Phase.DISCARD:
             return [Discard(d.a, d.b) for d in sorted(set(self._hands[self._to_move]))]
         return []
 
@@ -365,13 +382,13 @@ class Dominoes(Game):
 
     def _reject_reason(self, action: Action) -> str:
         phase = self._phase
-        if phase == "over":
+        if phase == Phase.OVER:
             return "the game is over"
         if isinstance(action, Draw):
-            if phase == "draw":
+            if phase == Phase.DRAW:
                 return ""
             return "you have already drawn this turn"
-        if phase == "draw":
+        if phase == Phase.DRAW:
             return "draw a domino from the boneyard first"
         if isinstance(action, Place):
             return self._place_reason(action)
@@ -380,23 +397,23 @@ class Dominoes(Game):
                 domino = Domino(_pip(action.a, "a pip"), _pip(action.b, "a pip")).key()
             except GameError as err:
                 return str(err)
-            if phase == "play":
+            if phase == Phase.PLAY:
                 return "you hold a domino that can be played"
-            if phase == "chain":
+            if phase == Phase.CHAIN:
                 return "lay a domino beside the double or end the turn; no discarding now"
             if domino not in self._hands[self._to_move]:
                 return f"you do not hold {domino}"
             return ""
         if isinstance(action, EndTurn):
-            if phase == "chain":
+            if phase == Phase.CHAIN:
                 return ""
-            if phase == "discard":
+            if phase == Phase.DISCARD:
                 return "discard a domino into the pit first"
             return "lay a domino first: the turn ends when you have played"
         return f"{self.title} has no {action.type!r} action"
 
     def _place_reason(self, place: Place) -> str:
-        if self._phase == "discard":
+        if self._phase == Phase.DISCARD:
             if self._trimming:
                 return f"you hold more than {HAND_SIZE}: discard into the pit down to {HAND_SIZE}"
             return "no domino in your hand fits: discard one into the pit"
@@ -416,7 +433,7 @@ class Dominoes(Game):
         slot = self.board.analyse(ia, ib)
         if isinstance(slot, str):
             return slot
-        if self._phase == "chain" and self._chain_from not in slot.dominoes:
+        if self._phase == Phase.CHAIN and self._chain_from not in slot.dominoes:
             return (
                 "after a double the next domino must lie beside it "
                 f"({self.board.laid[self._chain_from or 0].where()})"
@@ -495,7 +512,7 @@ class Dominoes(Game):
         elif not self.board.slots():
             self._finish("no space is left where a domino can be placed")
         elif domino.is_double and self._placements(self._hands[mover], index):
-            self._phase = "chain"
+            self._phase = Phase.CHAIN
             self._chain_from = index
         else:
             self._end_turn()
@@ -511,7 +528,7 @@ class Dominoes(Game):
         if not self._boneyard:
             self._finish("the boneyard is empty")
         else:
-            self._phase = "draw"
+            self._phase = Phase.DRAW
 
     def _begin_play(self) -> None:
         self._chain_from = None
@@ -519,13 +536,13 @@ class Dominoes(Game):
         if not self._hands[self._to_move]:
             self._end_turn()
             return
-        self._phase = "play" if self._can_place(self._hands[self._to_move]) else "discard"
+        self._phase = Phase.PLAY if self._can_place(self._hands[self._to_move]) else Phase.DISCARD
 
     def _end_turn(self) -> None:
         hand = self._hands[self._to_move]
         self._chain_from = None
         if len(hand) > HAND_SIZE:
-            self._phase = "discard"
+            self._phase = Phase.DISCARD
             self._trimming = True
             return
         while len(hand) < HAND_SIZE and self._boneyard:
@@ -537,7 +554,7 @@ class Dominoes(Game):
         self._start_turn()
 
     def _finish(self, why: str) -> None:
-        self._phase = "over"
+        self._phase = Phase.OVER
         self._chain_from = None
         best = max(self._scores)
         leaders = [p for p in range(self.players) if self._scores[p] == best]
@@ -580,9 +597,9 @@ class DominoesPlayer(Player):
         if not isinstance(game, Dominoes):
             raise TypeError(f"DominoesPlayer plays Double Double Dominoes, not {game.title}")
         phase = game.phase
-        if phase == "draw":
+        if phase == Phase.DRAW:
             return Draw()
-        if phase == "discard":
+        if phase == Phase.DISCARD:
             # Pips in hand break ties at the end, so the lightest domino goes.
             d = min(game.hand(game.to_move), key=lambda d: (d.pips, d))
             return Discard(d.a, d.b)
@@ -591,7 +608,7 @@ class DominoesPlayer(Player):
             return EndTurn()
         values = self._values(game, options, depth=0)
         best = max(values)
-        if phase == "chain" and best < 0:
+        if phase == Phase.CHAIN and best < 0:
             return EndTurn()
         return self.rng.choice([p for p, v in zip(options, values, strict=True) if v == best])
 
@@ -618,7 +635,7 @@ class DominoesPlayer(Player):
         for i in doubles[:DOUBLES_EXPLORED]:
             after = game.copy()
             after.play(options[i])
-            if after.phase == "chain":
+            if after.phase == Phase.CHAIN:
                 follow = self._values(after, after.placements(), depth + 1)
                 values[i] += max([0.0, *follow])
         return values

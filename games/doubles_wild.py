@@ -33,6 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from games import doubles_wild_board as geo
@@ -90,11 +91,17 @@ __all__ = [
 ]
 
 
-ROLL = "roll"
-REROLL_OR_ACT = "reroll-or-act"
-PLACE = "place"
-BATTLE = "battle"
-OVER = "over"
+class Phase(StrEnum):
+    """Where a turn stands (see the module's docstring)."""
+
+    ROLL = "roll"
+    REROLL_OR_ACT = "reroll-or-act"
+    PLACE = "place"
+    BATTLE = "battle"
+    OVER = "over"
+
+
+ROLL, REROLL_OR_ACT, PLACE, BATTLE, OVER = Phase
 
 
 def _pair_name(red: Pair, blue: Pair) -> str:
@@ -210,7 +217,7 @@ class DoublesWild(Game):
         return self._turn
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         return self._phase
 
     @property

@@ -43,7 +43,11 @@ from __future__ import annotations
 
 from games.core import Action, Cell, Piece, Verdict
 from games.doubles_wild import (
+    BATTLE,
     COLOURS,
+    PLACE,
+    REROLL_OR_ACT,
+    ROLL,
     Attack,
     BattleRoll,
     BattleState,
@@ -63,10 +67,6 @@ from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..referee import Referee
 from .doubles_wild_turn import (
-    BATTLE,
-    PLACE,
-    REROLL_OR_ACT,
-    ROLL,
     DoublesWildTurn,
     Tumble,
     attackable,

@@ -15,11 +15,6 @@ _Face = TypeVar("_Face", int, int | None)
 ROWS = range(3, 12)
 """Row and column numbers: two-dice sums without doubles."""
 
-ROLL = "roll"
-REROLL_OR_ACT = "reroll-or-act"
-PLACE = "place"
-BATTLE = "battle"
-
 
 def ball_colour(piece: str) -> str:
     """The colour a script names for a ball (``"Blue"`` → ``"blue"``).

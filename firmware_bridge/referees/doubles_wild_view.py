@@ -6,7 +6,10 @@ from typing import Any
 
 from games.core import Action, Piece
 from games.doubles_wild import (
+    BATTLE,
     COLOURS,
+    PLACE,
+    REROLL_OR_ACT,
     Attack,
     BattleRoll,
     BattleState,
@@ -24,9 +27,6 @@ from ..facts import Facts
 from ..screens import Mark, Screen
 from ..view import Controls, View
 from .doubles_wild_turn import (
-    BATTLE,
-    PLACE,
-    REROLL_OR_ACT,
     ROWS,
     DoublesWildTurn,
     attackable,
