@@ -21,19 +21,20 @@ DRIVER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from firmware_bridge import daemon
-    from hardware.oled import Oled, dummy_oled
+    from firmware_bridge import daemon, table
+    from hardware.oled import dummy_oled
     from hardware.pins import mock_pin_factory
-    from hardware.signals import Signals
 
     daemon.NOTICE_S = 0.0  # no need to wait for anyone to read it here
 
     def devices(profile, clock):
-        factory = mock_pin_factory()
-        board = daemon.build_board(profile, factory, clock)
-        signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
-        oled = Oled(dummy_oled(profile.oled), frames_dir=Path(sys.argv[2]))
-        return daemon.Devices(factory, oled, signals, board)
+        return table.open_devices(
+            profile,
+            clock,
+            pin_factory=mock_pin_factory(),
+            oled_device=dummy_oled(profile.oled),
+            frames_dir=Path(sys.argv[2]),
+        )
 
     sys.exit(daemon.run_daemon(Path(sys.argv[1]), sys.stdout, devices))
     """
