@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import inspect
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -213,23 +212,6 @@ def checked_config(path: str | Path, *, allow_simulated: bool = False) -> RunCon
             found.problems,
         )
     return config
-
-
-def check_script(opts: Any, lines: Sequence[Any]) -> None:
-    """Check every line of a whole script on a table of its own (kept in memory), so a
-    cell the board lacks or a piece the game has not is refused before the journal
-    is touched. ``opts`` are the ``SimOptions`` the real table will use."""
-    from dataclasses import replace
-
-    from .sim.runner import Simulation
-    from .sim.script import with_board_cells
-
-    dry = Simulation(replace(opts, journal=None, frames=None, resume=None))
-    try:
-        for line in with_board_cells(lines, dry.profile.cells):
-            dry.check_line(line)
-    finally:
-        dry.close()
 
 
 def check_sim(game: str, profile_name: str | None, *, computer: bool) -> None:

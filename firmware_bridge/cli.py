@@ -54,19 +54,6 @@ def _add_sim(sub: Any) -> None:
     add_sim_options(p)
 
 
-def _options(pairs: Sequence[str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise ValueError(f"--option {pair!r} should look like KEY=VALUE")
-        try:
-            out[key] = json.loads(value)
-        except ValueError:
-            out[key] = value
-    return out
-
-
 def _read_script(arg: str) -> Iterable[Any]:
     from .sim.script import parse, parse_all
 
@@ -81,9 +68,9 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
-    from .checks import check_script, check_sim
-    from .options import check_sim_arguments
-    from .sim.runner import SimOptions, Simulation
+    from .checks import check_sim
+    from .options import check_sim_arguments, parse_option_pairs
+    from .sim.runner import SimOptions, Simulation, check_script
     from .sim.script import with_board_cells
 
     if getattr(args, "serve", None) or getattr(args, "broker", None):
@@ -92,7 +79,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
         return run_watched(args, out)
     script = _read_script(args.script) if args.script else None
     check_sim(args.game, args.profile, computer=script is None)
-    options = _options(args.option)
+    options = parse_option_pairs(args.option)
     check_sim_arguments(args.game, options, args.players, args.words)
     if args.words is not None:
         options["words"] = str(args.words.resolve())

@@ -9,7 +9,8 @@ The engines still check their own settings; this is the table the people read.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -130,6 +131,20 @@ checked (its engine still refuses bad settings)."""
 
 class OptionError(BadSettings):
     """A ``--option`` the game does not have, or a value it does not take."""
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as a mapping; a value that reads as JSON is taken as such."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise ValueError(f"--option {pair!r} should look like KEY=VALUE")
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
 
 
 def options_of(game: str) -> tuple[OptionSpec, ...] | None:

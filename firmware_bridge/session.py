@@ -48,6 +48,8 @@ class Signals(Protocol):
 
     def attention(self) -> None: ...
 
+    def game_over(self) -> None: ...
+
     def led_status(self, state: Any) -> None: ...
 
 
@@ -59,6 +61,9 @@ class _Silent:
         pass
 
     def attention(self) -> None:
+        pass
+
+    def game_over(self) -> None:
         pass
 
     def led_status(self, state: Any) -> None:
@@ -264,14 +269,16 @@ class Session(Generic[G]):
             except JournalFull as exc:
                 # Every input is saved: the next start marks the game over (see rebuild).
                 log.warning("%s", exc)
-        self.signals.accepted()
+            self.signals.game_over()
+        else:
+            self.signals.accepted()
         self.referee.after_commit(action, verdict)
-        for hook in self.played:
-            hook(played)
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
             self._emit(self.state())
+        for hook in self.played:
+            hook(played)
         return verdict
 
     def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -417,3 +417,17 @@ class Simulation:
             "moves": len(game.history),
             "journal_game": self.session.game_id,
         }
+
+
+def check_script(opts: SimOptions, lines: Sequence[Line]) -> None:
+    """Check every line of a whole script on a table of its own (kept in memory), so a
+    cell the board lacks or a piece the game has not is refused before the journal
+    is touched. ``opts`` are the ``SimOptions`` the real table will use."""
+    from .script import with_board_cells
+
+    dry = Simulation(replace(opts, journal=None, frames=None, resume=None))
+    try:
+        for line in with_board_cells(lines, dry.profile.cells):
+            dry.check_line(line)
+    finally:
+        dry.close()

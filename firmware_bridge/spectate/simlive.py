@@ -33,12 +33,12 @@ class SimThread(threading.Thread):
         self.final: dict[str, Any] | None = None
 
     def run(self) -> None:
-        from ..cli import _options
+        from ..options import parse_option_pairs
         from ..sim.runner import SimOptions, Simulation
 
         args = self.args
         try:
-            options = _options(args.option)
+            options = parse_option_pairs(args.option)
             if args.words is not None:
                 options["words"] = str(args.words.resolve())
             sim = Simulation(

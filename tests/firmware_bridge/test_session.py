@@ -70,3 +70,40 @@ def test_a_replayed_game_that_ended_is_marked_over_in_the_journal() -> None:
     assert game.outcome is not None
     assert journal.unfinished() is None
     assert journal.game(game_id).outcome == game.outcome.to_dict()
+
+
+class RecordedSignals:
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def accepted(self) -> None:
+        self.calls.append("accepted")
+
+    def rejected(self) -> None:
+        self.calls.append("rejected")
+
+    def attention(self) -> None:
+        self.calls.append("attention")
+
+    def game_over(self) -> None:
+        self.calls.append("game over")
+
+    def led_status(self, state: object) -> None:
+        self.calls.append(f"led {state}")
+
+
+def test_the_last_action_of_a_game_sounds_game_over_not_accepted() -> None:
+    game = DoubleTake()
+    journal = Journal(":memory:")
+    signals = RecordedSignals()
+    session = Session(
+        game,
+        journal,
+        journal.new_game(game.name, 2, 1, {}, "t"),
+        DoubleTakeReferee,
+        signals=signals,
+    )
+    session.commit(Resign(0))
+    assert game.outcome is not None
+    assert signals.calls[-1] == "game over"
+    assert "accepted" not in signals.calls
