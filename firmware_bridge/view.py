@@ -14,9 +14,13 @@ from games.core import Action, Game, Piece, Resign
 from .facts import Facts
 from .fixes import Fix
 from .menu import Menu
-from .screens import BoardMap, Mark, Screen
+from .screens import BoardMap, Mark, Screen, window
 
 G = TypeVar("G", bound=Game)
+
+WINDOW_ROWS = 5
+WINDOW_COLUMNS = 3
+"""The window of a large board that a map shows around the cell a fix names."""
 
 
 class Controls(Protocol):
@@ -49,6 +53,17 @@ class View(Generic[G]):
     def board_map(self, focus: str | None = None) -> BoardMap:
         marks = {cell: self.mark(p) for cell, p in self.game.layout().items()}
         return BoardMap(self.grid(), marks, focus)
+
+    def window_map(self, focus: str | None = None) -> BoardMap:
+        """A window of a large board around ``focus``: the game's pieces solid, anything
+        else the sensors see on the game's cells outlined."""
+        grid = window(self.grid(), focus, WINDOW_ROWS, WINDOW_COLUMNS)
+        cells = set(self.game.cells())
+        marks = dict.fromkeys(self.game.layout(), Mark.SOLID)
+        for cell in self.facts.observation:
+            if cell in cells:
+                marks.setdefault(cell, Mark.HOLLOW)
+        return BoardMap(grid, marks, focus)
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:

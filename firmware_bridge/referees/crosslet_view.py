@@ -18,10 +18,9 @@ from games.crosslet_board import BLANK, COLUMNS, RACK_SIZE, SIZE, rack_points
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..screens import BoardMap, Mark, Screen, window
+from ..screens import BoardMap, Mark, Screen
 from ..view import Controls, View
 from .crosslet_turn import (
-    ORDER,
     TURNS,
     CrossletTurn,
     formed,
@@ -32,10 +31,6 @@ from .crosslet_turn import (
     tiles_text,
     words_text,
 )
-
-MAP_COLUMNS = 3
-MAP_ROWS = 5
-"""The window of the board a fix screen maps around the cell it names."""
 
 
 class CrossletView(View[Crosslet]):
@@ -64,12 +59,7 @@ class CrossletView(View[Crosslet]):
         return Mark.SOLID
 
     def board_map(self, focus: str | None = None) -> BoardMap:
-        grid = window(self.grid(), focus, MAP_ROWS, MAP_COLUMNS)
-        marks = dict.fromkeys(self.game.layout(), Mark.SOLID)
-        for cell in self.facts.observation:
-            if cell in ORDER:
-                marks.setdefault(cell, Mark.HOLLOW)
-        return BoardMap(grid, marks, focus)
+        return self.window_map(focus)
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:

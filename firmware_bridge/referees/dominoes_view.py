@@ -10,14 +10,10 @@ from games.dominoes_board import COLUMNS, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..screens import BoardMap, Mark, Screen, window
+from ..screens import BoardMap, Mark, Screen
 from ..view import Controls, View
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
-
-MAP_COLUMNS = 3
-MAP_ROWS = 5
-"""The window of the board a fix screen maps around the cell it names."""
 
 VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
 
@@ -37,11 +33,7 @@ class DominoesView(View[Dominoes]):
         return Mark.SOLID
 
     def board_map(self, focus: str | None = None) -> BoardMap:
-        grid = window(self.grid(), focus, MAP_ROWS, MAP_COLUMNS)
-        marks = dict.fromkeys(self.game.layout(), Mark.SOLID)
-        for cell in self.facts.observation:
-            marks.setdefault(cell, Mark.HOLLOW)
-        return BoardMap(grid, marks, focus)
+        return self.window_map(focus)
 
     # -- words ----------------------------------------------------------------------
     @staticmethod
