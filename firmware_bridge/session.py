@@ -90,21 +90,29 @@ def replay_entries(
     for entry in journal.entries(game_id):
         if entry.kind != "action":
             continue
-        try:
-            action = game.decode(entry.payload)
-        except ValueError as exc:
-            raise JournalError(
-                f"journal {journal.path}, game {game_id}, entry {entry.seq}: {exc}"
-            ) from exc
-        mover = mover_of(game, action)
-        verdict = game.play(action)
-        if not verdict.accepted:
-            raise JournalError(
-                f"journal {journal.path}, game {game_id}, entry {entry.seq} does not "
-                f"replay: {verdict.reason}; the journal was written by another version "
-                "or edited — start a new game or restore the file"
-            )
+        where = f"journal {journal.path}, game {game_id}, entry {entry.seq}"
+        mover, verdict = replay_action(game, entry.payload, where)
         yield entry, mover, verdict
+
+
+def replay_action(game: Game, payload: Any, where: str) -> tuple[int, Verdict]:
+    """Play one journaled action on ``game``: its mover and its verdict.
+
+    ``where`` names the entry (journal, game, entry) in the error raised when the
+    action cannot be read or does not replay.
+    """
+    try:
+        action = game.decode(payload)
+    except ValueError as exc:
+        raise JournalError(f"{where}: {exc}") from exc
+    mover = mover_of(game, action)
+    verdict = game.play(action)
+    if not verdict.accepted:
+        raise JournalError(
+            f"{where} does not replay: {verdict.reason}; the journal was written by "
+            "another version or edited — start a new game or restore the file"
+        )
+    return mover, verdict
 
 
 def _record_of(journal: Journal, game_id: int) -> GameRecord | None:

@@ -19,7 +19,7 @@ from games.core import Game, GameError
 from ..journal import JournalError
 from ..kits import find_kit
 from ..live import live_path, read_live
-from ..session import mover_of
+from ..session import replay_action
 from . import project
 
 
@@ -126,20 +126,9 @@ class Follower:
             self._seq = seq
             if kind != "action":
                 continue
+            where = f"journal {self.journal}, game {self.game_id}, entry {seq}"
             data = json.loads(payload)
-            try:
-                action = game.decode(data)
-            except (GameError, ValueError) as exc:
-                raise JournalError(
-                    f"journal {self.journal}, game {self.game_id}, entry {seq}: {exc}"
-                ) from exc
-            mover = mover_of(game, action)
-            verdict = game.play(action)
-            if not verdict.accepted:
-                raise JournalError(
-                    f"journal {self.journal}, game {self.game_id}, entry {seq} does not replay: "
-                    f"{verdict.reason}"
-                )
+            mover, verdict = replay_action(game, data, where)
             n = len(game.history)
             points = verdict.points(game.players)
             self.moves.append(
