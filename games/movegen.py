@@ -304,6 +304,10 @@ class MoveGenerator:
         found = self._search(board, rack, best_only=True)
         return self._move(found[0], None) if found else None
 
+    def best_moves(self, board: Mapping[str, str], rack: Sequence[str]) -> list[Move]:
+        """Every placement of the highest score, in the order found (empty when none)."""
+        return [self._move(f, None) for f in self._search(board, rack, best_only=True)]
+
     def top(self, board: Mapping[str, str], rack: Sequence[str], n: int) -> list[Move]:
         """The ``n`` highest-scoring single-line placements, best first (equals in the
         order found)."""
@@ -765,9 +769,9 @@ class CrossletPlayer(Player):
             missing = game.rack_size(seat) - len(game.rack(seat))
             drawn = self.rng.sample(unseen, missing)
             return SetRack(seat, tuple(game.rack(seat) + drawn))
-        found = self.generator._search(game.board_letters(), game.rack(seat), best_only=True)
+        found = self.generator.best_moves(game.board_letters(), game.rack(seat))
         if found:
-            return self.generator._move(self.rng.choice(found), None).action()
+            return self.rng.choice(found).action()
         keep_out = [t for t in game.rack(seat) if t != BLANK]
         if game.bag_count >= RACK_SIZE and keep_out:
             return Exchange(tuple(keep_out))

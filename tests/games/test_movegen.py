@@ -13,7 +13,7 @@ import pytest
 
 from games.core import Pass
 from games.crosslet import Crosslet, Exchange
-from games.movegen import BadGeneratorData, CrossletPlayer, Dawg, MoveGenerator
+from games.movegen import BadGeneratorData, CrossletPlayer, Dawg, Move, MoveGenerator
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
     WordSet,
@@ -212,3 +212,39 @@ def test_generator_finds_the_recorded_moves_in_the_recorded_order(
             digest.update(repr((m.tiles, m.blanks, m.score, m.word)).encode() + b"\n")
             count += 1
         assert (count, digest.hexdigest()) == (position["moves"], position["sha256"]), position
+
+
+BENCH_POSITIONS = Path(__file__).with_name("movegen_bench_positions.json")
+"""The 240 mid-game positions that ``bench/bench_movegen.py`` times, with the number of
+moves found, a digest of them in the order found, and every placement of the best
+score in the order found, as the generator found them before its search was made
+faster (25 November 2026)."""
+
+
+def _placement(m: Move) -> str:
+    tiles = " ".join(f"{cell}{tile}" for cell, tile in m.tiles)
+    blanks = " ".join(f"{cell}{letter}" for cell, letter in m.blanks)
+    return f"{tiles} / {blanks}" if blanks else tiles
+
+
+def test_generator_finds_the_same_moves_and_best_moves_on_the_bench_positions(
+    enable: tuple[MoveGenerator, WordSet],
+) -> None:
+    gen, _ = enable
+    positions = json.loads(BENCH_POSITIONS.read_text())
+    assert len(positions) == 240
+    assert sum("?" in p["rack"] for p in positions) >= 20
+    for position in positions:
+        board = {item[:-1]: item[-1] for item in position["board"].split()}
+        rack = list(position["rack"])
+        digest = hashlib.sha256()
+        count = 0
+        for m in gen.moves(board, rack):
+            digest.update(repr((m.tiles, m.blanks, m.score, m.word)).encode() + b"\n")
+            count += 1
+        assert (count, digest.hexdigest()) == (position["moves"], position["sha256"]), position
+        best = gen.best_moves(board, rack)
+        assert [_placement(m) for m in best] == position["best"], position
+        assert {m.score for m in best} == ({position["best_score"]} if best else set())
+        top = gen.best(board, rack)
+        assert (top.score if top else None) == position["best_score"]
