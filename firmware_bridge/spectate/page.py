@@ -12,7 +12,8 @@ from html import escape
 from typing import Any
 
 from .geometry import Geometry
-from .svg import board_svg, seat_colour
+from .style import seat_colour
+from .svg import board_svg
 
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}

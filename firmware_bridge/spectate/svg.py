@@ -1,9 +1,10 @@
 """The board as SVG: cells, special spaces, and every piece as the game describes it.
 
 Drawn from a geometry (``geometry.py``) and the layout of the ``--json`` state
-(cell → ``{"kind", "label", "owner", "state"}``), so a game it has never heard of
-is still drawn: letters as tiles, domino halves with pips, anything else as a
-disc in its owner's colour.
+(cell → ``{"kind", "label", "owner", "state"}``), each piece by its look
+(``style.py``, which the PNG of ``tabletop show`` shares), so a game it has never
+heard of is still drawn: letters as tiles, domino halves with pips, anything else
+as a disc in its owner's colour.
 """
 
 from __future__ import annotations
@@ -13,37 +14,21 @@ from html import escape
 from typing import Any
 
 from .geometry import Geometry
+from .style import (
+    BOARD,
+    CELL_FILL,
+    CELL_LINE,
+    DOMINO_FILL,
+    FIX,
+    NAMED_COLOURS,
+    PIPS,
+    TILE_EDGE,
+    TILE_FILL,
+    piece_look,
+)
 
 CELL = 28
 PAD = 4
-NAMED_COLOURS = {
-    "red": "#d62728",
-    "green": "#2ca02c",
-    "blue": "#1f77b4",
-    "yellow": "#e6b800",
-    "black": "#222222",
-    "white": "#f5f5f5",
-    "orange": "#ff7f0e",
-    "purple": "#9467bd",
-}
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-PIPS = {
-    0: (),
-    1: ((0.5, 0.5),),
-    2: ((0.27, 0.27), (0.73, 0.73)),
-    3: ((0.27, 0.27), (0.5, 0.5), (0.73, 0.73)),
-    4: ((0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)),
-    5: ((0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)),
-    6: ((0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)),
-}
-
-
-def seat_colour(seats: Sequence[str], owner: Any) -> str:
-    """A seat's colour: its own name when that is a colour, else one from a palette."""
-    if not isinstance(owner, int) or owner < 0:
-        return "#777777"
-    name = seats[owner] if owner < len(seats) else ""
-    return NAMED_COLOURS.get(name.lower(), PALETTE[owner % len(PALETTE)])
 
 
 def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list[str]:
@@ -55,53 +40,49 @@ def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list
 
 
 def _piece(x: float, y: float, piece: Mapping[str, Any], seats: Sequence[str]) -> list[str]:
+    look = piece_look(piece, seats)
     kind = str(piece.get("kind", ""))
-    label = str(piece.get("label", ""))
-    owner = piece.get("owner")
-    state = str(piece.get("state", ""))
-    stable = bool(piece.get("stable")) or state == "stable"
-    colour = seat_colour(seats, owner)
+    label = look.label
+    colour = look.colour
     s = CELL - 4
     x0, y0 = x + 2, y + 2
     cls = f"piece {escape(kind)}"
-    if kind == "domino":
-        half = label.partition(":")[2]
-        n = int(half) if half.isdigit() else -1
+    if look.kind == "domino":
         out = [
             f'<g class="{cls}" data-label="{escape(label)}">'
-            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="#fffdf5" '
+            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="{DOMINO_FILL}" '
             f'stroke="{colour}" stroke-width="2"/>'
         ]
-        out += _pips(x0, y0, s, n)
-        if n < 0:
+        out += _pips(x0, y0, s, look.pips)
+        if look.pips < 0:
             out.append(_text(x + CELL / 2, y + CELL / 2, escape(label), 9))
         out.append("</g>")
         return out
-    if kind in ("tile", "letter") or (len(label) == 1 and (label.isalpha() or label == "?")):
-        text_colour = "#888" if label.islower() or label == "?" else "#222"
-        width = 3 if stable else 1
-        stroke = colour if owner is not None else "#8a6d3b"
+    if look.kind == "tile":
+        text_colour = "#888" if look.faint else "#222"
+        width = 3 if look.stable else 1
+        stroke = colour if look.owned else TILE_EDGE
         return [
             f'<g class="{cls}" data-label="{escape(label)}">'
-            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="#f3e2b3" '
+            f'<rect x="{x0}" y="{y0}" width="{s}" height="{s}" rx="3" fill="{TILE_FILL}" '
             f'stroke="{stroke}" stroke-width="{width}"/>',
-            _text(x + CELL / 2, y + CELL / 2 + 1, escape(label.upper()), 15, text_colour, "bold"),
+            _text(x + CELL / 2, y + CELL / 2 + 1, escape(look.text), 15, text_colour, "bold"),
             f'<rect x="{x0 + 3}" y="{y0 + s - 4}" width="{s - 6}" height="2" fill="{colour}"/>'
-            if owner is not None
+            if look.owned
             else "",
             "</g>",
         ]
     ring = ""
-    if state:
+    if look.state:
         ring = (
             f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL * 0.22:.1f}" fill="none" '
             'stroke="#fff" stroke-width="2"/>'
         )
-    title = escape(f"{label} {state}".strip())
+    title = escape(f"{label} {look.state}".strip())
     return [
         f'<g class="{cls}" data-label="{escape(label)}"><title>{title}</title>'
         f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL * 0.4:.1f}" fill="{colour}" '
-        f'stroke="#333" stroke-width="{2 if stable else 1}"/>{ring}</g>'
+        f'stroke="#333" stroke-width="{2 if look.stable else 1}"/>{ring}</g>'
     ]
 
 
@@ -154,16 +135,16 @@ def board_svg(
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
         f'class="board" data-game="{escape(str(geo.get("game", "")))}" role="img">',
-        f'<rect width="{width}" height="{height}" fill="#c8a165" rx="6"/>',
+        f'<rect width="{width}" height="{height}" fill="{BOARD}" rx="6"/>',
     ]
     cells: Mapping[str, Sequence[int]] = geo["cells"]
     for cell, (cx, cy) in cells.items():
         x, y = PAD + cx * CELL, PAD + cy * CELL
         sp = special.get(cell)
-        fill = sp["fill"] if sp else "#efe6d2"
+        fill = sp["fill"] if sp else CELL_FILL
         out.append(
             f'<rect class="cell" data-cell="{escape(cell)}" x="{x}" y="{y}" width="{CELL}" '
-            f'height="{CELL}" fill="{fill}" stroke="#a08660" stroke-width="0.5"/>'
+            f'height="{CELL}" fill="{fill}" stroke="{CELL_LINE}" stroke-width="0.5"/>'
         )
         if sp and sp.get("text") and cell not in layout:
             out.append(_text(x + CELL / 2, y + CELL / 2, escape(sp["text"]), 8))
@@ -187,7 +168,7 @@ def board_svg(
             out.append(
                 f'<rect class="fix" data-cell="{escape(cell)}" x="{PAD + cx * CELL + 1}" '
                 f'y="{PAD + cy * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
-                'stroke="#ff6d00" stroke-width="3" stroke-dasharray="4 2"/>'
+                f'stroke="{FIX}" stroke-width="3" stroke-dasharray="4 2"/>'
             )
     if isinstance(dice, dict):
         out += _dice(PAD, rows * CELL + 3 * PAD, dice)

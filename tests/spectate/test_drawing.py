@@ -11,7 +11,8 @@ import pytest
 from firmware_bridge.kits import find_kit
 from firmware_bridge.spectate.geometry import positions
 from firmware_bridge.spectate.page import moves_html, panel_html
-from firmware_bridge.spectate.svg import board_svg, seat_colour
+from firmware_bridge.spectate.style import seat_colour
+from firmware_bridge.spectate.svg import board_svg
 
 NS = {"s": "http://www.w3.org/2000/svg"}
 
