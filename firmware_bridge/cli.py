@@ -270,6 +270,16 @@ def cmd_export(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
+    from .show import picture, saved_game, write_png
+
+    saved = saved_game(args.journal, args.game)
+    write_png(picture(saved), args.png)
+    record = saved.record
+    print(f"game {record.id} ({record.game}) drawn to {args.png}", file=out)
+    return 0
+
+
 def cmd_install(args: argparse.Namespace, out: TextIO) -> int:
     from . import install
 
@@ -337,6 +347,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")
     p.add_argument("--text", action="store_true", help="a readable text record, not JSON")
+    p = sub.add_parser("show", help="draw the board of a saved game as a PNG picture")
+    p.add_argument("--journal", type=Path, required=True)
+    p.add_argument("--game", type=int, help="the game id (default: the newest)")
+    p.add_argument("--png", type=Path, required=True, metavar="FILE", help="the picture to write")
     p = sub.add_parser("history", help="list the saved games of a journal")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--json", action="store_true", help="print the list as JSON")
@@ -360,6 +374,7 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "enrol": cmd_enrol,
     "export": cmd_export,
+    "show": cmd_show,
     "install": cmd_install,
     "uninstall": cmd_uninstall,
     "history": cmd_history,

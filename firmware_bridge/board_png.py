@@ -1,0 +1,225 @@
+"""The board as a picture (Pillow): cells, special spaces, and every piece.
+
+Drawn from the same geometry as the spectators' SVG (``spectate/geometry.py``:
+where each cell is, which cells are special) and the same look of each piece
+(``spectate/style.py``), so a PNG and the web view of one board agree. Below the
+board a strip names the game, each seat in its colour with its score, and the
+result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .spectate.geometry import Geometry
+from .spectate.style import (
+    BOARD,
+    CELL_FILL,
+    CELL_LINE,
+    DOMINO_FILL,
+    PIPS,
+    TILE_EDGE,
+    TILE_FILL,
+    PieceLook,
+    piece_look,
+    seat_colour,
+)
+
+CELL = 32
+"""Pixels a side of one cell."""
+PAD = 6
+LINE = 18
+"""Pixels a line of the strip below the board."""
+
+Box = tuple[float, float, float, float]
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+def _font(size: float) -> Font:
+    return ImageFont.load_default(size)
+
+
+def cell_box(geo: Geometry, cell: str, size: int = CELL) -> Box:
+    """The pixel box (left, top, right, bottom) of ``cell`` in the picture."""
+    col, row = geo["cells"][cell]
+    x, y = PAD + col * size, PAD + row * size
+    return (x, y, x + size - 1, y + size - 1)
+
+
+def cell_centre(geo: Geometry, cell: str, size: int = CELL) -> tuple[int, int]:
+    x0, y0, x1, y1 = cell_box(geo, cell, size)
+    return (round((x0 + x1) / 2), round((y0 + y1) / 2))
+
+
+def _centred(draw: ImageDraw.ImageDraw, box: Box, text: str, font: Font, fill: str) -> None:
+    draw.text(
+        ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), text, fill=fill, font=font, anchor="mm"
+    )
+
+
+def _pips(draw: ImageDraw.ImageDraw, box: Box, n: int, colour: str) -> None:
+    side = box[2] - box[0]
+    r = max(1.5, side * 0.08)
+    for px, py in PIPS.get(n, ()):
+        cx, cy = box[0] + px * side, box[1] + py * side
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+
+
+def _star(draw: ImageDraw.ImageDraw, box: Box, fill: str) -> None:
+    import math
+
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    outer = (box[2] - box[0]) * 0.32
+    points = [
+        (
+            cx + (outer if i % 2 == 0 else outer * 0.45) * math.sin(i * math.pi / 5),
+            cy - (outer if i % 2 == 0 else outer * 0.45) * math.cos(i * math.pi / 5),
+        )
+        for i in range(10)
+    ]
+    draw.polygon(points, fill=fill)
+
+
+def _special(draw: ImageDraw.ImageDraw, box: Box, text: str, size: int) -> None:
+    """A special space's mark: a star, a numbered diamond, or its short text (2W)."""
+    if not text:
+        return
+    if text == "★":
+        _star(draw, box, "#7f6000")
+        return
+    if text.startswith("◆"):
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        h = size * 0.42
+        draw.polygon([(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)], outline="#674ea7")
+        text = text[1:]
+    _centred(draw, box, text, _font(size * 0.32), "#444444")
+
+
+def _piece(draw: ImageDraw.ImageDraw, box: Box, look: PieceLook, size: int) -> None:
+    inner = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
+    if look.kind == "domino":
+        draw.rounded_rectangle(inner, radius=3, fill=DOMINO_FILL, outline=look.colour, width=2)
+        if look.pips >= 0:
+            _pips(draw, inner, look.pips, "#222222")
+        else:
+            _centred(draw, inner, look.label, _font(size * 0.3), "#444444")
+        return
+    if look.kind == "tile":
+        edge = look.colour if look.owned else TILE_EDGE
+        width = 3 if look.stable else 1
+        draw.rounded_rectangle(inner, radius=3, fill=TILE_FILL, outline=edge, width=width)
+        text_colour = "#888888" if look.faint else "#222222"
+        _centred(
+            draw,
+            (inner[0], inner[1] - 2, inner[2], inner[3] - 2),
+            look.text,
+            _font(size * 0.55),
+            text_colour,
+        )
+        if look.owned:
+            bar_y = inner[3] - 5
+            draw.rectangle((inner[0] + 4, bar_y, inner[2] - 4, bar_y + 2), fill=look.colour)
+        return
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    r = size * 0.4
+    draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r),
+        fill=look.colour,
+        outline="#333333",
+        width=2 if look.stable else 1,
+    )
+    if look.state:
+        ring = size * 0.22
+        draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline="#ffffff", width=2)
+
+
+def board_png(
+    geo: Geometry,
+    layout: Mapping[str, Mapping[str, Any]],
+    seats: Sequence[str],
+    *,
+    title: str = "",
+    scores: Sequence[int] | None = None,
+    result: str | None = None,
+    size: int = CELL,
+) -> Image.Image:
+    """The board with its pieces, and a strip naming the seats, their scores, the result."""
+    cols, rows = int(geo["cols"]), int(geo["rows"])
+    width = max(cols * size + 2 * PAD, 240)
+    board_h = rows * size + 2 * PAD
+    font = _font(13)
+    strip = _strip_lines(font, width - 2 * PAD, title, seats, scores, result)
+    image = Image.new("RGB", (width, board_h + len(strip) * LINE + PAD), BOARD)
+    draw = ImageDraw.Draw(image)
+    special: Mapping[str, Mapping[str, str]] = geo.get("special", {})
+    for cell in geo["cells"]:
+        box = cell_box(geo, cell, size)
+        sp = special.get(cell)
+        draw.rectangle(box, fill=sp["fill"] if sp else CELL_FILL, outline=CELL_LINE)
+        if sp and cell not in layout:
+            _special(draw, box, sp.get("text", ""), size)
+    for cell, piece in layout.items():
+        if cell in geo["cells"]:
+            _piece(draw, cell_box(geo, cell, size), piece_look(piece, seats), size)
+    y = board_h
+    for line in strip:
+        x = PAD
+        for colour, text in line:
+            if colour is not None:
+                draw.rectangle((x, y + 2, x + 11, y + 13), fill=colour, outline="#333333")
+                x += SWATCH
+            draw.text((x, y), text, fill="#000000", font=font)
+            x += int(font.getlength(text)) + GAP
+        y += LINE
+    return image
+
+
+SWATCH = 15
+GAP = 12
+StripLine = list[tuple[str | None, str]]
+"""Runs of text on one line of the strip, each after a colour swatch or none."""
+
+
+def _strip_lines(
+    font: Font,
+    width: int,
+    title: str,
+    seats: Sequence[str],
+    scores: Sequence[int] | None,
+    result: str | None,
+) -> list[StripLine]:
+    """The strip's lines: the title, the seats flowed to the width, the result wrapped."""
+    lines: list[StripLine] = [[(None, title)]] if title else []
+    line: StripLine = []
+    used = 0
+    for i, seat in enumerate(seats):
+        text = seat if scores is None else f"{seat} {scores[i]}"
+        need = SWATCH + int(font.getlength(text)) + GAP
+        if line and used + need > width:
+            lines.append(line)
+            line, used = [], 0
+        line.append((seat_colour(seats, i), text))
+        used += need
+    if line:
+        lines.append(line)
+    if result:
+        lines += [[(None, text)] for text in _wrap(font, result, width)]
+    return lines
+
+
+def _wrap(font: Font, text: str, width: int) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for word in text.split():
+        candidate = f"{current} {word}" if current else word
+        if current and font.getlength(candidate) > width:
+            out.append(current)
+            current = word
+        else:
+            current = candidate
+    if current:
+        out.append(current)
+    return out

@@ -1,0 +1,155 @@
+"""``tabletop show`` draws the board of a saved game where the journal puts its pieces."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageColor
+
+from firmware_bridge.board_png import CELL, PAD, cell_box
+from firmware_bridge.cli import main
+from firmware_bridge.export import export_game
+from firmware_bridge.journal import Journal
+from firmware_bridge.kits import find_kit
+from firmware_bridge.spectate.geometry import geometry
+from firmware_bridge.spectate.style import (
+    CELL_FILL,
+    DOMINO_FILL,
+    NAMED_COLOURS,
+    PIPS,
+    TILE_FILL,
+    piece_look,
+)
+
+GAMES = ("crosslet", "dominoes", "double-take", "doubles-wild")
+RGB = tuple[int, int, int]
+
+
+@pytest.fixture(scope="module")
+def journals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("journals")
+    out: dict[str, Path] = {}
+    for name in GAMES:
+        path = folder / f"{name}.sqlite"
+        assert main(["sim", "--game", name, "--seed", "4", "--journal", str(path)]) == 0
+        out[name] = path
+    return out
+
+
+def _rgb(colour: str) -> RGB:
+    r, g, b = ImageColor.getrgb(colour)[:3]
+    return (r, g, b)
+
+
+def _near(a: tuple[int, ...], b: RGB, tolerance: int = 12) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a[:3], b, strict=True))
+
+
+def _draw(journal: Path, png: Path, capsys: pytest.CaptureFixture[str]) -> Image.Image:
+    assert main(["show", "--journal", str(journal), "--png", str(png)]) == 0
+    assert f"drawn to {png}" in capsys.readouterr().out
+    return Image.open(png).convert("RGB")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_piece_is_drawn_on_its_cell_and_no_piece_elsewhere(
+    name: str, journals: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = _draw(journals[name], tmp_path / "board.png", capsys)
+    record = export_game(journals[name])
+    game = find_kit(name).new_game(
+        record["players"], random.Random(record["seed"]), record["options"]
+    )
+    geo = geometry(game)
+    assert image.width >= geo["cols"] * CELL + 2 * PAD
+    assert image.height > geo["rows"] * CELL + 2 * PAD
+    layout = record["layout"]
+    assert len(layout) >= 4, "the saved game left pieces on the board"
+    special = geo["special"]
+    for cell in geo["cells"]:
+        x0, y0, x1, y1 = cell_box(geo, cell)
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        piece = layout.get(cell)
+        if piece is None:
+            fill = special[cell]["fill"] if cell in special else CELL_FILL
+            assert _near(image.getpixel((x0 + 3, y0 + 3)), _rgb(fill)), f"empty {cell}"
+            continue
+        look = piece_look(piece, record["seats"])
+        if look.kind == "disc":
+            # Between the state ring and the disc's rim: the owner's colour.
+            at = (cx + round(CELL * 0.32), cy)
+            assert _near(image.getpixel(at), _rgb(look.colour)), f"{cell} {piece}"
+        elif look.kind == "tile":
+            assert _near(image.getpixel((x0 + 6, y0 + 6)), _rgb(TILE_FILL)), f"{cell} {piece}"
+            # The letter itself is dark ink somewhere in the middle of the tile.
+            middle = image.crop((x0 + 8, y0 + 6, x1 - 8, y1 - 8))
+            ink = 3 * 0x88 if look.faint else 3 * 0x22
+            darkest = min(sum(p[:3]) for p in middle.get_flattened_data())
+            assert darkest <= ink + 30, f"{cell} has no letter"
+        else:
+            assert _near(image.getpixel((x0 + 5, y0 + 5)), _rgb(DOMINO_FILL)), f"{cell}"
+            side = x1 - 2 - (x0 + 2)
+            for px, py in PIPS[look.pips]:
+                at = (round(x0 + 2 + px * side), round(y0 + 2 + py * side))
+                assert sum(image.getpixel(at)[:3]) < 200, f"{cell} {piece}: no pip at {px},{py}"
+            if look.pips % 2 == 0:
+                assert _near(image.getpixel((cx, cy)), _rgb(DOMINO_FILL)), f"{cell}: a centre pip"
+
+
+def test_a_disc_is_drawn_in_its_owners_colour(
+    journals: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = _draw(journals["doubles-wild"], tmp_path / "board.png", capsys)
+    record = export_game(journals["doubles-wild"])
+    game = find_kit("doubles-wild").new_game(2, random.Random(record["seed"]), {})
+    geo = geometry(game)
+    seen = set()
+    for cell, piece in record["layout"].items():
+        x0, y0, x1, y1 = cell_box(geo, cell)
+        pixel = image.getpixel(((x0 + x1) // 2 + round(CELL * 0.32), (y0 + y1) // 2))
+        seen.add(pixel)
+        assert _near(pixel, _rgb(NAMED_COLOURS[piece["label"]])), f"{cell} {piece}"
+    assert len(seen) >= 2, "both colours of ball are on the board and drawn apart"
+
+
+def test_an_earlier_game_of_the_journal_is_drawn_by_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "two.sqlite"
+    script = tmp_path / "resign.txt"
+    script.write_text("hold back\n", encoding="utf-8")
+    base = ["sim", "--game", "double-take", "--journal", str(journal), "--script", str(script)]
+    assert main(base) == 0
+    assert main(base) == 0
+    capsys.readouterr()
+    png = tmp_path / "first.png"
+    assert main(["show", "--journal", str(journal), "--game", "1", "--png", str(png)]) == 0
+    assert "game 1 (double-take)" in capsys.readouterr().out
+    assert Image.open(png).format == "PNG"
+
+
+def test_bad_input_is_named_and_nothing_is_written(
+    journals: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    png = tmp_path / "out.png"
+    cases = [
+        (["--journal", str(tmp_path / "none.sqlite")], "there is no journal"),
+        (["--journal", str(journals["dominoes"]), "--game", "9"], "has no game 9"),
+    ]
+    not_a_journal = tmp_path / "notes.sqlite"
+    not_a_journal.write_text("shopping list\n", encoding="utf-8")
+    cases.append((["--journal", str(not_a_journal)], str(not_a_journal)))
+    empty = tmp_path / "empty.sqlite"
+    Journal(empty).close()
+    cases.append((["--journal", str(empty)], "holds no games"))
+    for args, message in cases:
+        assert main(["show", *args, "--png", str(png)]) == 2, args
+        assert message in capsys.readouterr().err
+        assert not png.exists()
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    assert main(["show", "--journal", str(journals["dominoes"]), "--png", str(folder)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+    assert not_a_journal.read_text(encoding="utf-8") == "shopping list\n"
