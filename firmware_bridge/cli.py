@@ -47,6 +47,12 @@ def _add_sim(sub: Any) -> None:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="a game option"
     )
     p.add_argument(
+        "--setup",
+        type=Path,
+        metavar="FILE",
+        help="a TOML file of game options (the names of --option; --option wins over it)",
+    )
+    p.add_argument(
         "--words", type=Path, help="your own word list for the word games (one word a line)"
     )
     from .spectate.commands import add_sim_options
@@ -69,7 +75,7 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     from .checks import check_sim
-    from .options import check_sim_arguments, parse_option_pairs
+    from .setup_file import game_options
     from .sim.runner import SimOptions, Simulation, check_script
     from .sim.script import with_board_cells
 
@@ -79,10 +85,7 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
         return run_watched(args, out)
     script = _read_script(args.script) if args.script else None
     check_sim(args.game, args.profile, computer=script is None)
-    options = parse_option_pairs(args.option)
-    check_sim_arguments(args.game, options, args.players, args.words)
-    if args.words is not None:
-        options["words"] = str(args.words.resolve())
+    options = game_options(args.game, args.option, args.setup, args.players, args.words)
     if args.frames:
         _prepare_frames(args.frames)
     seed = args.seed if args.seed is not None else 1
@@ -102,7 +105,8 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     if script is not None:
         script = with_board_cells(script, sim.profile.cells)
     if sim.resumed and getattr(args, "resume", None) is None:
-        given = [flag for flag, used in (("--seed", args.seed), ("--option", args.option)) if used]
+        flags = (("--seed", args.seed), ("--option", args.option), ("--setup", args.setup))
+        given = [flag for flag, used in flags if used]
         if given:
             print(
                 f"tabletop: {' and '.join(given)} ignored: {args.journal} resumes game "
@@ -312,6 +316,7 @@ def cmd_resume(args: argparse.Namespace, out: TextIO) -> int:
             seed=record.seed,
             profile=record.profile,
             option=[],
+            setup=None,
             words=None,
             resume=record.id,
         ),

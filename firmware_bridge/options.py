@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from games.core import BadSettings
 
-Kind = Literal["number", "choice", "tiles", "path"]
+Kind = Literal["number", "choice", "tiles", "letters", "word", "racks", "cells", "path"]
+
+_KIND_VALUES: dict[str, str] = {
+    "tiles": "the tiles in drawing order, as letters (? for a blank)",
+    "letters": "letters A to Z in drawing order, as a string or a list",
+    "word": "a word of letters A to Z",
+    "racks": "a list of strings of letters, one rack a seat, seat 1 first",
+    "cells": 'a table of cell = kind (in --option, JSON: {"H3": "bonus"})',
+    "path": "the path of a file",
+}
 
 
 @dataclass(frozen=True)
@@ -24,9 +33,12 @@ class OptionSpec:
     """One option of one game.
 
     ``kind``: ``"number"`` a whole number from ``lo`` to ``hi`` (``seat`` makes the
-    top the last seat); ``"choice"`` one of ``choices``; ``"tiles"`` a string of
-    letters (``?`` a blank) or a list; ``"path"`` a file, set by ``flag`` rather than
-    ``--option``.
+    top the last seat, counted from ``lo``); ``"choice"`` one of ``choices``;
+    ``"tiles"`` a string of letters (``?`` a blank) or a list; ``"letters"`` the same
+    without blanks; ``"word"`` a string; ``"racks"`` a list of strings; ``"cells"`` a
+    table of cell names to strings; ``"path"`` a file, set by ``flag`` rather than
+    ``--option``. The game's own check (``GAME_CHECKS``) looks at the letters, counts
+    and cells.
     """
 
     name: str
@@ -44,13 +56,11 @@ class OptionSpec:
         """What values it takes, in words."""
         if self.kind == "choice":
             return " or ".join(repr(c) for c in self.choices)
-        if self.kind == "tiles":
-            return "the tiles in drawing order, as letters (? for a blank)"
-        if self.kind == "path":
-            return "the path of a file"
+        if self.kind in _KIND_VALUES:
+            return _KIND_VALUES[self.kind]
         hi: int | str | None = self.hi
         if self.seat:
-            hi = players - 1 if players is not None else "the last seat"
+            hi = self._last_seat(players) if players is not None else "the last seat"
         if hi is None:
             return f"a whole number of at least {self.lo}"
         return f"a whole number from {self.lo} to {hi}"
@@ -59,19 +69,28 @@ class OptionSpec:
         """Why ``value`` is not a value of this option, or None when it is."""
         if self.kind == "choice":
             return None if value in self.choices else f"must be {self.values()}"
-        if self.kind == "tiles":
+        if self.kind in ("tiles", "letters"):
             ok = isinstance(value, str) or (
                 isinstance(value, list) and all(isinstance(t, str) for t in value)
             )
             return None if ok else f"must be {self.values()}"
-        if self.kind == "path":
+        if self.kind == "racks":
+            ok = isinstance(value, list) and all(isinstance(t, str) for t in value)
+            return None if ok else f"must be {self.values()}"
+        if self.kind == "cells":
+            ok = isinstance(value, dict) and all(isinstance(t, str) for t in value.values())
+            return None if ok else f"must be {self.values()}"
+        if self.kind in ("word", "path"):
             return None if isinstance(value, str) and value else f"must be {self.values()}"
-        hi = (players - 1 if players is not None else None) if self.seat else self.hi
+        hi = (self._last_seat(players) if players is not None else None) if self.seat else self.hi
         if isinstance(value, bool) or not isinstance(value, int):
             return f"must be {self.values(players)}"
         if (self.lo is not None and value < self.lo) or (hi is not None and value > hi):
             return f"must be {self.values(players)}"
         return None
+
+    def _last_seat(self, players: int) -> int:
+        return players - 1 + (self.lo or 0)
 
     def line(self, players: int | None = None) -> str:
         """``rows=N  a whole number from 8 to 10 (default 9): ranks on the board``."""
@@ -124,6 +143,37 @@ GAME_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
             flag="--words",
         ),
     ),
+    "doublecross": (
+        OptionSpec("min_word", "number", "3", "the fewest letters of a complete word", lo=3, hi=4),
+        OptionSpec(
+            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
+        ),
+        OptionSpec(
+            "start_word", "word", "drawn from the bag", "the start word across row 8, 3-5 letters"
+        ),
+        OptionSpec("racks", "racks", "drawn from the bag", "each seat's rack, up to 6 tiles"),
+        OptionSpec(
+            "bag",
+            "letters",
+            "the rest, shuffled",
+            "what is left in the bag after the start word and the racks: refills come from "
+            "its front, returned tiles go to its end; tiles named nowhere are out of the game",
+        ),
+        OptionSpec(
+            "specials",
+            "cells",
+            "placed at random",
+            "the special spaces, replacing the random layout: cell = bonus, block, mystery, "
+            "ns, ew, nsew or bomb-N (seat N's coloured bomb)",
+        ),
+        OptionSpec(
+            "words",
+            "path",
+            "the ENABLE list",
+            "your own word list, one word a line",
+            flag="--words",
+        ),
+    ),
 }
 """Every game's options, by command-line name. A game not listed here is not
 checked (its engine still refuses bad settings)."""
@@ -166,33 +216,46 @@ def listing(title: str, specs: tuple[OptionSpec, ...], players: int | None = Non
     return "\n".join(lines)
 
 
-def check_options(game: str, title: str, given: Mapping[str, Any], players: int | None) -> None:
+def check_options(
+    game: str,
+    title: str,
+    given: Mapping[str, Any],
+    players: int | None,
+    sources: Mapping[str, str] | None = None,
+) -> None:
     """Refuse an option the game does not have or a value it does not take.
 
     Raises ``OptionError`` naming every problem, with a did-you-mean for a misspelt
-    name and the list of the game's options and their values.
+    name and the list of the game's options and their values. ``sources`` names the
+    setup file an option was read from (the others came from ``--option``).
     """
     specs = GAME_OPTIONS.get(game)
     if specs is None:
         return
+    sources = sources or {}
     by_name = {spec.name: spec for spec in specs}
     problems: list[str] = []
     for name, value in given.items():
         spec = by_name.get(name)
-        shown = f"{name}={value if isinstance(value, str) else _plain(value)}"
+        source = sources.get(name)
+        shown = _shown(name, value, source)
         if spec is None:
             if not specs:
-                problems.append(f"{title} has no options: leave out --option {shown}")
+                leave = f"take {name} out of {source}" if source else f"leave out {shown}"
+                problems.append(f"{title} has no options: {leave}")
                 continue
             near = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]!r}?" if near else ""
-            problems.append(f"{title} has no option {name!r} (--option {shown}){hint}")
+            problems.append(f"{title} has no option {name!r} ({shown}){hint}")
         elif spec.flag:
-            problems.append(f"{name} is set with {spec.flag}, not --option")
+            where = f"in a setup file ({source})" if source else "--option"
+            problems.append(f"{name} is set with {spec.flag}, not {where}")
         else:
             why = spec.problem(value, players)
             if why is not None:
-                problems.append(f"--option {shown}: {name} {why}")
+                problems.append(f"{shown}: {name} {why}")
+    if not problems and game in GAME_CHECKS:
+        problems = GAME_CHECKS[game](given, players)
     if problems:
         text = "\n".join(problems)
         if specs:
@@ -200,9 +263,28 @@ def check_options(game: str, title: str, given: Mapping[str, Any], players: int 
         raise OptionError(text)
 
 
-def _plain(value: object) -> str:
-    import json
+def _shown(name: str, value: object, source: str | None) -> str:
+    """How the option was written: ``--option rows=8`` or ``setup.toml: rows = 8``."""
+    if source:
+        return f"{source}: {name} = {_plain(value)}"
+    return f"--option {name}={value if isinstance(value, str) else _plain(value)}"
 
+
+def _doublecross_problems(given: Mapping[str, Any], players: int | None) -> list[str]:
+    from games.doublecross_setup import read_options
+
+    _, problems = read_options({k: v for k, v in given.items() if k != "words"}, players or 4)
+    return problems
+
+
+GAME_CHECKS: dict[str, Callable[[Mapping[str, Any], int | None], list[str]]] = {
+    "doublecross": _doublecross_problems,
+}
+"""A game's own check of its options taken together (letters, counts, cells), run once
+every option is of the right kind."""
+
+
+def _plain(value: object) -> str:
     return json.dumps(value)
 
 
@@ -223,13 +305,17 @@ def help_text(games: list[tuple[str, str]]) -> str:
 
 
 def check_sim_arguments(
-    game: str, options: Mapping[str, Any], players: int | None, words: object
+    game: str,
+    options: Mapping[str, Any],
+    players: int | None,
+    words: object,
+    sources: Mapping[str, str] | None = None,
 ) -> None:
     """Refuse ``tabletop sim``'s options the game does not take, and ``--words`` for a
-    game without words, before anything starts."""
+    game without words, before anything starts. ``sources``: as for ``check_options``."""
     from games.registry import find_listed
 
     title = find_listed(game).title
-    check_options(game, title, options, players)
+    check_options(game, title, options, players, sources)
     if words is not None and not takes_words(game):
         raise OptionError(f"--words: {title} uses no words; leave --words out")

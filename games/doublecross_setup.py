@@ -67,103 +67,168 @@ def start_cells(length: int) -> tuple[int, ...]:
     return tuple(range(first, first + length))
 
 
-def _letters(value: Any, what: str) -> list[str]:
+def _letters(value: Any, what: str, problems: list[str]) -> list[str] | None:
+    """The tiles of a string (or a list of one-letter strings), upper case; None (and a
+    problem noted) when it is not one."""
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        value = "".join(value)
     if not isinstance(value, str):
-        raise BadSettings(f"option {what} must be a string of letters A-Z, not {value!r}")
+        problems.append(f"option {what} must be a string of letters A-Z, not {value!r}")
+        return None
     letters = [c for c in value.upper() if not c.isspace()]
-    bad = [c for c in letters if c not in LETTERS]
+    bad = sorted({c for c in letters if c not in LETTERS})
     if bad:
-        raise BadSettings(
-            f"option {what}: {bad[0]!r} is not a DoubleCross tile; use the letters A to Z "
-            "(there are no blanks)"
+        shown = ", ".join(repr(c) for c in bad)
+        verb = "is not a DoubleCross tile" if len(bad) == 1 else "are not DoubleCross tiles"
+        problems.append(
+            f"option {what}: {shown} {verb}; use the letters A to Z (there are no blanks)"
         )
+        return None
     return letters
 
 
-def _seat_number(value: Any, players: int, what: str) -> int:
+def _seat_number(value: Any, players: int, what: str, problems: list[str]) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= players:
-        raise BadSettings(f"option {what} must be a seat from 1 to {players}, not {value!r}")
+        problems.append(f"option {what} must be a seat from 1 to {players}, not {value!r}")
+        return None
     return value - 1
 
 
-def check_options(options: Mapping[str, Any], players: int, judge: Judge) -> None:
-    """Raise BadSettings for an unknown option name or a bad ``min_word``."""
+@dataclass
+class Given:
+    """What the options fix, checked; None for what is left to the seeded random source."""
+
+    min_word: int
+    first: int | None
+    start_word: list[str] | None
+    racks: list[list[str]] | None
+    bag: list[str] | None
+    specials: dict[int, str] | None
+
+
+def read_options(options: Mapping[str, Any], players: int) -> tuple[Given, list[str]]:
+    """Check every option that can be checked without the word list.
+
+    Returns what the options fix and every problem found (all of them, not only the
+    first): unknown names, values of the wrong kind, letters that are not tiles,
+    more of a letter than the 98-tile set holds, cells off the board, a coloured bomb
+    of a seat the game does not have. Whether the start word is a word is checked by
+    ``make_setup``, which has the word list.
+    """
+    problems: list[str] = []
     for key in options:
         if key not in OPTION_NAMES:
-            raise BadSettings(
+            problems.append(
                 f"DoubleCross has no option {key!r}; its options are {', '.join(OPTION_NAMES)}"
             )
     min_word = options.get("min_word", 3)
     if isinstance(min_word, bool) or min_word not in (3, 4):
-        raise BadSettings(f"option min_word must be 3 or 4, not {min_word!r}")
+        problems.append(f"option min_word must be 3 or 4, not {min_word!r}")
+        min_word = 3
+    first = (
+        _seat_number(options["first"], players, "first", problems) if "first" in options else None
+    )
+    word = (
+        _letters(options["start_word"], "start_word", problems) if "start_word" in options else None
+    )
+    if word is not None and not 3 <= len(word) <= 5:
+        problems.append(f"option start_word must have 3 to 5 letters, not {len(word)}")
+        word = None
+    elif word is not None and len(word) < min_word:
+        problems.append(
+            f"option start_word: {''.join(word)} has {len(word)} letters, but with min_word = "
+            f"{min_word} a complete word has at least {min_word}; give a longer start word"
+        )
+    racks = _racks(options["racks"], players, problems) if "racks" in options else None
+    bag = _letters(options["bag"], "bag", problems) if "bag" in options else None
+    _check_counts(word or [], racks or [], bag or [], problems)
+    specials = None
+    if "specials" in options:
+        cells = start_cells(len(word)) if word is not None else ()
+        specials = _given_specials(options["specials"], players, cells, problems)
+    return Given(int(min_word), first, word, racks, bag, specials), problems
 
 
 def make_setup(options: Mapping[str, Any], players: int, rng: random.Random, judge: Judge) -> Setup:
-    """Check the options and draw whatever they leave out. Raises BadSettings."""
-    check_options(options, players, judge)
-    first = (
-        _seat_number(options["first"], players, "first")
-        if "first" in options
-        else rng.randrange(players)
-    )
-    given_word = _letters(options["start_word"], "start_word") if "start_word" in options else None
-    racks = _racks(options["racks"], players) if "racks" in options else None
-    bag = _letters(options["bag"], "bag") if "bag" in options else None
-    _check_counts(given_word or [], racks or [], bag or [])
+    """Check the options and draw whatever they leave out. Raises BadSettings naming
+    every problem.
+
+    Tiles come out of the 98-tile set in this order: the start word, the racks, the
+    bag. What is not given is drawn from the tiles no option names; when the bag is
+    given, the tiles no option names are out of the game.
+    """
+    given, problems = read_options(options, players)
+    if problems:
+        raise BadSettings("\n".join(problems))
+    first = given.first if given.first is not None else rng.randrange(players)
     rest = Counter(TILE_COUNTS)
-    rest.subtract(given_word or [])
-    for rack in racks or []:
+    rest.subtract(given.start_word or [])
+    for rack in given.racks or []:
         rest.subtract(rack)
-    rest.subtract(bag or [])
+    rest.subtract(given.bag or [])
     pool = sorted(rest.elements())
     rng.shuffle(pool)
-    if given_word is None:
+    if given.start_word is None:
         word = _draw_start_word(pool, rng, judge)
     else:
-        word = "".join(given_word)
-        if not 3 <= len(word) <= 5:
-            raise BadSettings(f"option start_word must have 3 to 5 letters, not {len(word)}")
+        word = "".join(given.start_word)
         if not judge.is_complete(word):
             raise BadSettings(
                 f"option start_word: {word} is not a complete word (in the word list, "
                 f"at least {judge.min_word} letters)"
             )
-    draw = bag if bag is not None else pool
+    racks = given.racks
     if racks is None:
-        racks = []
-        for _ in range(players):
-            racks.append(draw[:RACK_SIZE])
-            del draw[:RACK_SIZE]
+        if len(pool) < players * RACK_SIZE:
+            raise BadSettings(
+                f"option bag: the start word and the bag leave {len(pool)} tiles of the 98 "
+                f"for {players} racks of {RACK_SIZE}; give the racks too, or a shorter bag"
+            )
+        racks = [pool[n * RACK_SIZE : (n + 1) * RACK_SIZE] for n in range(players)]
+        del pool[: players * RACK_SIZE]
+    bag = given.bag if given.bag is not None else pool
     cells = start_cells(len(word))
-    specials = (
-        _given_specials(options["specials"], players, cells)
-        if "specials" in options
-        else random_specials(players, cells, rng)
-    )
-    return Setup(judge.min_word, first, word, cells, racks, list(draw), specials)
+    if given.specials is not None:
+        on_word = sorted(cell_name(i) for i in given.specials if i in cells)
+        if on_word:
+            raise BadSettings(
+                f"option specials: {', '.join(on_word)} holds the start word {word}; "
+                "choose other cells, or give the start word with the start_word option"
+            )
+        specials = given.specials
+    else:
+        specials = random_specials(players, cells, rng)
+    return Setup(judge.min_word, first, word, cells, racks, list(bag), specials)
 
 
-def _racks(value: Any, players: int) -> list[list[str]]:
+def _racks(value: Any, players: int, problems: list[str]) -> list[list[str]] | None:
     if not isinstance(value, list | tuple) or len(value) != players:
-        raise BadSettings(
+        problems.append(
             f"option racks must be a list of {players} strings, one rack a seat, seat 1 first"
         )
-    racks = [_letters(v, f"racks (seat {n})") for n, v in enumerate(value, start=1)]
-    for n, rack in enumerate(racks, start=1):
+        return None
+    racks: list[list[str]] = []
+    for n, v in enumerate(value, start=1):
+        rack = _letters(v, f"racks (seat {n})", problems)
+        if rack is None:
+            return None
         if len(rack) > RACK_SIZE:
-            raise BadSettings(
+            problems.append(
                 f"option racks: seat {n}'s rack has {len(rack)} tiles; a rack holds {RACK_SIZE}"
             )
+        racks.append(rack)
     return racks
 
 
-def _check_counts(word: list[str], racks: list[list[str]], bag: list[str]) -> None:
+def _check_counts(
+    word: list[str], racks: list[list[str]], bag: list[str], problems: list[str]
+) -> None:
     used = Counter(word) + Counter(bag)
     for rack in racks:
         used.update(rack)
     for letter, n in sorted(used.items()):
         if n > TILE_COUNTS[letter]:
-            raise BadSettings(
+            problems.append(
                 f"the start word, racks and bag use {n} {letter} tiles, but the set has only "
                 f"{TILE_COUNTS[letter]}: take {n - TILE_COUNTS[letter]} out"
             )
@@ -190,26 +255,37 @@ def _draw_start_word(pool: list[str], rng: random.Random, judge: Judge) -> str:
     )
 
 
-def _given_specials(value: Any, players: int, start: tuple[int, ...]) -> dict[int, str]:
+def _given_specials(
+    value: Any, players: int, start: tuple[int, ...], problems: list[str]
+) -> dict[int, str] | None:
     if not isinstance(value, Mapping):
-        raise BadSettings(
+        problems.append(
             "option specials must be a table of cell = kind, e.g. {H3 = 'bonus', A1 = 'bomb-1'}"
         )
+        return None
     kinds = [BONUS, BLOCK, MYSTERY, *DIRECTIONAL] + [bomb_kind(p) for p in range(players)]
     out: dict[int, str] = {}
     for cell, kind in value.items():
         i = cell_index(cell)
         if i is None:
-            raise BadSettings(f"option specials: {cell!r} is not a cell of the board (A1 to O15)")
+            problems.append(f"option specials: {cell!r} is not a cell of the board (A1 to O15)")
+            continue
         if kind not in kinds:
-            raise BadSettings(
-                f"option specials: {cell} = {kind!r} is not a special space; "
+            seat = bomb_seat(kind) if isinstance(kind, str) else None
+            why = (
+                f"; there is no seat {seat + 1} in a {players}-player game"
+                if seat is not None and seat >= 0
+                else ""
+            )
+            problems.append(
+                f"option specials: {cell} = {kind!r} is not a special space{why}; "
                 f"use one of {', '.join(kinds)}"
             )
+            continue
         if i in start:
-            raise BadSettings(f"option specials: {cell} holds the start word; choose another cell")
-        if i in out:
-            raise BadSettings(f"option specials: {cell} is given twice")
+            problems.append(f"option specials: {cell} holds the start word; choose another cell")
+        elif i in out:
+            problems.append(f"option specials: {cell} is given twice")
         out[i] = str(kind)
     return out
 

@@ -33,14 +33,14 @@ class SimThread(threading.Thread):
         self.final: dict[str, Any] | None = None
 
     def run(self) -> None:
-        from ..options import parse_option_pairs
+        from ..setup_file import game_options
         from ..sim.runner import SimOptions, Simulation
 
         args = self.args
         try:
-            options = parse_option_pairs(args.option)
-            if args.words is not None:
-                options["words"] = str(args.words.resolve())
+            options = game_options(
+                args.game, args.option, getattr(args, "setup", None), args.players, args.words
+            )
             sim = Simulation(
                 SimOptions(
                     game=args.game,
