@@ -163,12 +163,12 @@ class BattlePicture:
 
     @property
     def height(self) -> int:
-        return 2 * (SIZE + 4)
+        return 2 * (SIZE + 3)
 
     def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
         font = _font()
         for side, row in enumerate(self.rows):
-            y = top + 1 + side * (SIZE + 4)
+            y = top + 1 + side * (SIZE + 3)
             if side == self.roller:
                 draw.rectangle((0, y - 1, 38, y + SIZE), fill=255)
             draw.text((1, y), row.name[:6], font=font, fill=0 if side == self.roller else 255)

@@ -1,20 +1,22 @@
 """Screens: what the OLED shows, as data, and how it is drawn.
 
-A referee describes a ``Screen``; ``render`` draws it with Pillow into a 1-bit
-image. Drawing is deterministic (Pillow's built-in bitmap font), so frames can be
-compared with reference PNGs.
+A view describes a ``Screen``; ``layout.lay_out`` decides where each line goes and
+``render`` draws the result with Pillow into a 1-bit image. Drawing is deterministic
+(Pillow's built-in bitmap font), so frames can be compared with reference PNGs.
 """
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PIL import Image, ImageDraw, ImageFont
+
+if TYPE_CHECKING:
+    from .layout import Layout
 
 WIDTH = 128
 HEIGHT = 64
@@ -25,27 +27,49 @@ HEADER_H = 11
 
 
 class Mark(StrEnum):
-    """How a map draws an occupied cell."""
+    """How a map draws an occupied cell: a pattern of its own for each seat."""
 
     SOLID = "solid"
-    """A filled square: the first seat's piece, or the piece that matters now."""
+    """A filled square: the first seat's piece, or a piece of no seat."""
     HOLLOW = "hollow"
-    """An outlined square: another seat's piece."""
+    """An outlined square: the second seat's piece."""
+    CROSS = "cross"
+    """The square's two diagonals: the third seat's piece."""
+    CHECK = "check"
+    """A chequered square: the fourth seat's piece."""
     DOT = "dot"
     """A point: a cell that holds something of no seat's."""
+
+
+SEAT_MARKS = (Mark.SOLID, Mark.HOLLOW, Mark.CROSS, Mark.CHECK)
+"""The mark of each seat's pieces, fixed for the whole game."""
+
+
+def seat_mark(seat: int | None) -> Mark:
+    """The mark of ``seat``'s pieces (a piece of no seat is solid)."""
+    return SEAT_MARKS[(seat or 0) % len(SEAT_MARKS)]
 
 
 @dataclass(frozen=True)
 class BoardMap:
     """A small map of the board: rows top to bottom as the station sees them.
 
-    ``marks`` gives each occupied cell a style; ``focus`` is the cell a fix names,
-    drawn with a frame around it.
+    ``marks`` gives each occupied cell a style; ``focus`` is the cell (or cells) a fix
+    names, each drawn with a frame around it; ``lit`` is a group of cells (a wild row)
+    drawn with one frame around them all.
     """
 
     grid: tuple[tuple[str | None, ...], ...]
     marks: Mapping[str, Mark] = field(default_factory=dict)
-    focus: str | None = None
+    focus: str | tuple[str, ...] | None = None
+    lit: frozenset[str] = frozenset()
+
+    @property
+    def framed(self) -> tuple[str, ...]:
+        """Every cell drawn with a frame of its own."""
+        if self.focus is None:
+            return ()
+        return (self.focus,) if isinstance(self.focus, str) else self.focus
 
 
 class Picture(Protocol):
@@ -71,7 +95,12 @@ class Picture(Protocol):
 
 @dataclass(frozen=True)
 class Screen:
-    """One frame's content."""
+    """One frame's content.
+
+    ``header`` and ``status`` share the lit top bar. ``prompt`` (what to do now) and
+    ``scores`` (one item a seat, never split) are always on screen; ``lines`` are
+    shown in order and paged when they do not all fit.
+    """
 
     header: str
     status: str = ""
@@ -79,16 +108,22 @@ class Screen:
     board: BoardMap | None = None
     invert_body: bool = False
     picture: Picture | None = None
+    prompt: str = ""
+    scores: tuple[str, ...] = ()
 
     def text(self) -> list[str]:
-        """The words on the screen, for logs and the ``--json`` stream."""
+        """Every word of the screen, unwrapped and unpaged (see ``Layout.text``)."""
         top = f"{self.header} {self.status}".strip()
         drawn = self.picture.words() if self.picture is not None else ()
-        return [top, *drawn, *self.lines]
+        tail = [self.prompt] if self.prompt else []
+        if self.scores:
+            tail.append(" ".join(self.scores))
+        return [top, *drawn, *self.lines, *tail]
 
 
 @cache
-def _font() -> ImageFont.ImageFont:
+def font() -> ImageFont.ImageFont:
+    """The bitmap font every screen is drawn and measured with."""
     return ImageFont.load_default_imagefont()
 
 
@@ -102,70 +137,43 @@ def printable(text: str) -> str:
 
 def wrap(text: str, width_px: int) -> list[str]:
     """Break ``text`` into lines that fit ``width_px`` of the bitmap font."""
-    out: list[str] = []
-    for para in printable(text).split("\n"):
-        out.extend(textwrap.wrap(para, max(4, width_px // CHAR_W)) or [""])
-    return out
+    from .layout import wrap_text
+
+    return wrap_text(text, width_px)
 
 
-def _draw_map(
-    draw: ImageDraw.ImageDraw, board: BoardMap, right: int, top: int, size: tuple[int, int]
-) -> int:
-    rows = len(board.grid)
-    cols = max((len(r) for r in board.grid), default=0)
-    if not rows or not cols:
-        return right
-    width, height = size
-    pitch = max(3, min((height - top - 1) // rows, (width * 7 // 16) // cols))
-    left = right - cols * pitch
-    for r, row in enumerate(board.grid):
-        for c, cell in enumerate(row):
-            if cell is None:
-                continue
-            x = left + c * pitch
-            y = top + r * pitch
-            mark = board.marks.get(cell)
-            inner = (x + 1, y + 1, x + pitch - 2, y + pitch - 2)
-            if mark is Mark.SOLID:
-                draw.rectangle(inner, fill=255)
-            elif mark is Mark.HOLLOW:
-                draw.rectangle(inner, outline=255)
-            elif mark is Mark.DOT or pitch < 5:
-                cx, cy = x + pitch // 2, y + pitch // 2
-                draw.point((cx, cy), fill=255)
-            else:
-                draw.point((x + pitch // 2, y + pitch // 2), fill=255)
-            if cell == board.focus:
-                draw.rectangle((x - 1, y - 1, x + pitch, y + pitch), outline=255)
-                draw.rectangle((x, y, x + pitch - 1, y + pitch - 1), outline=0)
-    return left - 3
+def render(
+    screen: Screen, size: tuple[int, int] = (WIDTH, HEIGHT), now: float = 0.0
+) -> Image.Image:
+    """Draw ``screen`` as a 1-bit image of ``size`` (width, height) pixels.
+
+    ``now`` picks the page shown when the lines do not all fit.
+    """
+    from .layout import lay_out
+
+    return draw_layout(lay_out(screen, size, now))
 
 
-def render(screen: Screen, size: tuple[int, int] = (WIDTH, HEIGHT)) -> Image.Image:
-    """Draw ``screen`` as a 1-bit image of ``size`` (width, height) pixels."""
-    width, height = size
+def draw_layout(layout: Layout) -> Image.Image:
+    """Draw a laid-out screen."""
+    from .board_map import draw_map
+
+    screen = layout.screen
+    width, height = layout.size
     image = Image.new("1", (width, height), 0)
     draw = ImageDraw.Draw(image)
-    font = _font()
+    face = font()
     draw.rectangle((0, 0, width - 1, HEADER_H - 1), fill=255)
-    draw.text((1, 0), printable(screen.header), font=font, fill=0)
-    if screen.status:
-        status = printable(screen.status)
-        w = int(draw.textlength(status, font=font))
-        draw.text((width - w - 1, 0), status, font=font, fill=0)
-    text_right = width
-    if screen.board is not None:
-        text_right = _draw_map(draw, screen.board, width - 1, HEADER_H + 2, size)
-    lines: list[str] = []
-    for line in screen.lines:
-        lines.extend(wrap(line, text_right))
-    y = HEADER_H + 1
+    draw.text((1, 0), layout.header, font=face, fill=0)
+    if layout.status:
+        w = int(draw.textlength(layout.status, font=face))
+        draw.text((width - w - 1, 0), layout.status, font=face, fill=0)
+    if layout.map is not None and screen.board is not None:
+        draw_map(draw, screen.board, layout.map)
     if screen.picture is not None:
-        screen.picture.draw(draw, y, text_right)
-        y += screen.picture.height
-    for line in lines[: (height - y + 1) // LINE_H]:
-        draw.text((1, y), line, font=font, fill=255)
-        y += LINE_H
+        screen.picture.draw(draw, HEADER_H + 1, layout.picture_right)
+    for line in layout.lines:
+        draw.text((line.x, line.y), line.text, font=face, fill=255)
     if screen.invert_body:
         body = image.crop((0, HEADER_H, width, height)).point(lambda v: 255 - v)
         image.paste(body, (0, HEADER_H))

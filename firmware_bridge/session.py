@@ -22,8 +22,9 @@ from .events import ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
+from .layout import PAGE_S, Layout, lay_out
 from .referee import Referee
-from .screens import HEIGHT, WIDTH, Screen, render
+from .screens import HEIGHT, WIDTH, Screen, draw_layout
 
 G = TypeVar("G", bound=Game)
 
@@ -161,7 +162,9 @@ class Session(Generic[G]):
         self.played: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, once it is journaled and applied."""
         self._last_state: dict[str, Any] | None = None
-        self._last_screen: Screen | None = None
+        self._last_layout: Layout | None = None
+        self._shown_at = 0.0
+        """When the screen now shown first appeared: its pages count from then."""
         self._led = ""
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
@@ -311,7 +314,14 @@ class Session(Generic[G]):
 
     # -- events -----------------------------------------------------------------
     def wants_ticks(self) -> bool:
-        return bool(self._held) or self.referee.wants_ticks()
+        return bool(self._held) or self._page_due() or self.referee.wants_ticks()
+
+    def _page_due(self) -> bool:
+        """Whether the screen shown has pages and the next one is due now."""
+        last = self._last_layout
+        if last is None or last.pages < 2:
+            return False
+        return self.now >= self._shown_at + (last.page + 1) * PAGE_S
 
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.
@@ -385,15 +395,27 @@ class Session(Generic[G]):
                 return self.referee.view.fix_screen("Set up the board", fixes)
         return self.referee.view.screen()
 
-    def refresh(self) -> None:
+    @property
+    def layout(self) -> Layout | None:
+        """The screen last drawn, as laid out (None before the first)."""
+        return self._last_layout
+
+    def _layout(self) -> Layout:
         screen = self.screen()
-        if screen != self._last_screen:
-            self._last_screen = screen
+        last = self._last_layout
+        if last is None or last.screen != screen:
+            self._shown_at = self.now
+        return lay_out(screen, self.size, self.now - self._shown_at)
+
+    def refresh(self) -> None:
+        layout = self._layout()
+        if layout != self._last_layout:
+            self._last_layout = layout
             if self.display is not None:
-                self.display.show(render(screen, self.size))
+                self.display.show(draw_layout(layout))
             self._show_status()
         if self.listeners:
-            self._emit(self.state(screen))
+            self._emit(self.state(layout))
 
     def _show_status(self) -> None:
         """The status LED: steady when all is well, blinking while the board needs a fix."""
@@ -413,16 +435,17 @@ class Session(Generic[G]):
             for listener in self.listeners:
                 listener(state)
 
-    def state(self, screen: Screen | None = None) -> dict[str, Any]:
-        """Everything the ``--json`` stream reports about the table now."""
-        screen = screen or self.screen()
+    def state(self, layout: Layout | None = None) -> dict[str, Any]:
+        """Everything the ``--json`` stream reports about the table now; ``oled`` is
+        the text as drawn, wrapped and on the page shown."""
+        layout = layout or self._layout()
         game = self.game
         verdict = self.last_verdict
         outcome = game.outcome
         return {
             "turn": game.seat_name(game.to_move) if outcome is None else None,
             "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
-            "oled": screen.text(),
+            "oled": layout.text(),
             "fixes": [f.to_dict() for f in self.pending_fixes()],
             "verdict": verdict.to_dict() if verdict else None,
             "move": self.last_move,

@@ -13,14 +13,17 @@ from games.core import Action, Game, Piece, Resign
 
 from .facts import Facts
 from .fixes import Fix
+from .layout import fits_bar
 from .menu import Menu
-from .screens import BoardMap, Mark, Screen, window
+from .screens import BoardMap, Mark, Screen, seat_mark, window
 
 G = TypeVar("G", bound=Game)
 
 WINDOW_ROWS = 5
 WINDOW_COLUMNS = 3
 """The window of a large board that a map shows around the cell a fix names."""
+NEW_GAME = "ok: new game"
+"""What the game-over screen asks: ok opens the start menu on the same game."""
 
 
 class Controls(Protocol):
@@ -48,9 +51,10 @@ class View(Generic[G]):
         raise NotImplementedError
 
     def mark(self, piece: Piece) -> Mark:
-        return Mark.SOLID if piece.owner in (0, None) else Mark.HOLLOW
+        """Each seat's pieces in a pattern of their own, the same all game."""
+        return seat_mark(piece.owner)
 
-    def board_map(self, focus: str | None = None) -> BoardMap:
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
         marks = {cell: self.mark(p) for cell, p in self.game.layout().items()}
         return BoardMap(self.grid(), marks, focus)
 
@@ -72,6 +76,19 @@ class View(Generic[G]):
             return f"{self.game.seat_name(action.player)} resigns"
         return action.type
 
+    def scores(self) -> tuple[str, ...]:
+        """Each seat's score, one item a seat: the screen never splits one."""
+        game = self.game
+        return tuple(f"{game.seat_name(p).capitalize()} {s}" for p, s in enumerate(game.scores()))
+
+    @staticmethod
+    def fit_title(titles: tuple[str, ...], status: str) -> str:
+        """The first of ``titles`` that fits the bar beside ``status`` (else the last)."""
+        for title in titles:
+            if fits_bar(title, status):
+                return title
+        return titles[-1]
+
     def header(self) -> tuple[str, str]:
         game = self.game
         if game.outcome is not None:
@@ -81,10 +98,15 @@ class View(Generic[G]):
     # -- screens ----------------------------------------------------------------------
     def fix_screen(self, title: str, fixes: list[Fix], reason: str = "") -> Screen:
         first = fixes[0]
-        lines = [reason] if reason else []
+        lines = (reason,) if reason else ()
         count = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-        lines.append(first.text() + count)
-        return Screen(title, "", tuple(lines), self.board_map(first.cell))
+        prompt = self.fix_text(first) + count
+        board = self.board_map(first.cell)
+        return Screen(title, "", lines, board, prompt=prompt, scores=self.scores())
+
+    def fix_text(self, fix: Fix) -> str:
+        """A fix in a player's words."""
+        return fix.text()
 
     def result_screen(self) -> Screen:
         outcome = self.game.outcome
@@ -94,12 +116,16 @@ class View(Generic[G]):
         else:
             names = " and ".join(self.game.seat_name(p).capitalize() for p in outcome.winners)
             first = f"{names} wins"
-        return Screen("Game over", "", (first, outcome.reason), self.board_map())
+        reason = outcome.reason[:1].upper() + outcome.reason[1:]
+        board = self.board_map()
+        lines = (first, reason)
+        return Screen("Game over", "", lines, board, prompt=NEW_GAME, scores=self.scores())
 
     def menu_screen(self) -> Screen:
         menu = self.controls.menu
         assert menu is not None
-        return Screen(menu.title, "", menu.lines())
+        choice, *keys = menu.lines()
+        return Screen(menu.title, "", (choice,), prompt=" ".join(keys), scores=self.scores())
 
     def screen(self) -> Screen:
         """What the OLED shows now (the session adds link trouble and set-up)."""

@@ -19,7 +19,7 @@ from games.crosslet_board import BLANK, COLUMNS, RACK_SIZE, SIZE, rack_points
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Mark, Screen
-from ..view import Controls, View
+from ..view import NEW_GAME, Controls, View
 from .crosslet_turn import (
     TURNS,
     CrossletTurn,
@@ -58,8 +58,8 @@ class CrossletView(View[Crosslet]):
     def mark(self, piece: Piece) -> Mark:
         return Mark.SOLID
 
-    def board_map(self, focus: str | None = None) -> BoardMap:
-        return self.window_map(focus)
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
+        return self.window_map(focus if not isinstance(focus, tuple) else focus[0])
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:
@@ -90,8 +90,8 @@ class CrossletView(View[Crosslet]):
             return (f"Count: {short(game.to_move)}", status)
         return (f"{short(game.to_move)} to play", status)
 
-    def score_line(self) -> str:
-        return " ".join(f"{short(p)} {s}" for p, s in enumerate(self.game.scores()))
+    def scores(self) -> tuple[str, ...]:
+        return tuple(f"{short(p)} {s}" for p, s in enumerate(self.game.scores()))
 
     def rack_line(self, seat: int) -> str:
         game = self.game
@@ -173,40 +173,43 @@ class CrossletView(View[Crosslet]):
     def screen(self) -> Screen:
         title, status = self.header()
         game = self.game
+        scores = self.scores()
         fixes = self.controls.board_fixes() if self.turn.wants_fixes() else []
         if game.outcome is not None:
             if self.turn.clearing and fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-                shown = (self.turn.clearing, self.fix_text(fixes[0]) + more)
-                return Screen(title, status, shown, self.board_map(fixes[0].cell))
-            return Screen(title, status, self.result_lines())
+                prompt = self.fix_text(fixes[0]) + more
+                board = self.board_map(fixes[0].cell)
+                clearing = (self.turn.clearing,)
+                return Screen(title, status, clearing, board, prompt=prompt, scores=scores)
+            return Screen(title, status, self.result_lines(), prompt=NEW_GAME, scores=scores)
         if self.controls.menu is not None:
             return self.menu_screen()
         if fixes:
             why = self.turn.problem or self.turn.rejection
             first = f"No: {why}" if why else self.turn.clearing
             more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-            shown = (first, self.fix_text(fixes[0]) + more)
-            return Screen(title, status, shown, self.board_map(fixes[0].cell))
+            prompt = self.fix_text(fixes[0]) + more
+            board = self.board_map(fixes[0].cell)
+            return Screen(title, status, (first,), board, prompt=prompt, scores=scores)
         if game.counting:
-            return Screen(title, status, self.counting_lines())
+            counting, prompt = self.counting_lines()
+            return Screen(title, status, counting, prompt=prompt, scores=scores)
         top = [self.turn.note, self.hint_line()]
         if not any(top):
             top = [self.turn.rack_note or self.last_line(), self.dealt_line()]
-        lines = [*top, self.rack_line(game.to_move), self.preview_line(), self.score_line()]
-        return Screen(title, status, tuple(line for line in lines if line))
+        lines = tuple(line for line in [*top, self.rack_line(game.to_move)] if line)
+        return Screen(title, status, lines, prompt=self.preview_line(), scores=scores)
 
-    def counting_lines(self) -> tuple[str, ...]:
-        """The count: who lays the tiles left on the board now."""
+    def counting_lines(self) -> tuple[tuple[str, ...], str]:
+        """The count: who lays the tiles left on the board now (lines and prompt)."""
         game = self.game
         seat = game.to_move
-        lines = [
+        lines = (
             self.turn.note or self.turn.rack_note or "Game over: the count",
             f"{short(seat)}: lay your {tiles_text(game.rack_size(seat))}",
-            self.preview_line(),
-            self.score_line(),
-        ]
-        return tuple(line for line in lines if line)
+        )
+        return lines, self.preview_line()
 
     def menu_screen(self) -> Screen:
         menu = self.controls.menu
@@ -214,8 +217,8 @@ class CrossletView(View[Crosslet]):
         if not menu.subject:
             return super().menu_screen()
         status = self.header()[1]
-        lines = ("Which letter?", f"< {menu.choice} >", "left/right, then ok")
-        return Screen(menu.title, status, lines)
+        lines = ("Which letter?", f"< {menu.choice} >")
+        return Screen(menu.title, status, lines, prompt="left/right, then ok", scores=self.scores())
 
     def result_lines(self) -> tuple[str, ...]:
         game = self.game
@@ -232,7 +235,7 @@ class CrossletView(View[Crosslet]):
             why = "Two scoreless rounds."
         else:
             why = outcome.reason[:1].upper() + outcome.reason[1:] + "."
-        return (first, why, self.score_line(), self.racks_line())
+        return tuple(line for line in (first, why, self.racks_line()) if line)
 
     def racks_line(self) -> str:
         """What the racks left at the end took off (and gave the player who went out)."""

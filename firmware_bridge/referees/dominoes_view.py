@@ -11,10 +11,12 @@ from games.dominoes_board import COLUMNS, SIZE
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Mark, Screen
-from ..view import Controls, View
+from ..view import NEW_GAME, Controls, View
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
+PIPS_BESIDE = 4
+"""Up to this many players, each score shows its track space's pips beside it."""
 VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
 
 
@@ -32,8 +34,8 @@ class DominoesView(View[Dominoes]):
     def mark(self, piece: Piece) -> Mark:
         return Mark.SOLID
 
-    def board_map(self, focus: str | None = None) -> BoardMap:
-        return self.window_map(focus)
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
+        return self.window_map(focus if not isinstance(focus, tuple) else focus[0])
 
     # -- words ----------------------------------------------------------------------
     @staticmethod
@@ -60,14 +62,25 @@ class DominoesView(View[Dominoes]):
             return ("Game over", status)
         return (f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}", status)
 
-    def score_line(self) -> str:
-        """Every seat's score and, in brackets, the pips of its track space."""
+    def scores(self) -> tuple[str, ...]:
+        """Every seat's score and, up to four players, in brackets the pips of its track
+        space (more players: ``pips_line``, so that the scores take two lines at most)."""
         game = self.game
         parts = []
         for seat, score in enumerate(game.scores()):
             pips = game.track_pips(game.track_space(seat))
-            parts.append(f"{short(seat)} {score}" + ("" if pips is None else f"({pips})"))
-        return " ".join(parts)
+            brackets = "" if pips is None or game.players > PIPS_BESIDE else f"({pips})"
+            parts.append(f"{short(seat)} {score}{brackets}")
+        return tuple(parts)
+
+    def pips_line(self) -> str:
+        """The pips of each seat's track space, when the scores have no room for them."""
+        game = self.game
+        if game.players <= PIPS_BESIDE:
+            return ""
+        pips = [(p, game.track_pips(game.track_space(p))) for p in range(game.players)]
+        shown = " ".join(f"{short(p)} {n}" for p, n in pips if n is not None)
+        return f"Track pips: {shown}" if shown else ""
 
     def last_line(self) -> str:
         """The last placement and who it gave points to, the +3s included."""
@@ -106,33 +119,38 @@ class DominoesView(View[Dominoes]):
         if game.outcome is not None:
             if turn.counting():
                 return self.count_screen()
-            return Screen(title, status, self.result_lines())
+            ended = tuple(line for line in (*self.result_lines(), self.pips_line()) if line)
+            return Screen(title, status, ended, prompt=NEW_GAME, scores=self.scores())
         if self.controls.menu is not None:
             return self.menu_screen()
         if turn.rejection:
             fixes = self.controls.board_fixes()
             if fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-                shown = ("No: " + turn.rejection, self.fix_text(fixes[0]) + more)
-                return Screen(title, status, shown, self.board_map(fixes[0].cell))
+                prompt = self.fix_text(fixes[0]) + more
+                board = self.board_map(fixes[0].cell)
+                why = ("No: " + turn.rejection,)
+                return Screen(title, status, why, board, prompt=prompt, scores=self.scores())
         hand = f"Hand {dominoes_text(game.hand(game.to_move))}"
-        lines: list[str] = []
-        if turn.note:
-            lines.append(turn.note)
+        lines: list[str] = [turn.note]
         if turn.waiting:
-            lines.append(turn.waiting)
+            prompt = turn.waiting
         elif game.phase == "draw":
-            lines.append("Press roll to draw.")
+            prompt = "Press roll to draw."
         elif game.phase == "play":
-            lines.append("Lay a domino.")
+            prompt = "Lay a domino."
         elif game.phase == "chain":
-            lines.append(f"Double! Lay one beside {game.chain_double}, or ok to end.")
+            prompt = f"Lay one beside {game.chain_double}, or ok to end"
         elif game.phase == "discard":
             options = discards(game)
             choice = options[turn.cursor % len(options)]
-            lines += ["Nothing fits: pit one", f"< {choice.a}-{choice.b} >  ok: pit it"]
-        lines += [self.dealt_line(), hand, self.score_line(), self.last_line()]
-        return Screen(title, status, tuple(line for line in lines if line))
+            lines.append("Nothing fits: pit one")
+            prompt = f"< {choice.a}-{choice.b} >  ok: pit it"
+        else:
+            prompt = ""
+        lines += [self.dealt_line(), hand, self.last_line(), self.pips_line()]
+        shown = tuple(line for line in lines if line)
+        return Screen(title, status, shown, prompt=prompt, scores=self.scores())
 
     def count_screen(self) -> Screen:
         """What the OLED asks while a tied hand is counted."""
@@ -142,28 +160,31 @@ class DominoesView(View[Dominoes]):
         who = short(count.seat)
         done = " ".join(f"{short(p)} {n}" for p, n in count.counted.items() if p != count.seat)
         counted = f"Counted: {done}" if done else ""
+        prompt = ""
+        focus = None
         if count.stage == LIFT:
             fixes = self.controls.board_fixes()
             lines = [f"{who}: {count.counted[count.seat]} pips.", "Take it off:"]
-            focus = fixes[0].cell if fixes else None
             if fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-                lines.append(self.fix_text(fixes[0]) + more)
-            return Screen(title, "", tuple(lines), self.board_map(focus))
-        if count.stage == LAY:
+                prompt = self.fix_text(fixes[0]) + more
+                focus = fixes[0].cell
+        elif count.stage == LAY:
             if count.problem and count.laid is not None:
-                lines = [count.problem, f"Laid {count.laid} pips: put it right, then ok."]
+                lines = [count.problem]
+                prompt = f"Laid {count.laid} pips: put it right, then ok."
             elif count.problem:
-                lines = [f"No: {count.problem}", "then ok."]
+                lines = [f"No: {count.problem}"]
+                prompt = "Put it right, then ok."
             else:
-                lines = [f"{who}: lay your hand on", "free cells, then ok.", "back: enter the pips"]
+                lines = ["back: enter the pips"]
+                prompt = f"{who}: lay your hand on free cells, then ok."
         else:
-            lines = [
-                count.problem or f"{who}: pips in hand?",
-                f"< {count.entry} >  ok: that's it",
-                f"L/R: -1/+1, held {LONG_STEP}",
-            ]
-        return Screen(title, "", tuple(line for line in [*lines, counted] if line))
+            lines = [count.problem or f"{who}: pips in hand?", f"L/R: -1/+1, held {LONG_STEP}"]
+            prompt = f"< {count.entry} >  ok: that's it"
+        board = self.board_map(focus) if count.stage == LIFT else None
+        shown = tuple(line for line in [*lines, counted] if line)
+        return Screen(title, "", shown, board, prompt=prompt, scores=self.scores())
 
     def result_lines(self) -> tuple[str, ...]:
         game = self.game
@@ -174,16 +195,15 @@ class DominoesView(View[Dominoes]):
         scores = game.scores()
         best = max(scores)
         tied = [p for p in range(game.players) if scores[p] == best]
-        if best >= game.victory_total:
+        if len(tied) > 1:
+            pips = " ".join(f"{short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
+            lines.append(f"Tie on {best}; pips in hand: {pips}")
+        elif best >= game.victory_total:
             lines.append(f"Reached {game.victory_total}.")
         elif game.boneyard_count == 0:
             lines.append("Boneyard empty.")
         else:
             lines.append("No space left.")
-        if len(tied) > 1:
-            pips = " ".join(f"{short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
-            lines.append(f"Tie on {best}; pips in hand: {pips}")
-        lines.append(self.score_line())
         return tuple(line for line in lines if line)
 
     def extra_state(self) -> dict[str, Any]:

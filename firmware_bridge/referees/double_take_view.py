@@ -11,7 +11,7 @@ from ..facts import Facts
 from ..recognition import Kind
 from ..screens import Screen
 from ..view import Controls, View
-from .double_take_turn import DoubleTakeTurn, cells_text
+from .double_take_turn import DoubleTakeTurn
 
 
 class DoubleTakeView(View[DoubleTake]):
@@ -37,48 +37,75 @@ class DoubleTakeView(View[DoubleTake]):
         return super().describe(action)
 
     def header(self) -> tuple[str, str]:
-        left = self.game.pieces_left()
-        status = f"R{left[0]} G{left[1]}"
         if self.game.outcome is not None:
-            return ("Game over", status)
-        return (f"{self.game.seat_name(self.game.to_move).capitalize()} to move", status)
+            return ("Game over", "")
+        return (f"{self.game.seat_name(self.game.to_move).capitalize()} to move", "")
+
+    def scores(self) -> tuple[str, ...]:
+        """Each seat's pieces left, by name."""
+        left = self.game.pieces_left()
+        return tuple(f"{self.game.seat_name(p).capitalize()} {n}" for p, n in enumerate(left))
+
+    def far_line(self) -> str:
+        """How near each seat is to winning: its pieces on its far row (four win)."""
+        far = self.game.scores()
+        if not any(far):
+            return ""
+        names = (self.game.seat_name(p).capitalize() for p in range(len(far)))
+        return "Far row: " + ", ".join(f"{n} {k}" for n, k in zip(names, far, strict=True))
+
+    def pass_line(self) -> str:
+        """Who passed, said when a run of passes starts, not again at every turn of it."""
+        history = self.game.history
+        if not history or not isinstance(history[-1], Pass):
+            return ""
+        if len(history) >= 3 and isinstance(history[-3], Pass):
+            return ""
+        passer = self.game.seat_name(1 - self.game.to_move).capitalize()
+        return f"{passer} cannot move: passes"
+
+    def last_line(self) -> str:
+        """The last move made on the board (a pass is said by ``pass_line``)."""
+        for action in reversed(self.game.history):
+            if isinstance(action, Step):
+                return f"Last: {self.describe(action)}"
+        return ""
 
     def screen(self) -> Screen:
         title, status = self.header()
         turn = self.turn
+        scores = self.scores()
         if self.game.outcome is not None:
             result = self.result_screen()
-            return Screen(title, status, result.lines, result.board)
+            ended = (*result.lines, self.far_line())
+            return Screen(title, status, ended, result.board, prompt=result.prompt, scores=scores)
         if self.controls.menu is not None:
             return self.menu_screen()
         if turn.rejection:
             fixes = self.controls.board_fixes()
             if fixes:
                 shown = self.fix_screen(title, fixes, "No: " + turn.rejection)
-                return Screen(title, status, shown.lines, shown.board, invert_body=False)
+                return Screen(title, status, shown.lines, shown.board, scores=scores)
         rec = turn.recognition
         lines: list[str] = []
-        focus = None
+        focus: tuple[str, ...] = ()
         if rec is not None and rec.kind is Kind.COMPLETE and rec.progress:
             fp = rec.progress[0]
             missing = sorted(fp.lifts - rec.removed)
-            lines = [f"Lift {cells_text(missing)} to capture,", "or press ok."]
-            focus = missing[0]
+            prompt = f"Lift {' '.join(missing)} to capture, or ok"
+            focus = tuple(missing)
         elif rec is not None and rec.kind is Kind.PROGRESS:
             missing = turn.captured_to_lift()
             if missing:
-                lines = [f"Lift {cells_text(missing)} (captured)."]
-                focus = missing[0]
+                prompt = f"Lift {' '.join(missing)}: captured"
+                focus = tuple(missing)
             else:
-                lines = ["Put the piece down."]
+                prompt = "Put the piece down."
         else:
-            if turn.passed:
-                lines.append(turn.passed)
-            last = self.facts.last
-            if last:
-                lines.append(f"Last: {last.text}")
-            lines.append("Move a piece.")
-        return Screen(title, status, tuple(lines), self.board_map(focus))
+            lines = [self.pass_line() or self.last_line(), self.far_line()]
+            prompt = "Move a piece."
+        board = self.board_map(focus or None)
+        return Screen(title, status, tuple(lines), board, prompt=prompt, scores=scores)
 
     def extra_state(self) -> dict[str, Any]:
         return {"pieces_left": dict(zip(("red", "green"), self.game.pieces_left(), strict=True))}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from games.core import Action, Piece
+from games.core import Action
 from games.doubles_wild import (
     BATTLE,
     COLOURS,
@@ -20,11 +21,10 @@ from games.doubles_wild import (
     Reroll,
     Roll,
 )
-from games.doubles_wild_actions import BATTLE_ROLLS
 
 from ..dice_faces import BattlePicture, BattleRow, RollPicture
 from ..facts import Facts
-from ..screens import Mark, Screen
+from ..screens import Screen
 from ..view import Controls, View
 from .doubles_wild_turn import (
     ROWS,
@@ -45,9 +45,6 @@ class DoublesWildView(View[DoublesWild]):
     # -- the map --------------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
         return tuple(tuple(f"r{r}c{c}" for c in ROWS) for r in ROWS)
-
-    def mark(self, piece: Piece) -> Mark:
-        return Mark.SOLID if piece.owner == self.game.turn else Mark.HOLLOW
 
     # -- words ----------------------------------------------------------------------
     def name(self, seat: int) -> str:
@@ -95,36 +92,37 @@ class DoublesWildView(View[DoublesWild]):
         runs = self.game.lines()
         return [len(runs[p]) for p in range(self.game.players)]
 
-    def _lines_status(self) -> str:
+    def scores(self) -> tuple[str, ...]:
+        """Each seat's score (what its lines are worth), by its colour's initial."""
         game = self.game
-        counts = self.lines_count()
-        parts = [f"{game.seat_name(p)[0].upper()}{counts[p]}" for p in range(game.players)]
-        return ("" if game.players > 3 else " ").join(parts)
+        return tuple(f"{game.seat_name(p)[0].upper()}{s}" for p, s in enumerate(game.scores()))
+
+    def title(self, *titles: str) -> str:
+        """The longest of ``titles`` that leaves the scores room in the bar."""
+        return self.fit_title(titles, "  " + " ".join(self.scores()))
 
     def header(self) -> tuple[str, str]:
         game = self.game
-        status = self._lines_status()
         if game.outcome is not None:
-            return ("Game over", status)
+            return ("Game over", "")
         if game.battle is not None:
-            return (f"Battle {game.battle.cell}", status)
-        return (f"{self.name(game.turn)}'s turn", status)
+            return (self.title(f"Battle {game.battle.cell}", "Battle"), "")
+        name = self.name(game.turn)
+        return (self.title(f"{name}'s turn", name), "")
 
     # -- screens --------------------------------------------------------------------
     def screen(self) -> Screen:
         title, status = self.header()
         game = self.game
         if game.outcome is not None:
-            result = self.result_screen()
-            return Screen(title, status, result.lines, result.board)
+            return self.result_screen()
         if self.controls.menu is not None:
             return self.menu_screen()
         if self.turn.shown_battle is not None:
             return self._battle_screen(title, status, self.turn.shown_battle)
         fixes = self.controls.board_fixes()
         if fixes:
-            shown = self.fix_screen(title, fixes, self._fix_reason())
-            return Screen(title, status, shown.lines, shown.board)
+            return self.fix_screen(title, fixes, self._fix_reason())
         if game.phase == BATTLE and game.battle is not None:
             return self._battle_screen(title, status, game.battle)
         if game.phase in (REROLL_OR_ACT, PLACE):
@@ -153,8 +151,9 @@ class DoublesWildView(View[DoublesWild]):
             lines.append("Play-off: first line wins")
         balls = game.balls_left(game.turn)
         lines.append(f"{balls} ball{'s' if balls != 1 else ''} left")
-        lines.append("Press roll.")
-        return Screen(title, status, tuple(lines), self.board_map())
+        shown = tuple(lines)
+        board = self.board_map()
+        return Screen(title, status, shown, board, prompt="Press roll.", scores=self.scores())
 
     def _roll_screen(self, title: str, status: str) -> Screen:
         game = self.game
@@ -167,30 +166,38 @@ class DoublesWildView(View[DoublesWild]):
         named = f"Spot {spots}" if single else f"{spots.capitalize()} wild"
         balls = attackable(game)
         focus: str | None = None
+        lines: list[str] = []
         if turn.choosing and balls:
             cell = balls[turn.cursor % len(balls)]
-            lines = [f"Fight {cell}?", "L/R: other", "ok: fight"]
+            lines = [f"Fight {cell}?", "left/right: another"]
+            prompt = "ok: fight"
             focus = cell
         else:
             if not target:
-                lines = [f"{spots if single else spots.capitalize()} blocked", "ok: end turn"]
+                lines = [f"{spots if single else spots.capitalize()} blocked"]
+                prompt = "ok: end the turn"
             elif balls and set(balls) == target and len(target) == 1:
-                lines = [named, "ok: fight"]
+                lines, prompt = [named], "ok: fight"
             elif balls:
-                lines = [named, "Place, or ok"]
+                lines, prompt = [named], "Place, or ok to fight"
             else:
-                lines = [named, "Place a ball"]
+                lines, prompt = [named], "Place a ball"
             if single:
                 focus = spots
             if game.phase == REROLL_OR_ACT:
-                lines.append("L/R/roll: new")
+                lines.append("Or re-roll: left red, right blue, roll both")
         picture = RollPicture(dice[0], dice[1])
         tumble = turn.tumble
         if tumble is not None and tumble.side is None:
             shown = tumble.faces(self.facts.now, (*dice[0], *dice[1]))
             rolling = (tumble.rolling[0], tumble.rolling[2])
             picture = RollPicture((shown[0], shown[1]), (shown[2], shown[3]), rolling)
-        return Screen(title, status, tuple(lines), self.board_map(focus), picture=picture)
+        board = self.board_map(focus)
+        if not single:
+            board = replace(board, lit=frozenset(game.spots()))
+        return Screen(
+            title, status, tuple(lines), board, picture=picture, prompt=prompt, scores=self.scores()
+        )
 
     def _battle_screen(self, title: str, status: str, battle: BattleState) -> Screen:
         rows = (
@@ -203,28 +210,30 @@ class DoublesWildView(View[DoublesWild]):
             shown = tumble.faces(self.facts.now, row.dice)
             tumbling = BattleRow(row.name, shown, row.kept, row.rolls, rolling=True)
             rows = (tumbling, rows[1]) if tumble.side == 0 else (rows[0], tumbling)
+        scores = self.scores()
         winner = battle.winner
         if winner is not None:
             attack, defence = battle.totals()
             word = "holds on a tie" if attack == defence else "wins"
             first = f"{self.name(winner)} {word} {max(attack, defence)}:{min(attack, defence)}"
             if winner == battle.attacker:
-                second = f"Swap in {COLOURS[battle.attacker]} on {battle.cell}"
+                second = f"Put {COLOURS[battle.attacker]} on {battle.cell}"
             else:
-                second = f"{self.name(battle.attacker)}'s ball is spent"
+                second = f"{self.name(battle.attacker)}'s ball is lost"
             picture = BattlePicture(rows)
-            return Screen(f"Battle {battle.cell}", status, (first, second), picture=picture)
+            title = self.title(f"Battle {battle.cell}", "Battle")
+            return Screen(title, status, (first,), picture=picture, prompt=second, scores=scores)
         side = battle.side
         name = self.name(battle.roller)
         rolls = battle.rolls[side]
         if rolls == 0:
-            lines = (f"{name}: press roll", "")
+            prompt = f"{name}: press roll"
             cursor = None
         else:
-            lines = (f"{name}: roll {rolls + 1} of {BATTLE_ROLLS}", "L/R, ok keeps; roll")
+            prompt = "L/R ok: keep, or roll"
             cursor = self.turn.die_cursor
         picture = BattlePicture(rows, side, cursor)
-        return Screen(title, status, tuple(line for line in lines if line), picture=picture)
+        return Screen(title, status, (), picture=picture, prompt=prompt, scores=scores)
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game

@@ -143,11 +143,11 @@ def test_ok_attacks_the_one_named_spot_holding_an_opponent_ball() -> None:
 def test_wild_line_with_balls_to_attack_opens_a_chooser() -> None:
     t = table(RED_ON_ROW_7)
     t.roll(3, 4, 5, 5)  # blue double: row 7 is wild
-    assert "Place, or ok" in t.text()
+    assert "Place, or ok to fight" in t.text()
     t.press("ok")
     assert t.referee.turn.choosing and "Fight r7c3?" in t.text()
     board = t.session.screen().board
-    assert board is not None and board.focus == "r7c3"
+    assert board is not None and board.framed == ("r7c3",)
     t.press("right")
     assert "Fight r7c8?" in t.text()
     t.press("right")
@@ -288,7 +288,8 @@ def test_state_reports_lines_per_colour() -> None:
     assert state["lines"] == {"blue": 1, "red": 0}
     assert state["scores"] == {"blue": 1, "red": 0}
     assert state["balls_left"] == {"blue": 21, "red": 23}
-    assert t.session.screen().status == "B1 R0"
+    assert t.session.screen().scores == ("B1", "R0")
+    assert t.session.state()["oled"][0] == "Blue's turn B1 R0", "the scores share the bar"
 
 
 # -- dice faces ------------------------------------------------------------------------
@@ -378,4 +379,5 @@ def test_game_over_screen_names_the_winner() -> None:
     t.place("r11c11")
     assert t.game.outcome is not None and t.game.outcome.winners == (0,)
     text = t.text()
-    assert text[0] == "Game over B1 R0" and "Blue wins" in text
+    assert text[0] == "Game over" and "Blue wins" in text and text[-1] == "B1 R0"
+    assert t.session.state()["oled"][0] == "Game over B1 R0"

@@ -72,7 +72,9 @@ def test_capture_prompt_frame(update_golden: bool) -> None:
     del board["c3"]
     board["c5"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
-    assert "b5" in session.screen().lines[0]
+    screen = session.screen()
+    assert screen.prompt == "Lift b5 to capture, or ok"
+    assert screen.board is not None and screen.board.framed == ("b5",)
     check_frame(frame(session), "dt_capture_prompt", update_golden)
 
 

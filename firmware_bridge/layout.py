@@ -1,0 +1,239 @@
+"""Where each line of a screen goes: what fits, what is wrapped, what is paged.
+
+The header, the prompt and every score are always on screen. The other lines fill
+the rest; when they do not all fit they are shown a page at a time, the pages taking
+turns every ``PAGE_S`` seconds of the table's clock. Lines are measured with the
+font they are drawn in, so nothing drawn runs off the screen or under the map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .board_map import MapBox, place_map
+from .screens import HEADER_H, LINE_H, Screen, font, printable
+
+PAGE_S = 3.0
+"""How long each page of a screen that does not fit is shown."""
+GLYPH_H = 11
+"""Pixel rows a line of the font may light, descenders included."""
+LEFT = 1
+"""Text starts one pixel in from the left edge."""
+_KEEP = "\u00a0"
+"""Joins the words of one score, which are never split over two lines."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of text as drawn: its words, its top-left corner, the width it may take."""
+
+    text: str
+    x: int
+    y: int
+    right: int
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A screen laid out at one size and one moment: what is drawn where."""
+
+    screen: Screen
+    size: tuple[int, int]
+    header: str
+    status: str
+    lines: tuple[Line, ...]
+    map: MapBox | None
+    picture_right: int
+    page: int = 0
+    pages: int = 1
+
+    def text(self) -> list[str]:
+        """The words as drawn, line by line: the header bar, the picture, the text."""
+        top = f"{self.header} {self.status}".strip()
+        picture = self.screen.picture
+        drawn = picture.words() if picture is not None else ()
+        return [top, *drawn, *(line.text for line in self.lines)]
+
+
+def width_of(text: str) -> int:
+    """Pixels ``text`` takes in the screen's font."""
+    return int(font().getlength(text.replace(_KEEP, " ")))
+
+
+def _fits(text: str, right: int) -> bool:
+    return LEFT + width_of(text) <= right
+
+
+def fits_bar(header: str, status: str, width: int = 128) -> bool:
+    """Whether ``header`` and ``status`` share the top bar of a ``width``-pixel screen."""
+    return _fits(f"{printable(header)} {printable(status)}".strip(), width - 1)
+
+
+def _split_long(word: str, right: int) -> list[str]:
+    """A word wider than the line, cut into pieces that fit."""
+    pieces: list[str] = []
+    while word:
+        n = len(word)
+        while n > 1 and not _fits(word[:n], right):
+            n -= 1
+        pieces.append(word[:n])
+        word = word[n:]
+    return pieces
+
+
+def flow(text: str, rights: Sequence[int]) -> list[str]:
+    """Break ``text`` into lines, the i-th no wider than ``rights[i]`` (the last width
+    repeats). Words stay whole where they fit; no line holds a single letter alone
+    when the word before it could keep it company."""
+    out: list[str] = []
+    for para in printable(text).split("\n"):
+        indent = para[: len(para) - len(para.lstrip(" "))]
+        lines: list[str] = []
+        words = _words(para, max(rights))
+        if words:
+            words[0] = indent + words[0]
+        for word in words:
+            right = rights[min(len(out) + max(len(lines) - 1, 0), len(rights) - 1)]
+            if lines and _fits(f"{lines[-1]} {word}", right):
+                lines[-1] = f"{lines[-1]} {word}"
+                continue
+            right = rights[min(len(out) + len(lines), len(rights) - 1)]
+            lines.extend(_split_long(word, right))
+        if len(lines) >= 2 and len(lines[-1]) == 1 and " " in lines[-2]:
+            head, moved = lines[-2].rsplit(" ", 1)
+            lines[-2:] = [head, f"{moved} {lines[-1]}"]
+        out.extend(lines or [""])
+    return [line.replace(_KEEP, " ").rstrip() for line in out]
+
+
+def _words(para: str, right: int) -> list[str]:
+    """The words of ``para``; a group set off by two spaces (``ok: choose  back: cancel``)
+    stays whole when it fits a line, and keeps its two spaces."""
+    groups = [g.strip(" ") for g in para.split("  ") if g.strip(" ")]
+    words: list[str] = []
+    for i, group in enumerate(groups):
+        gap = _KEEP if i < len(groups) - 1 else ""
+        if len(groups) > 1 and _fits(group + gap, right):
+            words.append(group.replace(" ", _KEEP) + gap)
+        else:
+            words.extend(w for w in group.split(" ") if w)
+    return words
+
+
+def wrap_text(text: str, width_px: int) -> list[str]:
+    """Break ``text`` into lines that fit ``width_px`` pixels from the left edge."""
+    return flow(text, [width_px])
+
+
+def _slots(top: int, size: tuple[int, int], box: MapBox | None) -> list[tuple[int, int]]:
+    """Each text line's top and right edge: beside the map, narrower; below it, full."""
+    width, height = size
+    slots = []
+    y = top
+    while y + GLYPH_H <= height:
+        beside = box is not None and y <= box.bottom
+        slots.append((y, box.text_right if beside and box is not None else width))
+        y += LINE_H
+    return slots
+
+
+def _block(texts: Sequence[str], rights: Sequence[int]) -> list[str]:
+    """``texts`` flowed one after another into lines of the widths ``rights``."""
+    out: list[str] = []
+    for text in texts:
+        out.extend(flow(text, rights[len(out) :] or rights[-1:]))
+    return out
+
+
+def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
+    """Decide where every line of ``screen`` goes on a display of ``size`` at ``now``."""
+    width, _ = size
+    header, status = printable(screen.header), printable(screen.status)
+    scores = tuple(s.replace(" ", _KEEP) for s in screen.scores)
+    fixed = [screen.prompt] if screen.prompt else []
+    shown_scores = " ".join(screen.scores)
+    if not status and scores and _fits(f"{header}  {shown_scores}", width - 1):
+        status = printable(shown_scores)
+    elif scores:
+        fixed.append(" ".join(scores))
+    if status and not fits_bar(header, status, width):
+        # The bar cannot hold both: the status goes first among the lines kept on screen.
+        fixed.insert(0, status)
+        status = ""
+    if not _fits(header, width - 1):
+        fixed.insert(0, header)
+        header = ""
+    box = place_map(screen.board, size) if screen.board is not None else None
+    picture_right = box.text_right if box is not None else width
+    top = HEADER_H + 1 + (screen.picture.height if screen.picture is not None else 0)
+    slots = _slots(top, size, box)
+    rights = [right for _, right in slots] or [width]
+    body = [line for line in screen.lines if line]
+    whole = _block([*body, *fixed], rights)
+    if len(whole) <= len(slots):
+        lines = whole
+        page, pages = 0, 1
+    else:
+        lines, page, pages = _paged(body, fixed, rights, now)
+    placed = tuple(
+        Line(text, LEFT, y, right)
+        for text, (y, right) in zip(lines, slots, strict=False)
+        if text
+    )
+    return Layout(screen, size, header, status, placed, box, picture_right, page, pages)
+
+
+def _paged(
+    body: list[str], fixed: list[str], rights: list[int], now: float
+) -> tuple[list[str], int, int]:
+    """The lines shown at ``now`` when they do not all fit: the fixed lines at the
+    bottom, the others a page at a time above them."""
+    n = len(rights)
+    kept = _bottom(fixed, rights)
+    if kept is None and len(fixed) > 1:
+        # The prompt does not fit beside the scores: it leads the lines that take turns.
+        body, fixed = [fixed[0], *body], fixed[1:]
+        kept = _bottom(fixed, rights)
+    if kept is None:
+        pages = _pages(_block([*body, *fixed], rights), n)
+        page = int(now // PAGE_S) % len(pages)
+        return pages[page], page, len(pages)
+    room = n - len(kept)
+    pages = _pages_of(body, rights[:room], room)
+    page = int(now // PAGE_S) % len(pages)
+    shown = pages[page] + [""] * (room - len(pages[page]))
+    return shown + kept, page, len(pages)
+
+
+def _bottom(fixed: list[str], rights: list[int]) -> list[str] | None:
+    """``fixed`` in the fewest bottom lines that hold it, leaving one above; None if
+    it does not fit so."""
+    n = len(rights)
+    for k in range(1, n):
+        kept = _block(fixed, rights[n - k :])
+        if len(kept) <= k:
+            return kept
+    return None
+
+
+def _pages(lines: list[str], per_page: int) -> list[list[str]]:
+    return [lines[i : i + per_page] for i in range(0, len(lines), per_page)] or [[]]
+
+
+def _pages_of(body: list[str], rights: list[int], room: int) -> list[list[str]]:
+    """Whole lines of ``body`` on as few pages of ``room`` lines as they go; a line
+    longer than a page goes on over the next pages."""
+    pages: list[list[str]] = [[]]
+    for text in body:
+        wrapped = flow(text, rights)
+        if pages[-1] and len(pages[-1]) + len(wrapped) > room:
+            pages.append([])
+        if len(pages[-1]) + len(wrapped) <= room:
+            pages[-1].extend(flow(text, rights[len(pages[-1]) :]))
+            continue
+        for i in range(0, len(wrapped), room):
+            if pages[-1]:
+                pages.append([])
+            pages[-1].extend(wrapped[i : i + room])
+    return pages

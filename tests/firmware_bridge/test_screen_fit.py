@@ -1,0 +1,135 @@
+"""Every frame of whole simulated games fits the OLED: nothing clipped, every score shown.
+
+Each game is played by the computer for every player count, and every frame the
+session draws is checked against the screen with the font it is drawn in: the
+header, every line inside the screen and clear of the map and the picture, the
+prompt and each seat's score on every frame, no letter alone on a line, and every
+word of the screen on one of its pages. ``TABLETOP_SEEDS`` sets how many seeds of
+each game and player count are played (2 by default; 50 for the full check).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import ImageFont
+
+from firmware_bridge.kits import KITS
+from firmware_bridge.layout import PAGE_S, Layout, lay_out
+from firmware_bridge.screens import HEADER_H, Screen, printable
+from firmware_bridge.sim.runner import SimOptions, Simulation
+from games.registry import find_listed
+
+SEEDS = int(os.environ.get("TABLETOP_SEEDS", "2"))
+CASES = [
+    (name, players)
+    for name in sorted(KITS)
+    for players in range(find_listed(name).min_players, find_listed(name).max_players + 1)
+]
+FONT = ImageFont.load_default_imagefont()
+"""Measured independently of the layout, with the font the OLED is drawn in."""
+
+
+class Recorder:
+    """A display that keeps the layout of every frame the session draws."""
+
+    def __init__(self, sim: Simulation) -> None:
+        self.sim = sim
+        self.inner: Any = sim.session.display
+        self.frames: list[Layout] = []
+
+    def show(self, image: Any) -> None:
+        layout = self.sim.session.layout
+        assert layout is not None
+        self.frames.append(layout)
+        self.inner.show(image)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+def play(game: str, players: int, seed: int, journal: Path) -> tuple[list[Layout], int]:
+    sim = Simulation(SimOptions(game, players=players, seed=seed, journal=journal))
+    recorder = Recorder(sim)
+    sim.session.display = recorder
+    try:
+        sim.start()
+        sim.play_computer()
+        assert sim.session.game.outcome is not None, "the game was played to its end"
+    finally:
+        sim.close()
+    return recorder.frames, len(sim.session.game.history)
+
+
+def box(text: str, x: int, y: int) -> tuple[int, int, int, int]:
+    left, top, right, bottom = FONT.getbbox(text)
+    return x + left, y + top, x + right, y + bottom
+
+
+def problems(layout: Layout, players: int) -> list[str]:
+    """What is wrong with one frame, in words (empty: nothing)."""
+    found: list[str] = []
+    screen = layout.screen
+    width, height = layout.size
+    header = box(layout.header, 1, 0)
+    if header[2] > width or header[3] > HEADER_H:
+        found.append(f"the header {layout.header!r} runs off the bar")
+    if layout.status:
+        status_w = int(FONT.getlength(layout.status))
+        if header[2] >= width - status_w - 1 - 2:
+            found.append(f"the header {layout.header!r} runs into {layout.status!r}")
+    top = HEADER_H + 1 + (screen.picture.height if screen.picture is not None else 0)
+    last_y = None
+    for line in layout.lines:
+        x0, y0, x1, y1 = box(line.text, line.x, line.y)
+        if x0 < 0 or y0 < top or x1 > width or y1 > height:
+            found.append(f"{line.text!r} is cut at the screen's edge ({x0},{y0},{x1},{y1})")
+        if layout.map is not None and y0 <= layout.map.bottom and x1 >= layout.map.left - 1:
+            found.append(f"{line.text!r} runs under the map")
+        if last_y is not None and line.y - last_y < 10:
+            found.append(f"{line.text!r} overlaps the line above")
+        last_y = line.y
+        if re.fullmatch(r"\s*\w\s*", line.text):
+            found.append(f"{line.text!r} is a letter alone on a line")
+    drawn = [layout.status, *(line.text for line in layout.lines)]
+    for score in screen.scores:
+        if not any(printable(score) in text for text in drawn):
+            found.append(f"the score {score!r} is not shown whole: {drawn}")
+    if screen.prompt:
+        words = " ".join([*drawn, layout.header])
+        if any(w not in words for w in printable(screen.prompt).split()):
+            found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
+    if len(screen.scores) != players and screen.header not in ("Board offline", "Disk full"):
+        found.append(f"{len(screen.scores)} scores for {players} players: {screen.scores}")
+    found += _unpaged(screen, layout)
+    return found
+
+
+def _unpaged(screen: Screen, layout: Layout) -> list[str]:
+    """Words of the screen that no page shows."""
+    seen = layout.header + layout.status
+    for page in range(layout.pages):
+        shown = lay_out(screen, layout.size, page * PAGE_S)
+        seen += "".join(line.text for line in shown.lines).replace(" ", "")
+    texts = [screen.header, screen.status, *screen.lines, screen.prompt, *screen.scores]
+    words = {w for text in texts for w in printable(text).split()}
+    return [f"{w!r} is on no page" for w in sorted(words) if w not in seen]
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_every_frame_fits_the_screen_and_shows_every_score(
+    game: str, players: int, tmp_path: Path
+) -> None:
+    checked = 0
+    for seed in range(1, SEEDS + 1):
+        frames, moves = play(game, players, seed, tmp_path / f"{game}-{players}-{seed}.sqlite")
+        assert moves > 0 and frames, f"seed {seed}: the game was played and drawn"
+        for n, layout in enumerate(frames, 1):
+            found = problems(layout, players)
+            assert not found, f"{game}, {players} players, seed {seed}, frame {n}: {found}"
+        checked += len(frames)
+    assert checked >= SEEDS * 10, "whole games were drawn"
