@@ -275,9 +275,10 @@ def run_daemon(
 
 def show_notice(display: Any, notice: str) -> None:
     """Put a start-up notice on the display, before the table's own screen."""
-    from .screens import WIDTH, Screen, render, wrap
+    from .layout import render, wrap_text
+    from .screens import WIDTH, Screen
 
-    display.show(render(Screen("Notice", "", tuple(wrap(notice, WIDTH)))))
+    display.show(render(Screen("Notice", "", tuple(wrap_text(notice, WIDTH)))))
 
 
 def _notifier() -> Any:

@@ -1,4 +1,5 @@
-"""Where each line of a screen goes: what fits, what is wrapped, what is paged.
+"""Where each line of a screen goes: what fits, what is wrapped, what is paged; and
+the drawing of it.
 
 The header, the prompt and every score are always on screen. The other lines fill
 the rest; when they do not all fit they are shown a page at a time, the pages taking
@@ -11,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .board_map import MapBox, place_map
-from .screens import HEADER_H, LINE_H, Screen, font, printable
+from PIL import Image, ImageDraw
+
+from .board_map import MapBox, draw_map, place_map
+from .screens import HEADER_H, HEIGHT, LINE_H, WIDTH, Screen, font, printable
 
 PAGE_S = 3.0
 """How long each page of a screen that does not fit is shown."""
@@ -237,3 +240,35 @@ def _pages_of(body: list[str], rights: list[int], room: int) -> list[list[str]]:
                 pages.append([])
             pages[-1].extend(wrapped[i : i + room])
     return pages
+
+
+def render(
+    screen: Screen, size: tuple[int, int] = (WIDTH, HEIGHT), now: float = 0.0
+) -> Image.Image:
+    """Draw ``screen`` as a 1-bit image of ``size`` (width, height) pixels; ``now``
+    (seconds since it was first shown) picks the page when the lines do not all fit."""
+    return draw_layout(lay_out(screen, size, now))
+
+
+def draw_layout(layout: Layout) -> Image.Image:
+    """Draw a laid-out screen."""
+    screen = layout.screen
+    width, height = layout.size
+    image = Image.new("1", (width, height), 0)
+    draw = ImageDraw.Draw(image)
+    face = font()
+    draw.rectangle((0, 0, width - 1, HEADER_H - 1), fill=255)
+    draw.text((LEFT, 0), layout.header, font=face, fill=0)
+    if layout.status:
+        w = int(draw.textlength(layout.status, font=face))
+        draw.text((width - w - 1, 0), layout.status, font=face, fill=0)
+    if layout.map is not None and screen.board is not None:
+        draw_map(draw, screen.board, layout.map)
+    if screen.picture is not None:
+        screen.picture.draw(draw, HEADER_H + 1, layout.picture_right)
+    for line in layout.lines:
+        draw.text((line.x, line.y), line.text, font=face, fill=255)
+    if screen.invert_body:
+        body = image.crop((0, HEADER_H, width, height)).point(lambda v: 255 - v)
+        image.paste(body, (0, HEADER_H))
+    return image

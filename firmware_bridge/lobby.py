@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .events import ButtonEvent, Event
-from .screens import Screen, render
+from .layout import render
+from .screens import Screen
 
 
 class Display(Protocol):

@@ -1,8 +1,9 @@
 """Screens: what the OLED shows, as data, and how it is drawn.
 
 A view describes a ``Screen``; ``layout.lay_out`` decides where each line goes and
-``render`` draws the result with Pillow into a 1-bit image. Drawing is deterministic
-(Pillow's built-in bitmap font), so frames can be compared with reference PNGs.
+``layout.render`` draws the result with Pillow into a 1-bit image. Drawing is
+deterministic (Pillow's built-in bitmap font), so frames can be compared with
+reference PNGs.
 """
 
 from __future__ import annotations
@@ -11,12 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-from PIL import Image, ImageDraw, ImageFont
-
-if TYPE_CHECKING:
-    from .layout import Layout
+from PIL import ImageDraw, ImageFont
 
 WIDTH = 128
 HEIGHT = 64
@@ -133,51 +131,6 @@ _PLAIN = str.maketrans({"→": ">", "←": "<", "–": "-", "—": "-", "×": "x
 def printable(text: str) -> str:
     """``text`` in the characters the bitmap font has (Latin-1)."""
     return text.translate(_PLAIN).encode("latin-1", "replace").decode("latin-1")
-
-
-def wrap(text: str, width_px: int) -> list[str]:
-    """Break ``text`` into lines that fit ``width_px`` of the bitmap font."""
-    from .layout import wrap_text
-
-    return wrap_text(text, width_px)
-
-
-def render(
-    screen: Screen, size: tuple[int, int] = (WIDTH, HEIGHT), now: float = 0.0
-) -> Image.Image:
-    """Draw ``screen`` as a 1-bit image of ``size`` (width, height) pixels.
-
-    ``now`` picks the page shown when the lines do not all fit.
-    """
-    from .layout import lay_out
-
-    return draw_layout(lay_out(screen, size, now))
-
-
-def draw_layout(layout: Layout) -> Image.Image:
-    """Draw a laid-out screen."""
-    from .board_map import draw_map
-
-    screen = layout.screen
-    width, height = layout.size
-    image = Image.new("1", (width, height), 0)
-    draw = ImageDraw.Draw(image)
-    face = font()
-    draw.rectangle((0, 0, width - 1, HEADER_H - 1), fill=255)
-    draw.text((1, 0), layout.header, font=face, fill=0)
-    if layout.status:
-        w = int(draw.textlength(layout.status, font=face))
-        draw.text((width - w - 1, 0), layout.status, font=face, fill=0)
-    if layout.map is not None and screen.board is not None:
-        draw_map(draw, screen.board, layout.map)
-    if screen.picture is not None:
-        screen.picture.draw(draw, HEADER_H + 1, layout.picture_right)
-    for line in layout.lines:
-        draw.text((line.x, line.y), line.text, font=face, fill=255)
-    if screen.invert_body:
-        body = image.crop((0, HEADER_H, width, height)).point(lambda v: 255 - v)
-        image.paste(body, (0, HEADER_H))
-    return image
 
 
 def window(

@@ -22,9 +22,9 @@ from .events import ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
-from .layout import PAGE_S, Layout, lay_out
+from .layout import PAGE_S, Layout, draw_layout, lay_out
 from .referee import Referee
-from .screens import HEIGHT, WIDTH, Screen, draw_layout
+from .screens import HEIGHT, WIDTH, Screen
 
 G = TypeVar("G", bound=Game)
 

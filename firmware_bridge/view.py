@@ -85,7 +85,7 @@ class View(Generic[G]):
     def fit_title(titles: tuple[str, ...], status: str) -> str:
         """The first of ``titles`` that fits the bar beside ``status`` (else the last)."""
         for title in titles:
-            if fits_bar(title, status):
+            if fits_bar(title, " " + status):
                 return title
         return titles[-1]
 

@@ -8,6 +8,7 @@ from games.core import Action, Pass
 from games.double_take import DoubleTake, Step
 
 from ..facts import Facts
+from ..fixes import Fix, FixAction
 from ..recognition import Kind
 from ..screens import Screen
 from ..view import Controls, View
@@ -40,6 +41,14 @@ class DoubleTakeView(View[DoubleTake]):
         if self.game.outcome is not None:
             return ("Game over", "")
         return (f"{self.game.seat_name(self.game.to_move).capitalize()} to move", "")
+
+    def fix_text(self, fix: Fix) -> str:
+        """A fix in few words, to leave the map and both scores room: ``Lift a4``."""
+        if fix.action is FixAction.LIFT:
+            return f"Lift {fix.cell}"
+        owner = fix.piece.owner if fix.piece is not None else None
+        who = "a piece" if owner is None else self.game.seat_name(owner)
+        return f"Put {who} on {fix.cell}"
 
     def scores(self) -> tuple[str, ...]:
         """Each seat's pieces left, by name."""
@@ -84,8 +93,7 @@ class DoubleTakeView(View[DoubleTake]):
         if turn.rejection:
             fixes = self.controls.board_fixes()
             if fixes:
-                shown = self.fix_screen(title, fixes, "No: " + turn.rejection)
-                return Screen(title, status, shown.lines, shown.board, scores=scores)
+                return self.fix_screen(title, fixes, "No: " + turn.rejection)
         rec = turn.recognition
         lines: list[str] = []
         focus: tuple[str, ...] = ()

@@ -99,7 +99,7 @@ class DoublesWildView(View[DoublesWild]):
 
     def title(self, *titles: str) -> str:
         """The longest of ``titles`` that leaves the scores room in the bar."""
-        return self.fit_title(titles, "  " + " ".join(self.scores()))
+        return self.fit_title(titles, " ".join(self.scores()))
 
     def header(self) -> tuple[str, str]:
         game = self.game
@@ -136,7 +136,7 @@ class DoublesWildView(View[DoublesWild]):
         if swap is not None:
             return f"{self.name(swap.attacker)} won {swap.cell}"
         if self.game.playoff is not None and not self.game.board():
-            return "Tie: clear for the play-off"
+            return "Tie: clear for play-off"
         if self.facts.restoring:
             return ""
         return "Put the board right"
@@ -144,11 +144,11 @@ class DoublesWildView(View[DoublesWild]):
     def _waiting_screen(self, title: str, status: str) -> Screen:
         game = self.game
         lines: list[str] = []
+        if game.playoff is not None:
+            lines.append("Play-off: first line wins")
         last = self.facts.last
         if last:
             lines.append(f"{last.player.capitalize()} {last.text}")
-        if game.playoff is not None:
-            lines.append("Play-off: first line wins")
         balls = game.balls_left(game.turn)
         lines.append(f"{balls} ball{'s' if balls != 1 else ''} left")
         shown = tuple(lines)

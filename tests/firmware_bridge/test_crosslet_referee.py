@@ -68,9 +68,13 @@ def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted
     s = state(table)
     assert s["verdict"] == {"accepted": False, "reason": "the first move must cover H8"}
     assert [(f["action"], f["cell"]) for f in s["fixes"]] == [("lift", "A1"), ("lift", "B1")]
-    assert s["oled"][1:] == ["No: the first move must cover H8", "Lift A from A1 (1/2)"]
+    assert table.oled()[1:] == [
+        "No: the first move must cover H8",
+        "Lift A from A1 (1/2)",
+        "P1 0 P2 0",
+    ]
     table.lift("A1")
-    assert state(table)["oled"][2] == "Lift T from B1"
+    assert table.oled()[2] == "Lift T from B1"
     table.lift("B1")
     s = state(table)
     assert s["fixes"] == [] and "Lay tiles, then ok." in s["oled"]
@@ -124,7 +128,13 @@ def test_ok_with_nothing_laid_says_what_to_do(table: Table) -> None:
 def test_a_laid_blank_is_named_from_the_letter_menu(table: Table) -> None:
     table.lay("H8,I8,J8", "CA?")
     assert table.referee.menu_action == "blank"
-    assert table.oled() == ["Blank on J8 bag 86", "Which letter?", "< A >", "left/right, then ok"]
+    assert table.oled() == [
+        "Blank on J8 bag 86",
+        "Which letter?",
+        "< A >",
+        "left/right, then ok",
+        "P1 0 P2 0",
+    ]
     table.press("left")
     assert table.oled()[2] == "< Z >"
     table.choose("T")
@@ -203,7 +213,7 @@ def test_a_played_tile_that_moves_must_go_back(table: Table) -> None:
     table.lay("H8,I8,J8", "CAT")
     table.press("ok")
     table.lift("I8")
-    assert table.oled()[1:] == ["No: put A back on I8", "Put A on I8"]
+    assert table.oled()[1:] == ["No: put A back on I8", "Put A on I8", "P1 10 P2 0"]
     table.put("I8", "A")
     assert table.session.pending_fixes() == [] and "Lay tiles, then ok." in table.oled()
 
@@ -235,7 +245,7 @@ def test_exchange_takes_the_laid_tiles_and_asks_to_bag_them(table: Table) -> Non
     table.choose("exchange")
     assert table.game.history == [Exchange(("C", "T"))]
     s = state(table)
-    assert s["oled"][1:] == ["Put C T in the bag.", "Lift C from A1 (1/2)"]
+    assert table.oled()[1:] == ["Put C T in the bag.", "Lift C from A1 (1/2)", "P1 0 P2 0"]
     assert s["dealt"]["player"] == "player 1" and len(s["dealt"]["tiles"]) == 2
     table.press("ok")
     assert table.game.history == [Exchange(("C", "T"))]
@@ -254,7 +264,7 @@ def test_tiles_left_on_the_board_by_a_pass_are_taken_back(table: Table) -> None:
     table.lay("H8,I8", "AT")
     table.press("back")
     table.choose("pass")
-    assert table.oled()[1:] == ["Take the laid tiles back.", "Lift A from H8 (1/2)"]
+    assert table.oled()[1:] == ["Take the laid tiles back.", "Lift A from H8 (1/2)", "P1 0 P2 0"]
     table.press("ok")
     assert table.game.history == [Pass()]
 
@@ -293,8 +303,8 @@ def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> 
     other = 1 - out
     assert lines[0] == "Game over bag 0"
     assert lines[2] == f"P{out + 1} went out."
-    assert lines[3] == f"P1 {game.scores()[0]} P2 {game.scores()[1]}"
-    assert lines[4].startswith(f"Racks: P{out + 1} +") and f"P{other + 1} -" in lines[4]
+    assert lines[3].startswith(f"Racks: P{out + 1} +") and f"P{other + 1} -" in lines[3]
+    assert lines[4:] == ["ok: new game", f"P1 {game.scores()[0]} P2 {game.scores()[1]}"]
 
 
 # -- the simulated hand -------------------------------------------------------------------

@@ -115,8 +115,9 @@ def test_the_count_asks_each_rack_in_turn_clears_it_then_shows_the_result(table:
         "Game over bag 83",
         "P2 wins",
         "Two scoreless rounds.",
-        "P1 -35 P2 -7",
         "Racks: P1 -45 P2 -7",
+        "ok: new game",
+        "P1 -35 P2 -7",
     ]
 
 

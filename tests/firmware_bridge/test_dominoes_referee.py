@@ -174,7 +174,7 @@ def test_chain_after_a_double_ends_on_ok() -> None:
     table = Table(game)
     table.lay("H7,H8", "3-3")
     assert table.game.phase == "chain"
-    assert "Double! Lay one beside 3-3 on H7–H8, or ok to end." in table.oled()
+    assert "Lay one beside 3-3 on H7–H8, or ok to end" in table.oled()
     table.press("ok")
     assert table.game.phase == "draw" and table.game.to_move == 1
 
@@ -269,8 +269,8 @@ def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
     assert table.oled() == [
         "Game over bone 0",
         "P1 wins",
-        "Boneyard empty.",
         "Tie on 10; pips in hand: P1 12 P2 4",
+        "ok: new game",
         "P1 10(3) P2 10(3)",
     ]
 

@@ -19,4 +19,5 @@ def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
     session.handle(BoardSettled(dict.fromkeys(game.layout(), OCCUPIED)))
     assert game.history == [Pass()]
     assert [e.payload for e in journal.entries(session.game_id)] == [Pass().to_dict()]
-    assert "Red cannot move and passes." in session.state()["oled"]
+    assert session.screen().lines[0] == "Red cannot move: passes"
+    assert session.state()["oled"][1:3] == ["Red cannot", "move: passes"], "wrapped as drawn"

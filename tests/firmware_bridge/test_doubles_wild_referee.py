@@ -9,8 +9,9 @@ from PIL import Image, ImageDraw
 
 from firmware_bridge.dice_faces import SIZE, BattlePicture, BattleRow, RollPicture, draw_die, pips
 from firmware_bridge.journal import Journal
+from firmware_bridge.layout import render
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.screens import Screen, render
+from firmware_bridge.screens import Screen
 from firmware_bridge.session import Session
 from firmware_bridge.sim.hands import hand_for
 from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
@@ -361,7 +362,7 @@ def test_tied_game_asks_for_a_cleared_board_before_the_play_off() -> None:
     t.place("r11c11")
     assert t.game.playoff == (0, 1) and t.game.board() == {}
     assert t.fixes() == [("lift", c) for c in ("r3c3", "r3c4", "r9c9", "r11c11")]
-    assert "Tie: clear for the play-off" in t.text()
+    assert "Tie: clear for play-off" in t.text()
     t.roll(1, 2, 3, 4)
     assert t.game.dice is None, "the play-off starts on a cleared board"
     for cell in ("r3c3", "r3c4", "r9c9", "r11c11"):

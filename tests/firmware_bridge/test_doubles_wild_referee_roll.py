@@ -20,9 +20,9 @@ from firmware_bridge.dice_faces import (
 )
 from firmware_bridge.events import Event, Tick
 from firmware_bridge.journal import Journal
+from firmware_bridge.layout import render
 from firmware_bridge.loop import Loop
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.screens import render
 from firmware_bridge.session import Session
 from games.doubles_wild import DoublesWild
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled

@@ -7,8 +7,8 @@ from collections.abc import Mapping
 import pytest
 
 from firmware_bridge.journal import Journal
+from firmware_bridge.layout import render
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.screens import render
 from firmware_bridge.session import Session
 from firmware_bridge.sim.hands import hand_for
 from firmware_bridge.sim.hands.doubles_wild import SWEEP_WAIT_S

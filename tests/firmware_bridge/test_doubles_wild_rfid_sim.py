@@ -35,7 +35,7 @@ def check_computer_game(players: int, seed: int, *options: str) -> dict[str, Any
     colours = list(final["scores"])
     assert len(colours) == players
     assert last["lines"] == {c: lines.get(c, 0) for c in colours}
-    if not any("Play-off" in line for s in states[:-1] for line in s["oled"]):
+    if not any("Play-off" in " ".join(s["oled"]) for s in states[:-1]):
         assert final["scores"] == {c: points.get(c, 0) for c in colours}
     # The hand lays every ball in its own colour and never an unknown tag.
     reasons = {s["verdict"]["reason"] for s in refusals(states)}
@@ -79,7 +79,7 @@ def test_ball_of_the_wrong_colour_is_refused_over_rfid_until_lifted() -> None:
     assert refused[0]["fixes"] == [
         {"action": "lift", "cell": "r7c5", "text": "Lift the red piece on r7c5"}
     ]
-    assert "No: a red ball; blue plays" in refused[0]["oled"]
+    assert "No: a red ball; blue plays" in " ".join(refused[0]["oled"])
     assert moves(states[:-1]) == [
         ("blue", "rolls 3+4, 2+3: r7c5"),
         ("blue", "places on r7c5"),

@@ -12,8 +12,9 @@ from PIL import Image, ImageChops
 
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.journal import Journal
+from firmware_bridge.layout import render
 from firmware_bridge.referees.double_take import DoubleTakeReferee
-from firmware_bridge.screens import Screen, render
+from firmware_bridge.screens import Screen
 from firmware_bridge.session import Session
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus

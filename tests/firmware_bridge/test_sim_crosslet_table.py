@@ -71,8 +71,9 @@ def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(tmp_path: Path) 
     assert result["oled"][1:] == [
         "P2 wins",
         "Two scoreless rounds.",
-        "P1 -35 P2 -7",
         "Racks: P1 -45 P2 -7",
+        "ok: new game",
+        "P1 -35 P2 -7",
     ]
 
 

@@ -44,7 +44,7 @@ def test_illegal_move_shows_reason_and_fix_then_play_continues() -> None:
     assert [f["action"] for f in first["fixes"]] == ["lift", "place"]
     assert first["fixes"][0]["cell"] == "a4" and first["fixes"][1]["cell"] == "a3"
     assert any("No:" in line for line in first["oled"])
-    assert any("Lift the piece on a4" in line for line in first["oled"])
+    assert "Lift a4 (1/2)" in first["oled"], "the fix stays on screen"
     final = states[-1]
     assert final["final"] is True
     assert moves(states[:-1]) == ["a3-b4"]
@@ -57,7 +57,7 @@ def test_capture_completes_only_when_taken_piece_is_lifted() -> None:
     assert code == 0
     body = states[:-1]
     # After c5 is placed, red is still to move and the OLED asks for b5.
-    waiting = [s for s in body if any("b5" in line and "capture" in line for line in s["oled"])]
+    waiting = [s for s in body if "Lift b5 to capture" in " ".join(s["oled"])]
     assert waiting and all(s["turn"] == "red" for s in waiting)
     assert "b5" in waiting[0]["layout"]
     assert moves(body) == ["a3-a5", "b7-b5", "c3-c5 xb5"]
@@ -134,7 +134,7 @@ def test_a_script_from_a_pipe_stops_at_the_line_with_the_unknown_cell(
     code, states = run_sim("--script", "-")
     assert code == 2
     assert "standard input, line 2" in capsys.readouterr().err
-    assert any("Put the piece down." in s["oled"] for s in states), "line 1 ran as it came"
+    assert any("Put the piece down." in " ".join(s["oled"]) for s in states), "line 1 ran"
 
 
 def test_computer_plays_a_full_game_to_a_result() -> None:
