@@ -284,6 +284,12 @@ def cmd_show(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_diag(args: argparse.Namespace, out: TextIO) -> int:
+    from .diag_terminal import cmd_diag as run_diag
+
+    return run_diag(args, out)
+
+
 def cmd_install(args: argparse.Namespace, out: TextIO) -> int:
     from . import install
 
@@ -348,6 +354,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")
+    p = sub.add_parser(
+        "diag", help="check a board at the workbench: sensors, buttons, link, OLED, buzzer"
+    )
+    p.add_argument("--config", type=Path, help="the daemon's TOML config (a real board)")
+    p.add_argument("--sim", action="store_true", help="the simulated devices tabletop sim uses")
+    p.add_argument("--profile", help="with --sim: the simulated board (default: sim)")
+    p.add_argument("--script", help="with --sim: place/lift/slide/tap/press/hold/wait lines")
+    p.add_argument("--once", action="store_true", help="print the view once, as text, and stop")
+    p.add_argument(
+        "--frames", type=int, metavar="N", help="print the view as text at each change, N times"
+    )
+    p.add_argument("--width", type=int, default=100, help="columns of printed views (default 100)")
     p = sub.add_parser("export", help="print a game record from a journal as JSON")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")
@@ -379,6 +397,7 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "enrol": cmd_enrol,
     "export": cmd_export,
+    "diag": cmd_diag,
     "show": cmd_show,
     "install": cmd_install,
     "uninstall": cmd_uninstall,
