@@ -76,7 +76,8 @@ def _read_script(arg: str) -> Iterable[Any]:
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     from .checks import check_sim
     from .setup_file import game_options
-    from .sim.runner import SimOptions, Simulation, check_script
+    from .sim.dry_run import check_script
+    from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
     if getattr(args, "serve", None) or getattr(args, "broker", None):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -250,14 +250,33 @@ class Simulation:
             raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
 
     def run_line(self, line: Line) -> None:
-        """Carry out one script line."""
+        """Carry out one script line; refuse one that moves a piece the player to move
+        does not hold (unless written ``wrong ...``)."""
         try:
             self._check(line)
+            self._check_mover(line)
             self._run(line)
         except ValueError as exc:
             if isinstance(exc, ScriptError):
                 raise
             raise line.error(str(exc)) from None
+
+    def _check_mover(self, line: Line) -> None:
+        if line.deliberate or line.verb not in ("place", "lift", "slide"):
+            return
+        session = self.session
+        if session.game.outcome is not None or session.restoring or session.pending_fixes():
+            return
+        cells = line.args[0].split(",")
+        labels: list[str] = []
+        if line.verb == "place":
+            labels = self.hand.piece_labels(cells, line.args[1] if len(line.args) > 1 else "piece")
+        why = self.hand.not_the_movers(line.verb, cells, labels, dict(self.world.contents))
+        if why is not None:
+            raise line.error(
+                f"{why}: a script moves the pieces of the player to move "
+                f"(write 'wrong {line.text()}' to make that mistake on purpose)"
+            )
 
     def _run(self, line: Line) -> None:
         verb, args = line.verb, line.args
@@ -417,17 +436,3 @@ class Simulation:
             "moves": len(game.history),
             "journal_game": self.session.game_id,
         }
-
-
-def check_script(opts: SimOptions, lines: Sequence[Line]) -> None:
-    """Check every line of a whole script on a table of its own (kept in memory), so a
-    cell the board lacks or a piece the game has not is refused before the journal
-    is touched. ``opts`` are the ``SimOptions`` the real table will use."""
-    from .script import with_board_cells
-
-    dry = Simulation(replace(opts, journal=None, frames=None, resume=None))
-    try:
-        for line in with_board_cells(lines, dry.profile.cells):
-            dry.check_line(line)
-    finally:
-        dry.close()

@@ -14,7 +14,12 @@ wait 0.5            # let simulated time pass
 pace 0.3            # how long a hand takes between actions from now on
 unplug              # pull the serial board's cable (serial boards only)
 replug              # plug it back in
+wrong place c5 red  # a piece that is not the mover's, on purpose (place, lift, slide)
 ```
+
+A ``place``, ``lift`` or ``slide`` that moves a piece the player to move does not
+hold is a mistake in the script, refused before the game starts; ``wrong`` in front
+of the line makes that mistake on purpose (to see the referee refuse it).
 """
 
 from __future__ import annotations
@@ -41,12 +46,16 @@ class Line:
     lineno: int
     verb: str
     args: tuple[str, ...]
+    deliberate: bool = False
+    """Written ``wrong ...``: the piece may be one the player to move does not hold."""
 
     def error(self, message: str) -> ScriptError:
         return ScriptError(self.source, self.lineno, message)
 
     def text(self) -> str:
-        return " ".join((self.verb, *self.args))
+        return " ".join(
+            ("wrong", self.verb, *self.args) if self.deliberate else (self.verb, *self.args)
+        )
 
 
 # verb: (least args, most args or None, usage)
@@ -64,6 +73,11 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "unplug": (0, 0, "unplug"),
     "replug": (0, 0, "replug"),
 }
+
+
+WRONG = "wrong"
+WRONG_VERBS = ("place", "lift", "slide")
+"""The lines ``wrong`` may begin: those that move a piece."""
 
 
 def _seconds(line: Line, text: str) -> float:
@@ -110,8 +124,17 @@ def parse_line(text: str, lineno: int, source: str) -> Line | None:
     if not body:
         return None
     words = body.split()
+    deliberate = words[0].lower() == WRONG
+    if deliberate:
+        words = words[1:]
+        if not words or words[0].lower() not in WRONG_VERBS:
+            raise ScriptError(
+                source,
+                lineno,
+                f"'{WRONG}' goes before {', '.join(WRONG_VERBS)}: 'wrong place r7c5 red'",
+            )
     verb = words[0].lower()
-    line = Line(source, lineno, verb, tuple(words[1:]))
+    line = Line(source, lineno, verb, tuple(words[1:]), deliberate)
     if verb not in VERBS:
         near = difflib.get_close_matches(verb, VERBS, 1)
         hint = f"; did you mean '{near[0]}'?" if near else ""
@@ -147,7 +170,7 @@ def with_board_cells(lines: Iterable[Line], cells: Iterable[str]) -> Iterable[Li
             ",".join(by_folded.get(c.casefold(), c) for c in arg.split(",")) if i < count else arg
             for i, arg in enumerate(line.args)
         ]
-        return Line(line.source, line.lineno, line.verb, tuple(args))
+        return Line(line.source, line.lineno, line.verb, tuple(args), line.deliberate)
 
     if isinstance(lines, list):
         return [fix(line) for line in lines]

@@ -6,6 +6,7 @@ and answers in script lines; the daemon never imports it.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
 from games.core import Action
@@ -28,6 +29,17 @@ class Hand(Generic[R]):
         One piece on one cell by default; a domino's hand splits ``6-3`` over two.
         """
         return [piece] * len(cells)
+
+    def not_the_movers(
+        self, verb: str, cells: list[str], labels: list[str], board: Mapping[str, str]
+    ) -> str | None:
+        """Why a script's ``place``, ``lift`` or ``slide`` (``verb``) on ``cells`` moves a
+        piece the player to move does not hold, or None (also when it cannot be told).
+
+        ``labels`` are what ``place`` lays on each cell, ``board`` what stands on each
+        cell now. Asked only while the game is on and the table waits for no fix.
+        """
+        return None
 
     def steps(self, action: Action) -> list[Step]:
         """The physical steps (script lines) that carry ``action`` out on the board."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Mapping
 
 from games.core import Action, Pass, Resign
 from games.crosslet import Exchange, PlaceTiles, RevealRack, SetRack
@@ -36,6 +37,31 @@ class CrossletHand(Hand[CrossletReferee]):
                 f"'place H8,I8,J8 CA?', not {','.join(cells)} {piece}"
             )
         return [label.upper() for label in labels]
+
+    def not_the_movers(
+        self, verb: str, cells: list[str], labels: list[str], board: Mapping[str, str]
+    ) -> str | None:
+        """A tile not on the mover's rack, when the companion deals the racks (with the
+        table's own bag it does not know them)."""
+        if verb != "place" or self.referee.table:
+            return None
+        game = self.referee.game
+        rack = game.rack(game.to_move)
+        layout = game.layout()
+        laid = [label for cell, label in board.items() if cell not in layout]
+        left = Counter(rack)
+        left.subtract(laid)
+        for label in labels:
+            if not tile_letter(label):
+                continue  # a stray piece, not a tile
+            if left[label] <= 0:
+                return (
+                    f"{game.seat_name(game.to_move)} has no {label}"
+                    f"{' left after the tiles laid this turn' if laid else ''} "
+                    f"(the rack holds {spell(rack)})"
+                )
+            left[label] -= 1
+        return None
 
     def steps(self, action: Action) -> list[Step]:
         if self.referee.table:

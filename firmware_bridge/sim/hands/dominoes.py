@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from games.core import Action
 from games.dominoes import Discard, Draw, EndTurn, Place
 
@@ -25,6 +27,24 @@ class DominoesHand(Hand[DominoesReferee]):
                 f"a domino is laid on two cells as 'place H8,H9 6-3', not {','.join(cells)} {piece}"
             )
         return labels
+
+    def not_the_movers(
+        self, verb: str, cells: list[str], labels: list[str], board: Mapping[str, str]
+    ) -> str | None:
+        """A domino the mover does not hold."""
+        if verb != "place":
+            return None
+        game = self.referee.game
+        hand = [d.key() for d in game.hand(game.to_move)]
+        for label in labels:
+            half = parse_half(label)
+            if half is not None and half[0] not in hand:
+                held = " ".join(str(d) for d in sorted(hand)) or "nothing"
+                return (
+                    f"{game.seat_name(game.to_move)} does not hold {half[0]} "
+                    f"(the hand holds {held})"
+                )
+        return None
 
     def steps(self, action: Action) -> list[Step]:
         return self._action_steps(action) + self._count_steps(action)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from games.core import Action, Cell
 from games.doubles_wild import COLOURS, Attack, BattleRoll, EndTurn, Keep, Place, Reroll, Roll
 from games.doubles_wild_actions import BATTLE_DICE
@@ -24,6 +26,20 @@ class DoublesWildHand(Hand[DoublesWildReferee]):
         if piece == "piece":
             return [piece] * len(cells)
         return [ball_colour(piece)] * len(cells)
+
+    def not_the_movers(
+        self, verb: str, cells: list[str], labels: list[str], board: Mapping[str, str]
+    ) -> str | None:
+        """A ball of a colour other than the mover's."""
+        if verb != "place" or labels[0] not in COLOURS:
+            return None
+        game = self.referee.game
+        mine = COLOURS[game.turn]
+        if labels[0] == mine:
+            return None
+        if COLOURS.index(labels[0]) >= game.players:
+            return f"no one plays {labels[0]} in a {game.players}-player game"
+        return f"it is {mine}'s turn, and the ball is {labels[0]}"
 
     def steps(self, action: Action) -> list[Step]:
         steps = self._fix_steps()
