@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -59,9 +60,15 @@ class Layout:
         return [top, *drawn, *(line.text for line in self.lines)]
 
 
+@cache
+def _char_width(char: str) -> int:
+    return int(font().getlength(" " if char == _KEEP else char))
+
+
 def width_of(text: str) -> int:
-    """Pixels ``text`` takes in the screen's font."""
-    return int(font().getlength(text.replace(_KEEP, " ")))
+    """Pixels ``text`` takes in the screen's font (a bitmap font: each character has
+    its own advance and nothing kerns, so the widths add up)."""
+    return sum(_char_width(c) for c in text)
 
 
 def _fits(text: str, right: int) -> bool:
@@ -89,6 +96,12 @@ def flow(text: str, rights: Sequence[int]) -> list[str]:
     """Break ``text`` into lines, the i-th no wider than ``rights[i]`` (the last width
     repeats). Words stay whole where they fit; no line holds a single letter alone
     when the word before it could keep it company."""
+    return list(_flow(text, tuple(rights)))
+
+
+@lru_cache(maxsize=1024)
+def _flow(text: str, rights: tuple[int, ...]) -> tuple[str, ...]:
+    # A screen is laid out again at every refresh with the same few texts.
     out: list[str] = []
     for para in printable(text).split("\n"):
         indent = para[: len(para) - len(para.lstrip(" "))]
@@ -107,7 +120,7 @@ def flow(text: str, rights: Sequence[int]) -> list[str]:
             head, moved = lines[-2].rsplit(" ", 1)
             lines[-2:] = [head, f"{moved} {lines[-1]}"]
         out.extend(lines or [""])
-    return [line.replace(_KEEP, " ").rstrip() for line in out]
+    return tuple(line.replace(_KEEP, " ").rstrip() for line in out)
 
 
 def _words(para: str, right: int) -> list[str]:
