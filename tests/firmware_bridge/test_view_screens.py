@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from firmware_bridge.events import Tick
+from firmware_bridge.layout import PAGE_S
 from firmware_bridge.screens import Mark
 from games.double_take import GREEN, RED, DoubleTake, Step
 from games.doubles_wild import DoublesWild
@@ -78,3 +80,19 @@ def test_every_cell_a_capture_names_is_framed() -> None:
     screen = session.screen()
     assert screen.prompt == "Lift b5 d5 to capture, or ok"
     assert screen.board is not None and screen.board.framed == ("b5", "d5")
+
+
+def test_a_screen_that_does_not_fit_turns_its_page_on_the_clock() -> None:
+    t = Table(DoublesWild())
+    t.roll(3, 4, 2, 3)
+    first = t.session.state()["oled"]
+    assert "Spot r7c5" in first and "Place a ball" in first
+    assert not t.session.wants_ticks(), "no tick until the next page is due"
+    t.session.now = PAGE_S
+    assert t.session.wants_ticks()
+    t.session.handle(Tick(PAGE_S))
+    second = t.session.state()["oled"]
+    assert "Spot r7c5" not in second and second[-1] == "Place a ball", "the prompt stays"
+    assert " ".join(second).startswith("Blue's turn B0 R0 red 3 4 (7), blue 2 3 (5) Or re-roll:")
+    layout = t.session.layout
+    assert layout is not None and layout.page == 1 and layout.pages >= 2
