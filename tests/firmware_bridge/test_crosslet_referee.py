@@ -73,6 +73,9 @@ def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted
         "Lift A from A1 (1/2)",
         "P1 0 P2 0",
     ]
+    board = table.session.screen().board
+    assert board is not None and board.framed == ("A1",), "the fix's cell is framed"
+    assert len(board.grid) == 5 and any("A1" in row for row in board.grid), "a window round it"
     table.lift("A1")
     assert table.oled()[2] == "Lift T from B1"
     table.lift("B1")
