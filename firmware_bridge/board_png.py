@@ -98,14 +98,71 @@ def _special(draw: ImageDraw.ImageDraw, box: Box, text: str, size: int) -> None:
     _centred(draw, box, text, _font(size * 0.32), "#444444")
 
 
+def domino_pairs(geo: Geometry, layout: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The two halves of each domino on the board: side by side, of one domino (``6-3:6``
+    beside ``6-3:3``) and one owner, paired in reading order."""
+    cells: Mapping[str, Sequence[int]] = geo["cells"]
+    at = {tuple(p): c for c, p in cells.items()}
+    halves = {
+        c: str(p.get("label", "")).partition(":")
+        for c, p in layout.items()
+        if p.get("kind") == "domino" and c in cells
+    }
+    paired: set[str] = set()
+    pairs: list[tuple[str, str]] = []
+    for cell in sorted(halves, key=lambda c: (cells[c][1], cells[c][0])):
+        if cell in paired:
+            continue
+        domino, _, half = halves[cell]
+        ends = domino.split("-")
+        if len(ends) != 2 or half not in ends:
+            continue
+        other = ends[1] if half == ends[0] else ends[0]
+        x, y = cells[cell]
+        for near in (at.get((x + 1, y)), at.get((x, y + 1))):
+            if (
+                near is not None
+                and near not in paired
+                and halves.get(near) == (domino, ":", other)
+                and layout[near].get("owner") == layout[cell].get("owner")
+            ):
+                paired.update((cell, near))
+                pairs.append((cell, near))
+                break
+    return pairs
+
+
+def _domino(
+    draw: ImageDraw.ImageDraw,
+    boxes: tuple[Box, Box],
+    looks: tuple[PieceLook, PieceLook],
+    size: int,
+) -> None:
+    """One domino across two cells: one body in its owner's colour, a line between
+    its halves, each half's pips."""
+    first, second = boxes
+    body = (first[0] + 2, first[1] + 2, second[2] - 2, second[3] - 2)
+    draw.rounded_rectangle(body, radius=4, fill=DOMINO_FILL, outline=looks[0].colour, width=2)
+    if second[0] > first[0]:
+        draw.line((second[0], body[1] + 4, second[0], body[3] - 4), fill="#999999", width=1)
+    else:
+        draw.line((body[0] + 4, second[1], body[2] - 4, second[1]), fill="#999999", width=1)
+    for box, look in zip(boxes, looks, strict=True):
+        _half(draw, (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2), look, size)
+
+
+def _half(draw: ImageDraw.ImageDraw, inner: Box, look: PieceLook, size: int) -> None:
+    if look.pips >= 0:
+        _pips(draw, inner, look.pips, "#222222")
+    else:
+        _centred(draw, inner, look.label, _font(size * 0.3), "#444444")
+
+
 def _piece(draw: ImageDraw.ImageDraw, box: Box, look: PieceLook, size: int) -> None:
     inner = (box[0] + 2, box[1] + 2, box[2] - 2, box[3] - 2)
     if look.kind == "domino":
         draw.rounded_rectangle(inner, radius=3, fill=DOMINO_FILL, outline=look.colour, width=2)
-        if look.pips >= 0:
-            _pips(draw, inner, look.pips, "#222222")
-        else:
-            _centred(draw, inner, look.label, _font(size * 0.3), "#444444")
+        _half(draw, inner, look, size)
         return
     if look.kind == "tile":
         edge = look.colour if look.owned else TILE_EDGE
@@ -161,8 +218,13 @@ def board_png(
         draw.rectangle(box, fill=sp["fill"] if sp else CELL_FILL, outline=CELL_LINE)
         if sp and cell not in layout:
             _special(draw, box, sp.get("text", ""), size)
+    joined: set[str] = set()
+    for first, second in domino_pairs(geo, layout):
+        looks = (piece_look(layout[first], seats), piece_look(layout[second], seats))
+        _domino(draw, (cell_box(geo, first, size), cell_box(geo, second, size)), looks, size)
+        joined.update((first, second))
     for cell, piece in layout.items():
-        if cell in geo["cells"]:
+        if cell in geo["cells"] and cell not in joined:
             _piece(draw, cell_box(geo, cell, size), piece_look(piece, seats), size)
     y = board_h
     for line in strip:

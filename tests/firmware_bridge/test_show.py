@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageColor
 
-from firmware_bridge.board_png import CELL, PAD, cell_box
+from firmware_bridge.board_png import CELL, PAD, cell_box, domino_pairs
 from firmware_bridge.cli import main
 from firmware_bridge.export import export_game
 from firmware_bridge.journal import Journal
@@ -96,6 +96,27 @@ def test_every_piece_is_drawn_on_its_cell_and_no_piece_elsewhere(
                 assert sum(image.getpixel(at)[:3]) < 200, f"{cell} {piece}: no pip at {px},{py}"
             if look.pips % 2 == 0:
                 assert _near(image.getpixel((cx, cy)), _rgb(DOMINO_FILL)), f"{cell}: a centre pip"
+
+
+def test_the_two_halves_of_a_domino_are_drawn_as_one(
+    journals: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    image = _draw(journals["dominoes"], tmp_path / "board.png", capsys)
+    record = export_game(journals["dominoes"])
+    layout = record["layout"]
+    geo = geometry(find_kit("dominoes").new_game(2, random.Random(record["seed"]), {}))
+    pairs = domino_pairs(geo, layout)
+    assert 2 * len(pairs) >= 0.9 * len(layout), "nearly every half finds its other half"
+    for first, second in pairs:
+        domino, _, half = layout[first]["label"].partition(":")
+        assert layout[second]["label"].partition(":")[0] == domino
+        assert sorted([half, layout[second]["label"].partition(":")[2]]) == sorted(
+            domino.split("-")
+        )
+        a, b = cell_box(geo, first), cell_box(geo, second)
+        # Where the board's line between the two cells would be, the domino's body is.
+        edge = (b[0], a[1] + 5) if b[0] > a[0] else (a[0] + 5, b[1])
+        assert _near(image.getpixel(edge), _rgb(DOMINO_FILL)), f"{first}-{second} split"
 
 
 def test_a_disc_is_drawn_in_its_owners_colour(
