@@ -17,7 +17,7 @@ from firmware_bridge.cli import main
 from firmware_bridge.diag import pattern_frame
 from firmware_bridge.diag_sim import SimBench
 from hardware.pins import pi_model
-from wiring.loader import load_profile
+from wiring.loader import list_profiles, load_profile
 
 
 def run(args: list[str]) -> tuple[int, str]:
@@ -183,6 +183,15 @@ def test_tags_show_by_their_enrolled_names_and_the_link_is_counted(tmp_path: Pat
     assert counter(back, "connected") == "yes"
     assert counter(back, "reconnects") == "1"
     assert grid(views["after line 6: lift H8"])["H8"] == "·"
+
+
+@pytest.mark.parametrize("profile", list_profiles())
+def test_every_shipped_profile_shows_each_of_its_cells_once(profile: str) -> None:
+    code, text = run(["diag", "--sim", "--profile", profile, "--once", "--width", "120"])
+    assert code == 0
+    cells = grid(frames(text)["at start"])
+    assert sorted(cells) == sorted(load_profile(profile).cells)
+    assert set(cells.values()) == {"·"}
 
 
 def test_frames_and_once_stop_after_that_many_views(tmp_path: Path) -> None:
