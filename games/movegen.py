@@ -67,6 +67,8 @@ _ALL = (1 << 26) - 1
 _BELOW = tuple((1 << i) - 1 for i in range(26))
 """``_BELOW[i]``: the mask of the letters before letter ``i``."""
 _INDEX = {ch: i for i, ch in enumerate(_ALPHABET)}
+_LINE = (1 << SIZE) - 1
+"""The mask of every cell of a line."""
 _LOWER = _ALPHABET.lower()
 """A blank's letter in a search result is lower case."""
 
@@ -255,12 +257,35 @@ _WM_ACROSS = WORD_MULTIPLIER
 _LM_DOWN = tuple(tuple(LETTER_MULTIPLIER[r][c] for r in range(SIZE)) for c in range(SIZE))
 _WM_DOWN = tuple(tuple(WORD_MULTIPLIER[r][c] for r in range(SIZE)) for c in range(SIZE))
 _VALUES = {ch: v for ch, v in LETTER_VALUES.items() if ch != BLANK}
-_CX, _CY = parse_cell(CENTRE)
 
-_Left = tuple[int, str, int, int, tuple[int, ...]]
+
+def _plain_left(lms: Sequence[int], wms: Sequence[int]) -> tuple[int, ...]:
+    """For each cell of a line: how many cells just before it have no multiplier."""
+    counts = [0]
+    for lm, wm in zip(lms, wms, strict=True):
+        counts.append(counts[-1] + 1 if lm == wm == 1 else 0)
+    return tuple(counts[:-1])
+
+
+_PLAIN_ACROSS = tuple(map(_plain_left, _LM_ACROSS, _WM_ACROSS))
+_PLAIN_DOWN = tuple(map(_plain_left, _LM_DOWN, _WM_DOWN))
+_CX, _CY = parse_cell(CENTRE)
+_CELL_INDEX = {".": -1} | _INDEX | {ch.lower(): i for ch, i in _INDEX.items()}
+"""The letter of a cell of a line as a number, a blank's too; ``.`` (empty) is -1."""
+_POINTS = {".": 0} | _VALUES | {ch.lower(): 0 for ch in _VALUES}
+"""The points of a cell of a line (a blank is lower case, worth nothing)."""
+_OCCUPIED = str.maketrans({ch: "1" if ch != "." else "0" for ch in _CELL_INDEX})
+"""Turns a line into a binary number, 1 for a tile."""
+
+_Left = tuple[int, str, int, int, tuple[int, ...], int, int, tuple[str, ...], int, int]
 """A left part: (node, letters spelled, the rack's letters left, the letters that may
 follow it from the rack: every one after the node while a blank is left, the points
-of its tiles)."""
+of its tiles, the place of the part one letter shorter in its list, the bit of its
+last letter, the rack's tiles it uses, the letters after its node, its points)."""
+
+_Held = tuple[list[tuple[str, int, int, int]], dict[int, list[tuple[str, int, int, int]]]]
+"""The rack's letters in rack order, as (letter, its bit, the bits before it, its
+points), and those of each set of letters that may be laid, as they are needed."""
 
 _Starts = tuple[list[_Left], list[int]]
 """The left parts chosen for an anchor, shorter first, and where those of each length end."""
@@ -351,11 +376,12 @@ class MoveGenerator:
     ) -> list[_Found]:
         """Every placement in the order found; with ``best_only``, only those of the
         highest score (the others are dropped as the search goes)."""
-        across: list[list[str]] = [[""] * SIZE for _ in range(SIZE)]
+        rows = [["."] * SIZE for _ in range(SIZE)]
         for cell, letter in board.items():
             col, row = parse_cell(cell)
-            across[row][col] = letter
-        down = [[across[r][c] for r in range(SIZE)] for c in range(SIZE)]
+            rows[row][col] = letter
+        across = ["".join(cells) for cells in rows]
+        down = ["".join(cells) for cells in zip(*rows, strict=True)]
         counts: dict[str, int] = {}
         for tile in rack:
             t = tile.upper()
@@ -371,9 +397,23 @@ class MoveGenerator:
         starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
         # The lowest score kept: the best so far when only the best are kept.
         floor = [-1]
-        for grid, down_lines in ((across, False), (down, True)):
+        letters = [
+            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch]) for ch in counts if ch != BLANK
+        ]
+        held: _Held = (letters, {})
+        for lines, crossing, down_lines in ((across, down, False), (down, across, True)):
             self._search_lines(
-                grid, down_lines, counts, lefts, starts, out, floor, best_only, empty
+                lines,
+                crossing,
+                down_lines,
+                counts,
+                held,
+                lefts,
+                starts,
+                out,
+                floor,
+                best_only,
+                empty,
             )
         return out
 
@@ -385,51 +425,94 @@ class MoveGenerator:
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
-        letters = [(ch, _INDEX[ch]) for ch in rack if ch != BLANK]
+        letters = [
+            (ch, _BELOW[_INDEX[ch]], 1 << _INDEX[ch], _VALUES[ch]) for ch in rack if ch != BLANK
+        ]
         by_length: list[list[_Left]] = [[] for _ in range(RACK_SIZE)]
+        held = sum(bit for _, _, bit, _ in letters)
+        blanks = rack.get(BLANK, 0)
+        by_length[0].append(
+            (0, "", held, masks[0] if blanks else masks[0] & held, (), -1, 0, (), masks[0], 0)
+        )
 
-        def left(node: int) -> tuple[int, int]:
-            have = 0
-            for ch, i in letters:
-                if rack[ch]:
-                    have |= 1 << i
-            return have, masks[node] if rack.get(BLANK) else masks[node] & have
-
-        by_length[0].append((0, "", *left(0), ()))
-
-        def grow(node: int, spelled: str, points: tuple[int, ...]) -> None:
+        def grow(
+            node: int,
+            spelled: str,
+            points: tuple[int, ...],
+            uses: tuple[str, ...],
+            have: int,
+            blanks: int,
+            total: int,
+        ) -> None:
             depth = len(spelled) + 1
+            parent = len(by_length[depth - 1]) - 1
+            into = by_length[depth]
+            deeper = depth < RACK_SIZE - 1
             mask = masks[node]
             start = first[node]
-            for ch, i in letters:
-                if rack[ch] and mask >> i & 1:
-                    child = targets[start + (mask & _BELOW[i]).bit_count()]
-                    rack[ch] -= 1
-                    more = (*points, _VALUES[ch])
-                    by_length[depth].append((child, spelled + ch, *left(child), more))
-                    if depth < RACK_SIZE - 1:
-                        grow(child, spelled + ch, more)
-                    rack[ch] += 1
-            if rack.get(BLANK):
-                rack[BLANK] -= 1
+            usable = mask & have
+            for ch, low, bit, value in letters if usable else ():
+                if not usable & bit:
+                    continue
+                child = targets[start + (mask & low).bit_count()]
+                left = rack[ch] - 1
+                rack[ch] = left
+                now = have if left else have & ~bit
+                more = (*points, value)
+                used = (*uses, ch)
+                m = masks[child]
+                into.append(
+                    (
+                        child,
+                        spelled + ch,
+                        now,
+                        m if blanks else m & now,
+                        more,
+                        parent,
+                        bit,
+                        used,
+                        m,
+                        total + value,
+                    )
+                )
+                if deeper:
+                    grow(child, spelled + ch, more, used, now, blanks, total + value)
+                rack[ch] = left + 1
+            if blanks:
                 more = (*points, 0)
+                used = (*uses, BLANK)
                 for child in targets[start : first[node + 1]]:
-                    low = mask & -mask
-                    mask ^= low
-                    ch = _LOWER[low.bit_length() - 1]
-                    by_length[depth].append((child, spelled + ch, *left(child), more))
-                    if depth < RACK_SIZE - 1:
-                        grow(child, spelled + ch, more)
-                rack[BLANK] += 1
+                    bit = mask & -mask
+                    mask ^= bit
+                    ch = _LOWER[bit.bit_length() - 1]
+                    m = masks[child]
+                    into.append(
+                        (
+                            child,
+                            spelled + ch,
+                            have,
+                            m if blanks > 1 else m & have,
+                            more,
+                            parent,
+                            bit,
+                            used,
+                            m,
+                            total,
+                        )
+                    )
+                    if deeper:
+                        grow(child, spelled + ch, more, used, have, blanks - 1, total)
 
-        grow(0, "", ())
+        grow(0, "", (), (), held, blanks, 0)
         return by_length
 
     def _search_lines(
         self,
-        grid: list[list[str]],
+        lines: list[str],
+        crossing: list[str],
         down: bool,
         rack: dict[str, int],
+        held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
@@ -437,68 +520,80 @@ class MoveGenerator:
         best_only: bool,
         empty_board: bool,
     ) -> None:
+        """Search each line of one direction that has an anchor. ``lines`` and
+        ``crossing`` are the board's lines in this direction and across it, ``.``
+        where a cell is empty."""
+        occupied = [int(cells.translate(_OCCUPIED)[::-1], 2) for cells in lines]
         for line in range(SIZE):
-            cells = grid[line]
-            above = grid[line - 1] if line > 0 else None
-            below = grid[line + 1] if line < SIZE - 1 else None
-            anchors: list[int] = []
+            tiles = occupied[line]
+            near = (occupied[line - 1] if line > 0 else 0) | (
+                occupied[line + 1] if line < SIZE - 1 else 0
+            )
             if empty_board:
-                if line == (_CX if down else _CY):
-                    anchors.append(_CY if down else _CX)
+                if line != (_CX if down else _CY):
+                    continue
+                anchors = 1 << (_CY if down else _CX)
             else:
-                for pos in range(SIZE):
-                    if cells[pos]:
-                        continue
-                    if (
-                        (pos > 0 and cells[pos - 1])
-                        or (pos < SIZE - 1 and cells[pos + 1])
-                        or (above is not None and above[pos])
-                        or (below is not None and below[pos])
-                    ):
-                        anchors.append(pos)
+                anchors = (tiles << 1 | tiles >> 1 | near) & ~tiles & _LINE
             if anchors:
                 self._search_line(
-                    grid, line, down, anchors, rack, lefts, starts, out, floor, best_only
+                    lines[line],
+                    crossing,
+                    line,
+                    down,
+                    anchors,
+                    near & ~tiles,
+                    rack,
+                    held,
+                    lefts,
+                    starts,
+                    out,
+                    floor,
+                    best_only,
                 )
 
     def _search_line(
         self,
-        grid: list[list[str]],
+        cells: str,
+        crossing: list[str],
         line: int,
         down: bool,
-        anchors: list[int],
+        anchor_bits: int,
+        crossed_bits: int,
         rack: dict[str, int],
+        held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
         out: list[_Found],
         floor: list[int],
         best_only: bool,
     ) -> None:
-        """Appel–Jacobson along one line: a left part through non-anchor cells, then right."""
+        """Appel–Jacobson along one line: a left part through non-anchor cells, then right.
+        ``anchor_bits`` and ``crossed_bits``: the anchors, and the empty cells with a
+        tile beside them across the line, bit ``i`` for cell ``i``."""
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
         final = self.dawg.final
         below = _BELOW
-        cells = grid[line]
-        allowed, crossed, cross_base = self._cross_checks(grid, line)
+        allowed, crossed, cross_base = self._cross_checks(crossing, line, crossed_bits)
         lms = (_LM_DOWN if down else _LM_ACROSS)[line]
         wms = (_WM_DOWN if down else _WM_ACROSS)[line]
-        on_board = [tile_points(ch) if ch else 0 for ch in cells]
-        index = [_INDEX[ch.upper()] if ch else -1 for ch in cells]
-        letters = [
-            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch]) for ch in rack if ch != BLANK
-        ]
+        plains = (_PLAIN_DOWN if down else _PLAIN_ACROSS)[line]
+        index = [_CELL_INDEX[ch] for ch in cells]
+        letters, choices = held
         have = sum(bit for _, bit, _, _ in letters)
         reach = _ALL if rack[BLANK] else have
         # Tiles laid right of the anchor, as (position, letter).
         placed: list[tuple[int, str]] = []
-        # The anchor and the left part being extended: its tiles and their points.
+        # The anchor and the left part being extended: its tiles, their points, and
+        # whether a single tile laid on the anchor is the same move as one across.
         anchor = 0
         spelled = ""
         begin = 0
         laid_sum = 0
         laid_mul = 1
+        single_is_twin = False
 
         # From each cell: the letters of the run of tiles on the board that starts there,
         # their points, and the first empty cell after them (SIZE: the edge).
@@ -506,29 +601,45 @@ class MoveGenerator:
         run_points = [0] * (SIZE + 1)
         stops = list(range(SIZE + 1))
         for pos in range(SIZE - 1, -1, -1):
-            if index[pos] >= 0:
-                runs[pos] = (index[pos], *runs[pos + 1])
-                run_points[pos] = on_board[pos] + run_points[pos + 1]
+            i = index[pos]
+            if i >= 0:
+                runs[pos] = (i, *runs[pos + 1])
+                run_points[pos] = _POINTS[cells[pos]] + run_points[pos + 1]
                 stops[pos] = stops[pos + 1]
+        # What a tile laid on each empty cell needs: its multipliers, the word across
+        # it (if any) and its tiles' points, the run of tiles after it, their points,
+        # the next empty cell and the letters allowed there (none at the edge).
+        cell_data = [
+            (
+                lms[pos],
+                wms[pos],
+                crossed[pos],
+                cross_base[pos],
+                runs[pos + 1],
+                run_points[pos + 1],
+                stops[pos + 1],
+                allowed[stops[pos + 1]] if stops[pos + 1] < SIZE else 0,
+            )
+            for pos in range(SIZE)
+        ]
 
-        def place(node: int, pos: int, msum: int, wmul: int, xsum: int, have: int) -> None:
-            """Lay each tile that may go on the empty cell ``pos`` after ``node``; record
-            the words that end there and go on. ``have``: the rack's letters left."""
+        def place(
+            node: int, pos: int, fits: int, msum: int, wmul: int, xsum: int, have: int
+        ) -> None:
+            """Lay each tile of ``fits`` (the letters after ``node`` that the empty cell
+            ``pos`` allows) that the rack holds; record the words that end there and go
+            on. ``have``: the rack's letters left."""
             m = masks[node]
-            fits = m & allowed[pos]
             start = first[node]
-            lm = lms[pos]
-            wm = wms[pos]
+            lm, wm, cross, base, run, rpts, stop, ok_next = cell_data[pos]
             wmul *= wm
-            cross = crossed[pos]
-            base = cross_base[pos]
-            run = runs[pos + 1]
-            stop = stops[pos + 1]
-            msum += run_points[pos + 1]
+            msum += rpts
             usable = fits & have
-            for ch, bit, low, value in letters if usable else ():
-                if not usable & bit:
-                    continue
+            blanks = rack[BLANK]
+            tried = choices.get(usable)
+            if tried is None:
+                tried = choices[usable] = [t for t in letters if t[1] & usable]
+            for ch, bit, low, value in tried:
                 n = targets[start + (m & low).bit_count()]
                 for i in run:
                     mm = masks[n]
@@ -543,23 +654,26 @@ class MoveGenerator:
                     xs = xsum + (base + v) * wm if cross else xsum
                     if final[n]:
                         tiles = len(spelled) + len(placed)
-                        if not (down and tiles == 1 and crossed[anchor]):
-                            bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
-                            score = (msum + v + laid_sum) * wmul * laid_mul + xs + bonus
+                        if not (tiles == 1 and single_is_twin):
+                            score = (msum + v + laid_sum) * wmul * laid_mul + xs
+                            if tiles == RACK_SIZE:
+                                score += ALL_TILES_BONUS
                             if score >= floor[0]:
                                 if best_only and score > floor[0]:
                                     out.clear()
                                     floor[0] = score
                                 laid = zip(range(begin, anchor), spelled, strict=True)
                                 out.append((score, down, line, (*laid, *placed)))
-                    now = have if left else have & ~bit
-                    if stop < SIZE and masks[n] & allowed[stop] & (_ALL if rack[BLANK] else now):
-                        place(n, stop, msum + v, wmul, xs, now)
+                    if ok_next:
+                        now = have if left else have & ~bit
+                        nxt = masks[n] & ok_next
+                        if nxt & (_ALL if blanks else now):
+                            place(n, stop, nxt, msum + v, wmul, xs, now)
                     placed.pop()
                     rack[ch] = left + 1
-            if rack[BLANK] and fits:
-                rack[BLANK] -= 1
-                more = _ALL if rack[BLANK] else have
+            if blanks:
+                rack[BLANK] = blanks - 1
+                more = _ALL if blanks > 1 else have
                 xs = xsum + base * wm if cross else xsum
                 while fits:
                     bit = fits & -fits
@@ -574,88 +688,128 @@ class MoveGenerator:
                         placed.append((pos, _LOWER[bit.bit_length() - 1]))
                         if final[n]:
                             tiles = len(spelled) + len(placed)
-                            if not (down and tiles == 1 and crossed[anchor]):
-                                bonus = ALL_TILES_BONUS if tiles == RACK_SIZE else 0
-                                score = (msum + laid_sum) * wmul * laid_mul + xs + bonus
+                            if not (tiles == 1 and single_is_twin):
+                                score = (msum + laid_sum) * wmul * laid_mul + xs
+                                if tiles == RACK_SIZE:
+                                    score += ALL_TILES_BONUS
                                 if score >= floor[0]:
                                     if best_only and score > floor[0]:
                                         out.clear()
                                         floor[0] = score
                                     laid = zip(range(begin, anchor), spelled, strict=True)
                                     out.append((score, down, line, (*laid, *placed)))
-                        if stop < SIZE and masks[n] & allowed[stop] & more:
-                            place(n, stop, msum, wmul, xs, have)
+                        if ok_next:
+                            nxt = masks[n] & ok_next
+                            if nxt & more:
+                                place(n, stop, nxt, msum, wmul, xs, have)
                         placed.pop()
-                rack[BLANK] += 1
+                rack[BLANK] = blanks
 
         previous = -1
-        for anchor in anchors:
+        while anchor_bits:
+            low = anchor_bits & -anchor_bits
+            anchor_bits ^= low
+            anchor = low.bit_length() - 1
             ok = allowed[anchor]
-            if anchor > 0 and cells[anchor - 1]:
+            single_is_twin = down and crossed[anchor]
+            if anchor > 0 and index[anchor - 1] >= 0:
                 # The word runs on from the tiles left of the anchor.
                 pos = anchor - 1
-                while pos > 0 and cells[pos - 1]:
+                while pos > 0 and index[pos - 1] >= 0:
                     pos -= 1
+                msum = run_points[pos]
                 node = 0
-                msum = 0
                 while pos < anchor:
                     i = index[pos]
                     m = masks[node]
                     if not m >> i & 1:
                         break
                     node = targets[first[node] + (m & below[i]).bit_count()]
-                    msum += on_board[pos]
                     pos += 1
-                if pos == anchor and masks[node] & ok & reach:
+                fits = masks[node] & ok
+                if pos == anchor and fits & reach:
                     spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
-                    place(node, anchor, msum, 1, 0, have)
+                    place(node, anchor, fits, msum, 1, 0, have)
             else:
                 room = min(anchor - previous - 1, RACK_SIZE - 1)
-                pos = anchor + 1
-                while pos < SIZE and cells[pos]:
-                    pos += 1
-                ahead = tuple(index[anchor + 1 : pos])
+                ahead = runs[anchor + 1]
                 key = (ok, ahead)
                 known = starts.get(key)
                 if known is None:
                     known = starts[key] = ([], [])
                 chosen, ends = known
                 if len(ends) <= room:
-                    self._starts(lefts[len(ends) : room + 1], ok, ahead, chosen, ends)
-                for node, spelled, rest, _, points in chosen[: ends[room]]:
+                    self._starts(lefts, room, ok, ahead, chosen, ends)
+                plain = plains[anchor]
+                for node, spelled, rest, _, points, _, _, uses, _, total in chosen[: ends[room]]:
                     begin = anchor - len(spelled)
-                    laid_sum = sum(map(operator.mul, points, lms[begin:anchor]))
-                    laid_mul = math.prod(wms[begin:anchor])
-                    for ch in spelled:
-                        rack[ch if ch.isupper() else BLANK] -= 1
-                    place(node, anchor, 0, 1, 0, rest)
-                    for ch in spelled:
-                        rack[ch if ch.isupper() else BLANK] += 1
+                    if anchor - begin <= plain:
+                        laid_sum = total
+                        laid_mul = 1
+                    else:
+                        laid_sum = sum(map(operator.mul, points, lms[begin:anchor]))
+                        laid_mul = math.prod(wms[begin:anchor])
+                    for ch in uses:
+                        rack[ch] -= 1
+                    place(node, anchor, masks[node] & ok, 0, 1, 0, rest)
+                    for ch in uses:
+                        rack[ch] += 1
             previous = anchor
 
     def _starts(
         self,
         lefts: list[list[_Left]],
+        room: int,
         ok: int,
         ahead: tuple[int, ...],
         chosen: list[_Left],
         ends: list[int],
     ) -> None:
-        """Add to ``chosen`` the left parts of ``lefts`` (one list a length) after which a
-        tile left on the rack can go on an anchor that allows the letters ``ok`` and
-        lead on through the tiles ``ahead`` of it, in order, and to ``ends`` how many
-        are chosen after each length."""
+        """Add to ``chosen`` the left parts of ``lefts`` (one list a length) of the
+        lengths after those already chosen up to ``room``, after which a tile left on
+        the rack can go on an anchor that allows the letters ``ok`` and lead on through
+        the tiles ``ahead`` of it, in order, and to ``ends`` how many are chosen after
+        each length.
+
+        The parts one letter longer are those tiles on the anchor: a part is chosen
+        when one of its longer parts ends in a letter of ``ok`` at a node from which
+        ``ahead`` can be spelled."""
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
-        for parts in lefts:
+        below = _BELOW
+        for length in range(len(ends), room + 1):
+            parts = lefts[length]
             if not ahead:
                 chosen += [part for part in parts if part[3] & ok]
                 ends.append(len(chosen))
                 continue
+            head = ahead[0]
+            rest = ahead[1:]
+            if length + 1 < len(lefts):
+                # The longer parts that put a letter of ``ok`` on the anchor, at a node
+                # from which the first tile ahead leads on.
+                passed = set()
+                step = 1 << head
+                longer = [p for p in lefts[length + 1] if p[8] & step and p[6] & ok]
+                for part in longer:
+                    if part[5] in passed:
+                        continue
+                    m = part[8]
+                    n = targets[first[part[0]] + (m & below[head]).bit_count()]
+                    for i in rest:
+                        mm = masks[n]
+                        if not mm >> i & 1:
+                            break
+                        n = targets[first[n] + (mm & below[i]).bit_count()]
+                    else:
+                        passed.add(part[5])
+                chosen += [parts[i] for i in sorted(passed)]
+                ends.append(len(chosen))
+                continue
             for part in parts:
-                node, _, _, reach, _ = part
-                fits = reach & ok
+                node = part[0]
+                fits = part[3] & ok
                 if not fits:
                     continue
                 m = masks[node]
@@ -668,37 +822,32 @@ class MoveGenerator:
                         mm = masks[n]
                         if not mm >> i & 1:
                             break
-                        n = targets[first[n] + (mm & _BELOW[i]).bit_count()]
+                        n = targets[first[n] + (mm & below[i]).bit_count()]
                     else:
                         chosen.append(part)
                         break
             ends.append(len(chosen))
 
     def _cross_checks(
-        self, grid: list[list[str]], line: int
+        self, crossing: list[str], line: int, crossed_bits: int
     ) -> tuple[list[int], list[bool], list[int]]:
         """For each cell of a line: the mask of the letters allowed by the word across it
         (every letter where there is none), whether there is one, and the points of that
-        word's tiles already on the board."""
+        word's tiles already on the board. ``crossing``: the lines across this one;
+        ``crossed_bits``: the cells with a word across them."""
         allowed = [_ALL] * SIZE
         crossed = [False] * SIZE
         base = [0] * SIZE
-        cells = grid[line]
-        above = grid[line - 1] if line > 0 else None
-        below = grid[line + 1] if line < SIZE - 1 else None
         known = self._crossings
-        for pos in range(SIZE):
-            if cells[pos] or not ((above and above[pos]) or (below and below[pos])):
-                continue
-            top = line
-            while top > 0 and grid[top - 1][pos]:
-                top -= 1
-            bottom = line
-            while bottom < SIZE - 1 and grid[bottom + 1][pos]:
-                bottom += 1
+        while crossed_bits:
+            low = crossed_bits & -crossed_bits
+            crossed_bits ^= low
+            pos = low.bit_length() - 1
+            cells = crossing[pos]
+            end = cells.find(".", line + 1)
             key = (
-                "".join(grid[k][pos] for k in range(top, line)),
-                "".join(grid[k][pos] for k in range(line + 1, bottom + 1)),
+                cells[cells.rfind(".", 0, line) + 1 : line],
+                cells[line + 1 : end if end >= 0 else SIZE],
             )
             hit = known.get(key)
             if hit is None:
