@@ -22,6 +22,7 @@ player breaks ties between equal scores by it, so that seeded games replay exact
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
 import operator
@@ -270,6 +271,8 @@ def _plain_left(lms: Sequence[int], wms: Sequence[int]) -> tuple[int, ...]:
 _PLAIN_ACROSS = tuple(map(_plain_left, _LM_ACROSS, _WM_ACROSS))
 _PLAIN_DOWN = tuple(map(_plain_left, _LM_DOWN, _WM_DOWN))
 _CX, _CY = parse_cell(CENTRE)
+_POINT = {cell_name(col, row): (col, row) for col in range(SIZE) for row in range(SIZE)}
+"""(column, row) of each cell name."""
 _CELL_INDEX = {".": -1} | _INDEX | {ch.lower(): i for ch, i in _INDEX.items()}
 """The letter of a cell of a line as a number, a blank's too; ``.`` (empty) is -1."""
 _POINTS = {".": 0} | _VALUES | {ch.lower(): 0 for ch in _VALUES}
@@ -375,10 +378,27 @@ class MoveGenerator:
         self, board: Mapping[str, str], rack: Sequence[str], *, best_only: bool = False
     ) -> list[_Found]:
         """Every placement in the order found; with ``best_only``, only those of the
-        highest score (the others are dropped as the search goes)."""
+        highest score (the others are dropped as the search goes).
+
+        The search makes tens of thousands of short-lived tuples and no cycles of
+        references, so the cyclic garbage collector, which those tuples would set off
+        again and again to walk the whole heap for nothing, is paused while it runs
+        (if it was running)."""
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search_board(board, rack, best_only)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search_board(
+        self, board: Mapping[str, str], rack: Sequence[str], best_only: bool
+    ) -> list[_Found]:
+        """``_search`` with the collector paused."""
         rows = [["."] * SIZE for _ in range(SIZE)]
         for cell, letter in board.items():
-            col, row = parse_cell(cell)
+            col, row = _POINT.get(cell) or parse_cell(cell)
             rows[row][col] = letter
         across = ["".join(cells) for cells in rows]
         down = ["".join(cells) for cells in zip(*rows, strict=True)]
@@ -504,6 +524,7 @@ class MoveGenerator:
                         grow(child, spelled + ch, more, used, have, blanks - 1, total)
 
         grow(0, "", (), (), held, blanks, 0)
+        grow = _unlinked  # it called itself: a cycle of references, broken here
         return by_length
 
     def _search_lines(
@@ -541,6 +562,7 @@ class MoveGenerator:
                     crossing,
                     line,
                     down,
+                    tiles,
                     anchors,
                     near & ~tiles,
                     rack,
@@ -558,6 +580,7 @@ class MoveGenerator:
         crossing: list[str],
         line: int,
         down: bool,
+        tile_bits: int,
         anchor_bits: int,
         crossed_bits: int,
         rack: dict[str, int],
@@ -569,8 +592,9 @@ class MoveGenerator:
         best_only: bool,
     ) -> None:
         """Appel–Jacobson along one line: a left part through non-anchor cells, then right.
-        ``anchor_bits`` and ``crossed_bits``: the anchors, and the empty cells with a
-        tile beside them across the line, bit ``i`` for cell ``i``."""
+        ``tile_bits``, ``anchor_bits`` and ``crossed_bits``: the cells with a tile, the
+        anchors, and the empty cells with a tile beside them across the line, bit ``i``
+        for cell ``i``."""
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
@@ -600,28 +624,30 @@ class MoveGenerator:
         runs: list[tuple[int, ...]] = [()] * (SIZE + 1)
         run_points = [0] * (SIZE + 1)
         stops = list(range(SIZE + 1))
-        for pos in range(SIZE - 1, -1, -1):
-            i = index[pos]
-            if i >= 0:
-                runs[pos] = (i, *runs[pos + 1])
-                run_points[pos] = _POINTS[cells[pos]] + run_points[pos + 1]
-                stops[pos] = stops[pos + 1]
+        while tile_bits:
+            pos = tile_bits.bit_length() - 1
+            tile_bits ^= 1 << pos
+            runs[pos] = (index[pos], *runs[pos + 1])
+            run_points[pos] = _POINTS[cells[pos]] + run_points[pos + 1]
+            stops[pos] = stops[pos + 1]
         # What a tile laid on each empty cell needs: its multipliers, the word across
         # it (if any) and its tiles' points, the run of tiles after it, their points,
         # the next empty cell and the letters allowed there (none at the edge).
-        cell_data = [
-            (
-                lms[pos],
-                wms[pos],
-                crossed[pos],
-                cross_base[pos],
-                runs[pos + 1],
-                run_points[pos + 1],
-                stops[pos + 1],
-                allowed[stops[pos + 1]] if stops[pos + 1] < SIZE else 0,
+        allowed.append(0)
+        after = stops[1:]
+        cell_data = list(
+            zip(
+                lms,
+                wms,
+                crossed,
+                cross_base,
+                runs[1:],
+                run_points[1:],
+                after,
+                map(allowed.__getitem__, after),
+                strict=True,
             )
-            for pos in range(SIZE)
-        ]
+        )
 
         def place(
             node: int, pos: int, fits: int, msum: int, wmul: int, xsum: int, have: int
@@ -730,6 +756,12 @@ class MoveGenerator:
                 if pos == anchor and fits & reach:
                     spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
                     place(node, anchor, fits, msum, 1, 0, have)
+            elif anchor == previous + 1:
+                # No room for a left part: a word starting on the anchor.
+                fits = masks[0] & ok
+                if fits & reach:
+                    spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
+                    place(0, anchor, fits, 0, 1, 0, have)
             else:
                 room = min(anchor - previous - 1, RACK_SIZE - 1)
                 ahead = runs[anchor + 1]
@@ -741,7 +773,9 @@ class MoveGenerator:
                 if len(ends) <= room:
                     self._starts(lefts, room, ok, ahead, chosen, ends)
                 plain = plains[anchor]
-                for node, spelled, rest, _, points, _, _, uses, _, total in chosen[: ends[room]]:
+                for node, spelled, rest, _, points, _, _, uses, node_mask, total in chosen[
+                    : ends[room]
+                ]:
                     begin = anchor - len(spelled)
                     if anchor - begin <= plain:
                         laid_sum = total
@@ -751,10 +785,11 @@ class MoveGenerator:
                         laid_mul = math.prod(wms[begin:anchor])
                     for ch in uses:
                         rack[ch] -= 1
-                    place(node, anchor, masks[node] & ok, 0, 1, 0, rest)
+                    place(node, anchor, node_mask & ok, 0, 1, 0, rest)
                     for ch in uses:
                         rack[ch] += 1
             previous = anchor
+        place = _unlinked  # it called itself: a cycle of references, broken here
 
     def _starts(
         self,
@@ -883,6 +918,11 @@ class MoveGenerator:
 _CROSSINGS_KEPT = 4096
 """Cross-checks a generator remembers, by the letters above and below a cell: they
 recur from line to line, turn to turn and game to game."""
+
+
+def _unlinked(*_: object, **__: object) -> None:
+    """What a search step that calls itself is set to once its search is over, so that
+    it and all it holds are freed at once rather than by the garbage collector."""
 
 
 def _score(found: _Found) -> int:
