@@ -19,8 +19,8 @@ match anywhere is a true answer, and the query's own bucket holds the piece that
 proves a true answer: the index is exact. The markers are not ASCII and queries
 must be, so a query can never contain one. A query costs a handful of calls into
 C (``int``, ``bytes.find``), whatever its length; the index is one latin-1 ``bytes``
-and one ``array`` of bucket offsets, about 6 MB for the ENABLE list. An index read
-from bytes answers from those very bytes, so loading it copies nothing.
+and the offsets of its buckets, about 6 MB for the ENABLE list. An index read from
+bytes answers from those very bytes, so loading it copies nothing.
 """
 
 from __future__ import annotations
@@ -108,6 +108,8 @@ def _query(name: str, head: str, tail: str, doc: str) -> Callable[[Lexicon, str]
     The body is kept to a few calls into C, as queries run for every tile placed.
     """
 
+    ends = (head.encode("latin-1"), tail.encode("latin-1"))
+
     def query(self: Lexicon, s: str) -> bool:
         if not s.isascii():
             return False
@@ -117,7 +119,7 @@ def _query(name: str, head: str, tail: str, doc: str) -> Callable[[Lexicon, str]
             return False
         offsets = self._offsets
         base = self._base
-        needle = f"{head}{s.lower()}{tail}".encode("latin-1")
+        needle = s.lower().encode().join(ends)  # head + s + tail, in one call
         return self._text.find(needle, base + offsets[b], base + offsets[b + 1]) >= 0
 
     query.__name__ = name
@@ -139,7 +141,7 @@ class Lexicon:
     def __init__(
         self,
         text: bytes,
-        offsets: array[int],
+        offsets: array[int] | memoryview,
         size: int,
         checksum: str,
         key_length: int,
@@ -234,6 +236,7 @@ class Lexicon:
 
         Raises ``LexiconError`` if the bytes are not such an index or were damaged.
         """
+        data = bytes(data)  # the same object when it is bytes already
         if len(data) < _HEADER.size:
             raise LexiconError("not a lexicon index: too short")
         magic, key_length, buckets, size, text_length, checksum, crc = _HEADER.unpack_from(data)
@@ -245,9 +248,12 @@ class Lexicon:
         body = memoryview(data)[_HEADER.size :]
         if zlib.crc32(body, zlib.crc32(data[:_CRC_FROM])) != crc:
             raise LexiconError("lexicon index damaged: its CRC does not match")
-        offsets = array("I")
-        offsets.frombytes(body[:offsets_size])
-        if sys.byteorder == "big":
+        offsets: array[int] | memoryview
+        if sys.byteorder == "little":
+            offsets = body[:offsets_size].cast("I")  # no copy
+        else:
+            offsets = array("I")
+            offsets.frombytes(body[:offsets_size])
             offsets.byteswap()
         if offsets[0] != 0 or offsets[-1] != text_length or key_length < 1:
             raise LexiconError("lexicon index damaged: its buckets do not cover its text")
@@ -255,9 +261,7 @@ class Lexicon:
             checksum_text = checksum.decode("ascii")
         except UnicodeDecodeError:
             raise LexiconError("lexicon index damaged: bad checksum field") from None
-        return cls(
-            bytes(data), offsets, size, checksum_text, key_length, _HEADER.size + offsets_size
-        )
+        return cls(data, offsets, size, checksum_text, key_length, _HEADER.size + offsets_size)
 
 
 def _ignore_progress(done: int, total: int) -> None:

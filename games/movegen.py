@@ -273,11 +273,13 @@ _PLAIN_DOWN = tuple(map(_plain_left, _LM_DOWN, _WM_DOWN))
 _CX, _CY = parse_cell(CENTRE)
 _POINT = {cell_name(col, row): (col, row) for col in range(SIZE) for row in range(SIZE)}
 """(column, row) of each cell name."""
-_CELL_INDEX = {".": -1} | _INDEX | {ch.lower(): i for ch, i in _INDEX.items()}
-"""The letter of a cell of a line as a number, a blank's too; ``.`` (empty) is -1."""
+_EMPTY = 255
+_CELL_NUMBERS = bytes(_INDEX.get(chr(b).upper(), _EMPTY) for b in range(256))
+"""Turns a line (latin-1) into the number of the letter in each cell, a blank's too,
+and ``_EMPTY`` for an empty cell."""
 _POINTS = {".": 0} | _VALUES | {ch.lower(): 0 for ch in _VALUES}
 """The points of a cell of a line (a blank is lower case, worth nothing)."""
-_OCCUPIED = str.maketrans({ch: "1" if ch != "." else "0" for ch in _CELL_INDEX})
+_OCCUPIED = str.maketrans({ch: "0" if ch == "." else "1" for ch in _POINTS})
 """Turns a line into a binary number, 1 for a tile."""
 
 _Left = tuple[int, str, int, int, tuple[int, ...], int, int, tuple[str, ...], int, int]
@@ -399,6 +401,11 @@ class MoveGenerator:
         rows = [["."] * SIZE for _ in range(SIZE)]
         for cell, letter in board.items():
             col, row = _POINT.get(cell) or parse_cell(cell)
+            if letter == "." or letter not in _POINTS:
+                raise ValueError(
+                    f"{letter!r} on {cell} is not a tile; a board holds letters, "
+                    "lower case for a blank"
+                )
             rows[row][col] = letter
         across = ["".join(cells) for cells in rows]
         down = ["".join(cells) for cells in zip(*rows, strict=True)]
@@ -604,7 +611,7 @@ class MoveGenerator:
         lms = (_LM_DOWN if down else _LM_ACROSS)[line]
         wms = (_WM_DOWN if down else _WM_ACROSS)[line]
         plains = (_PLAIN_DOWN if down else _PLAIN_ACROSS)[line]
-        index = [_CELL_INDEX[ch] for ch in cells]
+        index = cells.encode("latin-1").translate(_CELL_NUMBERS)
         letters, choices = held
         have = sum(bit for _, bit, _, _ in letters)
         reach = _ALL if rack[BLANK] else have
@@ -738,10 +745,10 @@ class MoveGenerator:
             anchor = low.bit_length() - 1
             ok = allowed[anchor]
             single_is_twin = down and crossed[anchor]
-            if anchor > 0 and index[anchor - 1] >= 0:
+            if anchor > 0 and index[anchor - 1] != _EMPTY:
                 # The word runs on from the tiles left of the anchor.
                 pos = anchor - 1
-                while pos > 0 and index[pos - 1] >= 0:
+                while pos > 0 and index[pos - 1] != _EMPTY:
                     pos -= 1
                 msum = run_points[pos]
                 node = 0

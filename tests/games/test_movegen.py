@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -248,3 +249,19 @@ def test_generator_finds_the_same_moves_and_best_moves_on_the_bench_positions(
         assert {m.score for m in best} == ({position["best_score"]} if best else set())
         top = gen.best(board, rack)
         assert (top.score if top else None) == position["best_score"]
+
+
+@pytest.mark.parametrize(
+    ("board", "rack", "message"),
+    [
+        ({"H8": "?"}, "CAT", "'?' on H8 is not a tile"),
+        ({"H8": "AT"}, "CAT", "'AT' on H8 is not a tile"),
+        ({"H8": "."}, "CAT", "'.' on H8 is not a tile"),
+        ({}, "CA1", "'1' is not a tile; racks hold A to Z and ? for a blank"),
+    ],
+)
+def test_a_board_or_rack_that_is_not_tiles_is_refused_by_name(
+    small: MoveGenerator, board: dict[str, str], rack: str, message: str
+) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        small.best(board, list(rack))
