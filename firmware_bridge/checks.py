@@ -27,6 +27,11 @@ from wiring.schema import closest
 from .kits import KITS, Kit, find_kit
 from .screens import HEIGHT, WIDTH
 
+OLED_SIZES = ((WIDTH, HEIGHT),)
+"""The display sizes the screens can be laid out on: the header, the instruction and
+every score at once. A 128×32 module has room for the header and two lines, too few
+for a turn's instruction and the scores of the players."""
+
 PLANNED_GAMES: dict[str, str] = {"doublecross": "DoubleCross"}
 """Games whose rules are written down (docs/rules.md) but that cannot be played yet,
 by command-line name. A registered game of the same name takes precedence."""
@@ -140,11 +145,12 @@ def check_profile(profile: Profile) -> Findings:
                 f"or take {name!r} out of the list"
             )
     oled = profile.oled
-    if (oled.width, oled.height) != (WIDTH, HEIGHT):
+    if (oled.width, oled.height) not in OLED_SIZES:
         found.problems.append(
-            f"{label}: [oled] width: the screens are drawn for a {WIDTH}×{HEIGHT} display, "
-            f"not {oled.width}×{oled.height}; fit a {WIDTH}×{HEIGHT} module and set "
-            f"width = {WIDTH}, height = {HEIGHT}"
+            f"{label}: [oled] width: the screens are laid out for a {WIDTH}×{HEIGHT} display, "
+            f"not {oled.width}×{oled.height} (the header, the instruction and every score "
+            f"must be on screen at once); fit a {WIDTH}×{HEIGHT} SSD1306 or SH1106 module "
+            f"and set width = {WIDTH}, height = {HEIGHT}"
         )
     if profile.serial is not None and is_placeholder_port(profile.serial.port):
         found.warnings.append(
