@@ -74,7 +74,8 @@ class DoubleCrossReferee(Referee[DoubleCross]):
     def __init__(self, game: DoubleCross, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DoubleCrossTurn()
-        if not game.history:
+        printed = facts.profile is not None and facts.profile.specials_printed
+        if not game.history and not printed:
             self.turn.markers = list(game.set_up_specials)
         self.view = DoubleCrossView(game, facts, self, self.turn)
 
@@ -169,15 +170,16 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         game = self.game
         turn = self.turn
         mover, rack = turn.before
-        turn.said = f"{short(mover)}: {happened(action, game.last_notes)}"
+        sep = ": " if isinstance(action, PlaceTile | PlayBomb) else " "
+        turn.said = f"{short(mover)}{sep}{happened(action, game.last_notes)}"
         turn.points = tuple(verdict.points(game.players))
         turn.after = ""
         turn.bomb = ""
         turn.column = ""
+        turn.dealt = None
         if verdict.removed:
             turn.after = turn.said
         if game.to_move != mover or isinstance(action, TURNS) or game.outcome is not None:
-            turn.dealt = None
             if isinstance(action, PlaceTile):
                 rack.remove(action.letter.upper())
             kept = [] if isinstance(action, NewLetters) else list(rack)
@@ -208,7 +210,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
                 self._commit(EndTurn())
         elif event.name == "back":
             options = turn_menu(self.game)
-            self.open_menu(Ask.TURN, f"{short(self.game.to_move)}: bomb, new letters?", options)
+            self.open_menu(Ask.TURN, f"{short(self.game.to_move)}: turn menu", options)
 
     def open_menu(
         self, action: str, title: str, options: list[tuple[str, Any]], subject: str = ""
@@ -228,10 +230,10 @@ class DoubleCrossReferee(Referee[DoubleCross]):
             self._commit_fixed(EndGame())
         elif action == Ask.TURN:
             turn.bomb = str(choice)
-            self.open_menu(Ask.COLUMN, f"{turn.bomb} bomb: column?", COLUMN_MENU, subject="H8")
+            self.open_menu(Ask.COLUMN, f"Aim {turn.bomb}", COLUMN_MENU, subject="H8")
         elif action == Ask.COLUMN:
             turn.column = str(choice)
-            self.open_menu(Ask.ROW, f"{turn.bomb} bomb: row?", ROW_MENU, subject=f"{choice}1")
+            self.open_menu(Ask.ROW, f"Aim {turn.bomb}", ROW_MENU, subject=f"{choice}1")
         elif action == Ask.ROW and turn.bomb:
             if turn.wants_fixes():
                 turn.note = "Fix the board first."

@@ -171,7 +171,9 @@ class DoubleCrossView(View[DoubleCross]):
             legend = ("Filled:", "stable", *seats, "Dot: space")
             return Screen(title, "", legend, picture=self.whole_board())
         second = points_text(turn.points) if any(turn.points) else ""
-        if turn.dealt is not None and not second:
+        if game.may_end is not None:
+            second = f"{short(game.may_end)} may end: back"
+        elif turn.dealt is not None and not second:
             seat, taken = turn.dealt
             second = f"{short(seat)} takes {spell(taken)}"
         lines = [turn.note or turn.said or self.prompt(), second]
@@ -182,7 +184,8 @@ class DoubleCrossView(View[DoubleCross]):
         turn = self.turn
         page = turn.page()
         total = len(turn.markers)
-        where = f"{turn.shown + 1}-{turn.shown + len(page)}/{total}"
+        first, last = turn.shown + 1, turn.shown + len(page)
+        where = f"{first}/{total}" if first == last else f"{first}-{last}/{total}"
         lines = ("Put the markers:", *(m.replace(":", "") for m in page), "ok: next")
         return Screen("Set-up", where, lines)
 
@@ -192,7 +195,8 @@ class DoubleCrossView(View[DoubleCross]):
         if self.controls_action() not in (Ask.COLUMN, Ask.ROW):
             return super().menu_screen()
         cursor = self.cursor()
-        lines = (f"< {menu.choice} >  {cursor}", "left/right, ok", "back: cancel")
+        what = "Column" if self.controls_action() == Ask.COLUMN else "Row"
+        lines = (f"{what}? {menu.choice}", "left/right", "ok: choose", "back: stop")
         return Screen(menu.title, "", lines, picture=self.whole_board(cursor))
 
     def controls_action(self) -> str:
