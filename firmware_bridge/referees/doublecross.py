@@ -58,6 +58,7 @@ from .doublecross_turn import (
     DoubleCrossTurn,
     happened,
     order,
+    points_text,
     short,
     short_reason,
     tile_letter,
@@ -178,7 +179,8 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         turn.column = ""
         turn.dealt = None
         if verdict.removed:
-            turn.after = turn.said
+            lost = f", {points_text(turn.points)}" if any(turn.points) else ""
+            turn.after = turn.said + lost
         if game.to_move != mover or isinstance(action, TURNS) or game.outcome is not None:
             if isinstance(action, PlaceTile):
                 rack.remove(action.letter.upper())

@@ -117,7 +117,7 @@ def special_text(notes: Sequence[Note]) -> str:
 def short_reason(action: Action, reason: str) -> str:
     """A refusal in words that fit the OLED (the ``--json`` verdict keeps the whole)."""
     if isinstance(action, PlaceTile) and reason.startswith("refused:"):
-        return f"{action.letter.upper()} on {action.cell} refused: no stable letter in its line"
+        return f"{action.letter.upper()} on {action.cell} refused: no stable letter"
     head = reason.split(" (", 1)[0]
     return head[:1].upper() + head[1:]
 
@@ -131,7 +131,7 @@ def turn_menu(game: DoubleCross) -> list[tuple[str, Any]]:
     for label, choice, action in (
         ("new letters", Choice.NEW_LETTERS, NewLetters()),
         ("undo last tile", Choice.UNDO, Undo()),
-        ("end the game", Choice.END_GAME, EndGame()),
+        (f"{short(game.may_end)} ends the game", Choice.END_GAME, EndGame()),
     ):
         if game.check(action).accepted:
             options.append((label, choice))

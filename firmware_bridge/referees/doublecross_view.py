@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from PIL import ImageDraw
 
@@ -14,7 +14,7 @@ from games.doublecross_board import BLOCK, COLUMNS, SIZE
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Mark, Screen
-from ..view import Controls, View
+from ..view import NEW_GAME, Controls, View
 from .doublecross_turn import (
     Ask,
     DoubleCrossTurn,
@@ -38,6 +38,9 @@ PATTERN_NAMES = ("box", "cross", "plus", "slash")
 STABLE = tuple((x, y) for x in range(3) for y in range(3))
 SPECIAL = ((1, 1),)
 BLOCKED = ((0, 1), (1, 1), (2, 1))
+RESERVED_COLUMNS = 20
+"""Columns of an empty map that keep the words left of the whole board's map: at the
+smallest pitch (3 px) 20 of them take the 60 px the map takes at 4 px."""
 
 
 @dataclass(frozen=True)
@@ -56,8 +59,9 @@ class WholeBoard:
         return 0  # the words go beside it, on the left
 
     def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
-        left = right - SIZE * PITCH
-        draw.rectangle((left - 2, 0, right, SIZE * PITCH + 3), fill=0)
+        # ``right`` is where the words end, left of the room kept for the map.
+        left = right + 3
+        draw.rectangle((left - 2, 0, left + SIZE * PITCH, SIZE * PITCH + 3), fill=0)
         for r, c, kind in self.cells:
             x, y = left + c * PITCH, 2 + r * PITCH
             if kind == "stable":
@@ -81,11 +85,22 @@ class WholeBoard:
         return (f"map: {stable} stable, {loose} unstable",)
 
 
+class Aiming(Controls, Protocol):
+    """What the view asks of its referee besides the menu and the fixes: which menu is
+    open and where the bomb's cursor stands."""
+
+    @property
+    def menu_action(self) -> str: ...
+
+    def cursor(self) -> str | None: ...
+
+
 class DoubleCrossView(View[DoubleCross]):
     def __init__(
-        self, game: DoubleCross, facts: Facts, controls: Controls, turn: DoubleCrossTurn
+        self, game: DoubleCross, facts: Facts, controls: Aiming, turn: DoubleCrossTurn
     ) -> None:
         super().__init__(game, facts, controls)
+        self.aiming = controls
         self.turn = turn
 
     # -- the maps -------------------------------------------------------------------
@@ -95,8 +110,13 @@ class DoubleCrossView(View[DoubleCross]):
     def mark(self, piece: Piece) -> Mark:
         return Mark.SOLID
 
-    def board_map(self, focus: str | None = None) -> BoardMap:
-        return self.window_map(focus)
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
+        return self.window_map(focus if isinstance(focus, str) else None)
+
+    def beside_the_map(self) -> BoardMap:
+        """No cells, only the room the whole board's map takes at the right: the
+        words flow left of it."""
+        return BoardMap(((None,) * RESERVED_COLUMNS,) * SIZE)
 
     def whole_board(self, focus: str | None = None) -> WholeBoard:
         """Every tile, stable or whose, and the special spaces left."""
@@ -123,8 +143,8 @@ class DoubleCrossView(View[DoubleCross]):
             return ("Set-up", status)
         return (f"{short(game.to_move)} to play", status)
 
-    def score_line(self) -> str:
-        return " ".join(f"{short(p)} {s}" for p, s in enumerate(self.game.scores()))
+    def scores(self) -> tuple[str, ...]:
+        return tuple(f"{short(p)} {s}" for p, s in enumerate(self.game.scores()))
 
     def rack_line(self) -> str:
         game = self.game
@@ -154,6 +174,7 @@ class DoubleCrossView(View[DoubleCross]):
         title, status = self.header()
         game = self.game
         turn = self.turn
+        scores = self.scores()
         fixes = self.controls.board_fixes() if turn.wants_fixes() else []
         if self.controls.menu is not None:
             return self.menu_screen()
@@ -162,23 +183,23 @@ class DoubleCrossView(View[DoubleCross]):
         if fixes:
             first = turn.after or f"No: {turn.problem}"
             more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
-            shown = (first, self.fix_text(fixes[0]) + more)
-            return Screen(title, status, shown, self.board_map(fixes[0].cell))
+            prompt = self.fix_text(fixes[0]) + more
+            board = self.board_map(fixes[0].cell)
+            return Screen(title, status, (first,), board, prompt=prompt, scores=scores)
         if game.outcome is not None:
-            return Screen(title, status, self.result_lines())
+            return Screen(title, status, self.result_lines(), prompt=NEW_GAME, scores=scores)
         if turn.map_shown:
             seats = [f"{short(p)} {PATTERN_NAMES[p]}" for p in range(game.players)]
             legend = ("Filled:", "stable", *seats, "Dot: space")
-            return Screen(title, "", legend, picture=self.whole_board())
+            board = self.beside_the_map()
+            picture = self.whole_board()
+            return Screen("Map", " ", legend, board, picture=picture, scores=scores)
         second = points_text(turn.points) if any(turn.points) else ""
-        if game.may_end is not None:
-            second = f"{short(game.may_end)} may end: back"
-        elif turn.dealt is not None and not second:
+        if turn.dealt is not None and not second and game.may_end is None:
             seat, taken = turn.dealt
             second = f"{short(seat)} takes {spell(taken)}"
-        lines = [turn.note or turn.said or self.prompt(), second]
-        lines += [self.rack_line(), self.score_line()]
-        return Screen(title, status, tuple(line for line in lines if line))
+        lines = tuple(line for line in (turn.note or turn.said, second, self.rack_line()) if line)
+        return Screen(title, status, lines, prompt=self.prompt(), scores=scores)
 
     def markers_screen(self) -> Screen:
         turn = self.turn
@@ -186,25 +207,20 @@ class DoubleCrossView(View[DoubleCross]):
         total = len(turn.markers)
         first, last = turn.shown + 1, turn.shown + len(page)
         where = f"{first}/{total}" if first == last else f"{first}-{last}/{total}"
-        lines = ("Put the markers:", *(m.replace(":", "") for m in page), "ok: next")
-        return Screen("Set-up", where, lines)
+        lines = ("Put the markers:", *(m.replace(":", "") for m in page))
+        return Screen("Set-up", where, lines, prompt="ok: next", scores=self.scores())
 
     def menu_screen(self) -> Screen:
         menu = self.controls.menu
         assert menu is not None
-        if self.controls_action() not in (Ask.COLUMN, Ask.ROW):
+        if self.aiming.menu_action not in (Ask.COLUMN, Ask.ROW):
             return super().menu_screen()
-        cursor = self.cursor()
-        what = "Column" if self.controls_action() == Ask.COLUMN else "Row"
+        cursor = self.aiming.cursor()
+        what = "Column" if self.aiming.menu_action == Ask.COLUMN else "Row"
         lines = (f"{what}? {menu.choice}", "left/right", "ok: choose", "back: stop")
-        return Screen(menu.title, "", lines, picture=self.whole_board(cursor))
-
-    def controls_action(self) -> str:
-        return str(getattr(self.controls, "menu_action", ""))
-
-    def cursor(self) -> str | None:
-        where = getattr(self.controls, "cursor", None)
-        return where() if callable(where) else None
+        board = self.beside_the_map()
+        picture = self.whole_board(cursor)
+        return Screen(menu.title, " ", lines, board, picture=picture, scores=self.scores())
 
     def result_lines(self) -> tuple[str, ...]:
         game = self.game
@@ -220,7 +236,7 @@ class DoubleCrossView(View[DoubleCross]):
             if note.player is not None:
                 totals[note.player] = totals.get(note.player, 0) + note.points
         lost = "Left: " + " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
-        return (first, why, self.score_line(), lost if totals else "")
+        return (first, why, lost) if totals else (first, why)
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game
@@ -239,7 +255,7 @@ class DoubleCrossView(View[DoubleCross]):
             "said": turn.said,
             "dealt": dealt,
             "markers": turn.page() if turn.setting_up() else [],
-            "bomb": {"kind": turn.bomb, "cursor": self.cursor()} if turn.bomb else None,
+            "bomb": {"kind": turn.bomb, "cursor": self.aiming.cursor()} if turn.bomb else None,
         }
 
 

@@ -15,8 +15,8 @@ import pytest
 
 from firmware_bridge.cli import main
 from firmware_bridge.facts import Facts
+from firmware_bridge.layout import render
 from firmware_bridge.referees.doublecross import DoubleCrossReferee
-from firmware_bridge.screens import render
 from games.doublecross import DoubleCross
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
@@ -66,6 +66,11 @@ def moves(states: list[dict[str, Any]]) -> list[str]:
     return seen
 
 
+def shown(state: dict[str, Any]) -> str:
+    """The OLED's words, its wrapped lines joined again."""
+    return " ".join(state["oled"])
+
+
 def after(states: list[dict[str, Any]], played: int) -> list[dict[str, Any]]:
     return [s for s in states if s["moves_played"] == played]
 
@@ -75,15 +80,12 @@ def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it() -> None:
     before = after(states, 0)
     refused = next(s for s in before if s["fixes"])
     assert refused["verdict"]["reason"].startswith("refused: E on A1 does not extend")
-    assert refused["oled"][1:] == [
-        "E on A1 refused: no stable letter in its line",
-        "Lift E from A1",
-    ]
+    assert "E on A1 refused: no stable letter Lift E from A1" in shown(refused)
     assert [f["cell"] for f in refused["fixes"]] == ["A1"]
     # The A laid while the E is still there is not judged; ok is not taken either.
     waiting = [s for s in before if [f["cell"] for f in s["fixes"]] == ["A1", "H9"]]
     assert waiting and all(s["layout"].keys() == {"G8", "H8", "I8"} for s in waiting)
-    assert any("Fix the board first." in s["oled"] for s in before)
+    assert any("Fix the board first." in shown(s) for s in before)
     assert before[-1]["fixes"] == [] and before[-1]["racks"]["player 1"] == list("AXERST")
 
 
@@ -95,12 +97,13 @@ def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on() -> N
         "player 2 N on H10 partial: AAN",
     ]
     gone = after(states, 2)
-    assert gone[0]["oled"] == ["P2 to play bag 20", "P1: X on J8 destroyed", "Lift X from J8"]
+    assert gone[0]["oled"][0].startswith("P2 to play")
+    assert "P1: X on J8 destroyed, P1 -4 Lift X from J8" in shown(gone[0])
     assert [f["cell"] for f in gone[0]["fixes"]] == ["J8"]
     assert gone[0]["move"]["points"] == {"player 1": -4, "player 2": 0}
     assert gone[0]["scores"] == {"player 1": -2, "player 2": 0}
     # Player 2's ok before the X is lifted is not a pass: no move is played.
-    assert any("Fix the board first." in s["oled"] for s in gone)
+    assert any("Fix the board first." in shown(s) for s in gone)
     assert "J8" not in gone[-1]["layout"] and gone[-1]["fixes"] == []
     assert gone[-1]["dealt"] == {"player": "player 1", "tiles": ["E", "E"]}
 
@@ -109,13 +112,15 @@ def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time() -> None:
     states = scenario("dc_fixes.txt")
     assert moves(states)[3:5] == ["player 2 ends the turn", "player 1 ns bomb on H1: 2 destroyed"]
     blast = after(states, 5)
-    assert blast[0]["oled"][1:] == ["P1: ns bomb on H1: 2 destroyed", "Lift A from H9 (1/2)"]
+    # The first page of the words; the rest (who lost what) takes turns with it.
+    assert "P1: ns bomb on H1: 2 Lift A from H9 (1/2)" in shown(blast[0])
+    assert blast[0]["said"] == "P1: ns bomb on H1: 2 destroyed"
     assert [f["cell"] for f in blast[0]["fixes"]] == ["H9", "H10"]
     assert blast[0]["move"]["points"] == {"player 1": -4, "player 2": -4}
     assert blast[0]["trays"]["player 1"] == []
     second = next(s for s in blast if [f["cell"] for f in s["fixes"]] == ["H10"])
-    assert second["oled"][2] == "Lift N from H10"
-    assert any("Fix the board first." in s["oled"] for s in blast)
+    assert "Lift N from H10" in shown(second)
+    assert any("Fix the board first." in shown(s) for s in blast)
     assert blast[-1]["fixes"] == [] and blast[-1]["layout"].keys() == {"G8", "H8", "I8"}
 
 
@@ -131,9 +136,10 @@ def test_new_letters_and_a_round_of_passes_let_the_last_passer_end_the_game() ->
     assert last["outcome"]["reason"] == "the last passer ended the game"
     # 2 for the bomb picked up, -4 for X, -4 for the A the bomb took, -24 for six tiles left.
     assert last["scores"] == {"player 1": -30, "player 2": -28}
-    assert last["oled"][:3] == ["Game over bag 19", "P2 wins", "The last passer ended the game."]
+    assert last["oled"][0].startswith("Game over") and "bag 19" in shown(last)
+    assert "P2 wins The last passer ended the game." in shown(last)
     may_end = next(s for s in states if s["may_end"] == "player 1")
-    assert "P1 may end: back" in may_end["oled"]
+    assert "P1 may end: back" in shown(may_end)
 
 
 def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:
@@ -146,7 +152,7 @@ def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:
     ]
     done = after(states, 3)[0]
     assert done["move"]["points"] == {"player 1": 3, "player 2": 6}
-    assert done["oled"][1:3] == ["P2: S on H10 complete: AAS", "P1 +3 P2 +6"]
+    assert "P2: S on H10 complete: AAS P1 +3 P2 +6" in shown(done)
     assert done["layout"]["H9"] == {"kind": "tile", "label": "A", "owner": 0, "stable": True}
     assert done["layout"]["H10"] == {"kind": "tile", "label": "S", "owner": 1, "stable": True}
     assert done["layout"]["G8"] == {"kind": "tile", "label": "C", "owner": None, "stable": True}
@@ -173,7 +179,8 @@ def test_the_markers_are_listed_then_the_start_word_is_checked_before_play(
     table.settle()
     screen = table.session.screen()
     assert screen.header == "Set-up" and screen.status == "1-3/5"
-    assert screen.lines == ("Put the markers:", "A1 bomb-1", "O1 bomb-2", "C3 bonus", "ok: next")
+    assert screen.lines == ("Put the markers:", "A1 bomb-1", "O1 bomb-2", "C3 bonus")
+    assert screen.prompt == "ok: next"
     # A tile laid now is not judged: the markers come first.
     table.board["H9"] = table.tag("A")
     table.settle()
@@ -184,7 +191,8 @@ def test_the_markers_are_listed_then_the_start_word_is_checked_before_play(
     assert table.session.screen().lines[1:3] == ("E5 mystery", "M13 block")
     press(table, "ok")
     screen = table.session.screen()
-    assert screen.lines == ("No: lay the start word CAT", "Put C on G8 (1/3)")
+    assert screen.lines == ("No: lay the start word CAT",)
+    assert screen.prompt == "Put C on G8 (1/3)"
     assert screen.board is not None and screen.board.focus == "G8"
     for cell, letter in zip(("G8", "H8", "I8"), "CAT", strict=True):
         table.board[cell] = table.tag(letter)
@@ -279,3 +287,66 @@ def test_a_doublecross_line_in_another_game_is_refused(
     args = ["sim", "--game", "double-take", "--script", str(script)]
     assert main(args, out=io.StringIO()) == 2
     assert "line 1: 'endgame' has no meaning in double-take" in capsys.readouterr().err
+
+
+def test_undo_from_the_menu_takes_the_last_tile_back_to_the_rack(lexicon: Lexicon) -> None:
+    table = new_table(lexicon, {})
+    table.board["H9"] = table.tag("A")
+    table.settle()
+    game = table.session.game
+    assert game.rack(0) == list("XERST")
+    press(table, "back")
+    menu = table.session.referee.menu
+    assert menu is not None and [label for label, _ in menu.options] == ["undo last tile"]
+    press(table, "ok")
+    assert game.rack(0) == list("AXERST") and "H9" not in game.layout()
+    screen = table.session.screen()
+    assert screen.lines == ("P1 takes the tile back",) and screen.prompt == "Lift A from H9"
+    del table.board["H9"]
+    table.settle()
+    assert table.session.pending_fixes() == []
+
+
+def test_a_bomb_is_aimed_column_then_row_with_the_cursor_on_the_map(lexicon: Lexicon) -> None:
+    table = new_table(lexicon, {"H9": "ew"})
+    press(table, "ok")  # the marker is in place
+    table.board["H9"] = table.tag("A")
+    table.settle()
+    table.board["H10"] = table.tag("S")  # AAS: H9 and H10 stable
+    table.settle()
+    table.board["I9"] = table.tag("T")  # unstable: AT across
+    table.settle()
+    assert table.session.game.tray(0) == ["ew"]
+    press(table, "back")
+    referee = table.session.referee
+    assert referee.menu is not None and referee.menu.options[0] == ("bomb ew", "ew")
+    press(table, "ok")
+    for _ in range(3):
+        press(table, "right")
+    screen = table.session.screen()
+    assert screen.header == "Aim ew" and screen.lines[0] == "Column? D"
+    assert screen.picture is not None and screen.picture.focus == (7, 3)  # D8
+    press(table, "ok")
+    for _ in range(8):
+        press(table, "right")
+    screen = table.session.screen()
+    assert screen.lines[0] == "Row? 9" and screen.picture is not None
+    assert screen.picture.focus == (8, 3)  # D9
+    press(table, "ok")
+    game = table.session.game
+    assert game.history[-1].to_dict() == {"type": "bomb", "kind": "ew", "cell": "D9"}
+    assert "I9" not in game.layout() and "H9" in game.layout()
+    assert [f.cell for f in table.session.pending_fixes()] == ["I9"]
+
+
+def test_back_leaves_the_aim_without_a_bomb(lexicon: Lexicon) -> None:
+    table = new_table(lexicon, {"H9": "ns"})
+    press(table, "ok")  # the marker is in place
+    table.board["H9"] = table.tag("A")
+    table.settle()
+    press(table, "back")
+    press(table, "ok")
+    press(table, "back")
+    referee = table.session.referee
+    assert referee.menu is None and referee.turn.bomb == ""
+    assert table.session.game.tray(0) == ["ns"] and len(table.session.game.history) == 1

@@ -9,7 +9,7 @@ from games.doublecross_board import COLUMNS, DIRECTIONAL, SIZE
 
 from ...fixes import FixAction
 from ...referees.doublecross import DoubleCrossReferee
-from ...referees.doublecross_turn import Choice, tile_letter, turn_menu
+from ...referees.doublecross_turn import MARKERS_A_PAGE, Choice, tile_letter, turn_menu
 from .base import Hand, Step
 
 SWEEP_WAIT_S = 0.3
@@ -56,7 +56,8 @@ class DoubleCrossHand(Hand[DoubleCrossReferee]):
     def set_up(self) -> list[Step]:
         """``ok`` for every page of special-space markers the OLED still lists."""
         turn = self.referee.turn
-        pages = -(-(len(turn.markers) - turn.shown) // 3) if turn.setting_up() else 0
+        left = len(turn.markers) - turn.shown
+        pages = -(-left // MARKERS_A_PAGE) if turn.setting_up() else 0
         return [("press", "ok")] * pages
 
     def fixes(self) -> list[Step]:
