@@ -71,7 +71,8 @@ def _default_game(name: str, kit: Kit) -> Game:
     if "lexicon" in inspect.signature(cls).parameters:
         from games.lexicon import Lexicon
 
-        tiny: Any = Lexicon.build(["at"])
+        # A few short words too: DoubleCross draws a start word of 3-5 letters.
+        tiny: Any = Lexicon.build(["at", "ate", "eat", "tea", "ten", "net", "one", "rat", "ran"])
         maker: Any = cls
         game: Game = maker(cls.min_players, random.Random(0), options, lexicon=tiny)
         return game

@@ -154,8 +154,29 @@ def _crosslet() -> Kit:
     )
 
 
+def _doublecross() -> Kit:
+    from games.doublecross import DoubleCross
+    from games.doublecross_player import DoubleCrossPlayer
+
+    from .referees.doublecross import DoubleCrossReferee
+
+    def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+        return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
+
+    return Kit(
+        name="doublecross",
+        make_referee=DoubleCrossReferee,
+        make_player=lambda game, rng: DoubleCrossPlayer(rng),
+        default_profile="rfid-15x15-pico",
+        make_game=make_game,
+        word_game=True,
+        needs_tags="DoubleCross's letter tiles differ only by their tags",
+    )
+
+
 KITS: dict[str, Callable[[], Kit]] = {
     "crosslet": _crosslet,
+    "doublecross": _doublecross,
     "double-take": _double_take,
     "dominoes": _dominoes,
     "doubles-wild": _doubles_wild,

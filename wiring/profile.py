@@ -89,6 +89,9 @@ class Profile:
     """Rack cells by seat, counted from 0 (``[racks] seat1`` is seat 0): cells of
     ``cells`` where a player's rack tiles stand, so the board can see the rack.
     Empty when the board has none."""
+    specials_printed: bool = False
+    """The board has DoubleCross's special spaces printed on it, so the set-up does not
+    list where to put their markers."""
     source: str = field(default="", compare=False)
     """Where the profile was read from, for messages."""
 

@@ -36,6 +36,7 @@ KEYS: dict[str, dict[str, str]] = {
         "cells": 'cells = "files-ranks"',
         "simulated_only": "simulated_only = false",
         "settle_ms": "settle_ms = 150",
+        "specials_printed": "specials_printed = false",
     },
     "matrix": {
         "row_pins": "row_pins = [4, 17, 27]",
@@ -295,6 +296,7 @@ class _Builder:
         sensor = cast(SensorKind | None, self.choice("board", "sensor", SENSORS, None))
         simulated_only = self.boolean("board", "simulated_only", False)
         settle_ms = self.integer("board", "settle_ms", 150, 0, 10_000)
+        specials_printed = self.boolean("board", "specials_printed", False)
 
         matrix = self.matrix() if sensor == "gpio-matrix" else None
         serial = self.serial() if sensor == "serial" else None
@@ -333,6 +335,7 @@ class _Builder:
             simulated_only=simulated_only,
             settle_ms=settle_ms if settle_ms is not None else 150,
             racks=racks,
+            specials_printed=specials_printed,
             source=self.doc.label,
         )
 

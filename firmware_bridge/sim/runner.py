@@ -33,7 +33,7 @@ from ..session import Session
 from ..table import new_session, open_devices
 from ..tags import TagTable
 from .hands import Hand, hand_for
-from .script import Line, ScriptError, seconds
+from .script import GAME_VERBS, Line, ScriptError, seconds
 from .world import MatrixSurface, SerialSurface, Surface, World
 
 if TYPE_CHECKING:
@@ -248,6 +248,10 @@ class Simulation:
                 self.hand.piece_labels(cells, args[1] if len(args) > 1 else "piece")
         elif verb in ("unplug", "replug") and self.serial_sim is None:
             raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
+        elif verb in GAME_VERBS:
+            if type(self.hand).script_steps is Hand.script_steps:
+                raise ValueError(f"'{verb}' has no meaning in {self.kit.name}")
+            self.hand.check_script_line(verb, args)
 
     def run_line(self, line: Line) -> None:
         """Carry out one script line; refuse one that moves a piece the player to move
@@ -331,6 +335,9 @@ class Simulation:
             self.advance(self.pace)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
+        elif (steps := self.hand.script_steps(verb, args)) is not None:
+            for step in steps:
+                self._run(Line(line.source, line.lineno, step[0], tuple(step[1:])))
         else:
             raise line.error(f"'{verb}' has no meaning in {self.kit.name}")
 

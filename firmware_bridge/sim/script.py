@@ -10,6 +10,9 @@ press ok            # a button: roll, left, right, ok, back
 hold back           # a long press
 dice 5 4 2 4        # the next dice the station rolls
 blank E             # the letter chosen for a blank when asked (blank E H8: asked about H8)
+bomb ns H8          # DoubleCross: play a directional bomb (ns, ew, nsew) of the tray on H8
+newletters          # DoubleCross: ask for new letters
+endgame             # DoubleCross: the last passer ends the game
 wait 0.5            # let simulated time pass
 pace 0.3            # how long a hand takes between actions from now on
 unplug              # pull the serial board's cable (serial boards only)
@@ -72,7 +75,12 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "pace": (1, 1, "pace SECONDS"),
     "unplug": (0, 0, "unplug"),
     "replug": (0, 0, "replug"),
+    "bomb": (2, 2, "bomb KIND CELL"),
+    "newletters": (0, 0, "newletters"),
+    "endgame": (0, 0, "endgame"),
 }
+GAME_VERBS = ("bomb", "newletters", "endgame")
+"""Lines only some games know; the game's simulated hand carries them out."""
 
 
 WRONG = "wrong"

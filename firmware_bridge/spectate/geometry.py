@@ -3,7 +3,8 @@
 Any game whose cell names look like ``r4c7`` or ``H8``/``b3`` is laid out on a
 grid from its names; other names go in reading order. The shipped games add
 their special spaces (Crosslet's bonus squares, the Dominoes diamonds and star,
-Double Take's two colours of points).
+Double Take's two colours of points, DoubleCross's bombs, bonus, mystery and
+blocking spaces).
 """
 
 from __future__ import annotations
@@ -113,4 +114,34 @@ def _double_take(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
     return {cell: {"text": "", "fill": fills[colour(cell) % 2]} for cell in cells}
 
 
-_SPECIALS = {"crosslet": _crosslet, "dominoes": _dominoes, "double-take": _double_take}
+def _doublecross(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
+    specials = getattr(game, "specials", None)
+    if specials is None:
+        return {}
+    return {cell: doublecross_space(kind) for cell, kind in specials().items()}
+
+
+DOUBLECROSS_SPACES = {
+    "bonus": {"text": "+", "fill": "#ffd966"},
+    "block": {"text": "■", "fill": "#777777"},
+    "mystery": {"text": "?", "fill": "#d9d2e9"},
+    "ns": {"text": "↕", "fill": "#f9cb9c"},
+    "ew": {"text": "↔", "fill": "#f9cb9c"},
+    "nsew": {"text": "✥", "fill": "#f9cb9c"},
+}
+"""How DoubleCross's special spaces are drawn; a coloured bomb shows its seat."""
+
+
+def doublecross_space(kind: str) -> dict[str, str]:
+    """A DoubleCross special space (``bonus``, ``ns``, ``bomb-2`` ...) as text and fill."""
+    if kind.startswith("bomb-"):
+        return {"text": f"●{kind[5:]}", "fill": "#ea9999"}
+    return dict(DOUBLECROSS_SPACES.get(kind, {"text": kind[:2], "fill": "#dddddd"}))
+
+
+_SPECIALS = {
+    "crosslet": _crosslet,
+    "dominoes": _dominoes,
+    "double-take": _double_take,
+    "doublecross": _doublecross,
+}

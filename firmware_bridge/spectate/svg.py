@@ -130,6 +130,10 @@ def board_svg(
     dice_h = CELL + PAD * 2 if isinstance(dice, dict) else 0
     width, height = cols * CELL + 2 * PAD, rows * CELL + 2 * PAD + dice_h
     special = geo.get("special", {})
+    left = extra.get("specials")
+    if isinstance(left, Mapping):
+        # A game whose special spaces are used up (DoubleCross) says which are left.
+        special = {c: sp for c, sp in special.items() if c in left}
     targets = set(extra.get("target") or ())
     fix_cells = {str(f.get("cell")) for f in fixes}
     out = [

@@ -20,7 +20,13 @@ from firmware_bridge.journal import Journal
 from firmware_bridge.sim.runner import SimOptions, Simulation
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "3"))
-GAMES = [("double-take", 2), ("dominoes", 3), ("doubles-wild", 2), ("crosslet", 2)]
+GAMES = [
+    ("double-take", 2),
+    ("dominoes", 3),
+    ("doubles-wild", 2),
+    ("crosslet", 2),
+    ("doublecross", 3),
+]
 
 
 def _play(game: str, players: int, seed: int, journal: Path) -> tuple[list[dict[str, Any]], str]:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -69,15 +67,3 @@ def test_the_winner_has_the_top_score() -> None:
     assert game.outcome is not None
     top = max(game.scores())
     assert [p for p, s in enumerate(game.scores()) if s == top] == list(game.outcome.winners)
-
-
-def test_sim_says_doublecross_is_not_yet_playable_on_the_board() -> None:
-    run = subprocess.run(
-        [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "doublecross"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert run.returncode != 0
-    assert "doublecross cannot be played on a board yet" in run.stderr
-    assert "Traceback" not in run.stderr

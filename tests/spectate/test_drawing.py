@@ -79,7 +79,9 @@ def test_dice_and_fixes_are_drawn() -> None:
     assert [f.get("data-cell") for f in root.findall(".//s:rect[@class='fix']", NS)] == ["r0c1"]
 
 
-@pytest.mark.parametrize("name", ["double-take", "dominoes", "doubles-wild", "crosslet"])
+@pytest.mark.parametrize(
+    "name", ["double-take", "dominoes", "doubles-wild", "crosslet", "doublecross"]
+)
 def test_every_shipped_game_draws_its_opening(name: str) -> None:
     from firmware_bridge.spectate.geometry import geometry
 
@@ -128,3 +130,21 @@ def test_panel_shows_turn_result_fixes_and_escapes_text() -> None:
     assert "A wins: more points" in panel_html(view)
     assert "to move" not in panel_html(view)
     assert moves_html([{"n": 7, "player": "a", "text": "t", "points": {}}]).count("<li") == 1
+
+
+def test_doublecross_draws_its_special_spaces_until_they_are_used() -> None:
+    from firmware_bridge.spectate.geometry import geometry
+
+    options = {"start_word": "CAT", "racks": ["AAA", "EEE"], "bag": "", "first": 1}
+    options["specials"] = {"A1": "bomb-1", "C3": "bonus", "D4": "block", "E5": "ns"}
+    game = find_kit("doublecross").new_game(2, random.Random(1), options)
+    geo = geometry(game)
+    assert geo["special"]["A1"]["text"] == "●1"
+    assert geo["special"]["D4"]["text"] == "■"
+    assert geo["special"]["E5"]["text"] == "↕"
+    state = game.state_dict()
+    texts = _parse(board_svg(geo, state["layout"], ["a", "b"], {"specials": {"A1": "bomb-1"}}))
+    drawn = [t.text for t in texts.findall(".//s:text", NS)]
+    assert "●1" in drawn and "■" not in drawn and "↕" not in drawn
+    tiles = texts.findall(".//s:g[@data-label]", NS)
+    assert len(tiles) == 3

@@ -15,6 +15,7 @@ _HANDS = {
     "dominoes": ("dominoes", "DominoesHand"),
     "doubles-wild": ("doubles_wild", "DoublesWildHand"),
     "crosslet": ("crosslet", "CrossletHand"),
+    "doublecross": ("doublecross", "DoubleCrossHand"),
 }
 
 

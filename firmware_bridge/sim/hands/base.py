@@ -44,3 +44,11 @@ class Hand(Generic[R]):
     def steps(self, action: Action) -> list[Step]:
         """The physical steps (script lines) that carry ``action`` out on the board."""
         return []
+
+    def script_steps(self, verb: str, args: tuple[str, ...]) -> list[Step] | None:
+        """The steps of a script line only this game knows (DoubleCross's ``bomb``);
+        None when the game has no such line."""
+        return None
+
+    def check_script_line(self, verb: str, args: tuple[str, ...]) -> None:
+        """Raise ValueError if a line only this game knows is wrong in itself."""

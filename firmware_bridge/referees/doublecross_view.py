@@ -1,0 +1,264 @@
+"""What the OLED shows of a DoubleCross game: what each tile made, the fixes, the map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from PIL import ImageDraw
+
+from games.core import Action, Piece
+from games.doublecross import DoubleCross
+from games.doublecross_board import BLOCK, COLUMNS, SIZE
+
+from ..facts import Facts
+from ..fixes import Fix, FixAction
+from ..screens import BoardMap, Mark, Screen
+from ..view import NEW_GAME, Controls, View
+from .doublecross_turn import (
+    Ask,
+    DoubleCrossTurn,
+    happened,
+    points_text,
+    short,
+    spell,
+    tile_letter,
+)
+
+PITCH = 4
+"""Pixels a cell on the whole board's map: 15 cells fit the OLED's 64 rows."""
+PATTERNS: tuple[tuple[tuple[int, int], ...], ...] = (
+    ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),  # a box
+    ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),  # a cross
+    ((1, 0), (0, 1), (1, 1), (2, 1), (1, 2)),  # a plus
+    ((0, 0), (1, 1), (2, 2)),  # a slash
+)
+"""How each seat's unstable tiles are drawn in a 3 × 3 cell, seat 1 first."""
+PATTERN_NAMES = ("box", "cross", "plus", "slash")
+STABLE = tuple((x, y) for x in range(3) for y in range(3))
+SPECIAL = ((1, 1),)
+BLOCKED = ((0, 1), (1, 1), (2, 1))
+RESERVED_COLUMNS = 20
+"""Columns of an empty map that keep the words left of the whole board's map: at the
+smallest pitch (3 px) 20 of them take the 60 px the map takes at 4 px."""
+
+
+@dataclass(frozen=True)
+class WholeBoard:
+    """The whole 15 × 15 board at 4 px a cell, on the OLED's right, top to bottom.
+
+    ``cells`` holds, per occupied or special cell, its row, column and pattern name:
+    ``stable``, ``seat0`` to ``seat3`` (an unstable tile), ``special`` or ``block``.
+    """
+
+    cells: tuple[tuple[int, int, str], ...]
+    focus: tuple[int, int] | None = None
+
+    @property
+    def height(self) -> int:
+        return 0  # the words go beside it, on the left
+
+    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
+        # ``right`` is where the words end, left of the room kept for the map.
+        left = right + 3
+        draw.rectangle((left - 2, 0, left + SIZE * PITCH, SIZE * PITCH + 3), fill=0)
+        for r, c, kind in self.cells:
+            x, y = left + c * PITCH, 2 + r * PITCH
+            if kind == "stable":
+                dots: tuple[tuple[int, int], ...] = STABLE
+            elif kind.startswith("seat"):
+                dots = PATTERNS[int(kind[4:]) % len(PATTERNS)]
+            elif kind == "block":
+                dots = BLOCKED
+            else:
+                dots = SPECIAL
+            for dx, dy in dots:
+                draw.point((x + dx, y + dy), fill=255)
+        if self.focus is not None:
+            r, c = self.focus
+            x, y = left + c * PITCH, 2 + r * PITCH
+            draw.rectangle((x - 1, y - 1, x + PITCH - 1, y + PITCH - 1), outline=255)
+
+    def words(self) -> tuple[str, ...]:
+        stable = sum(1 for *_, k in self.cells if k == "stable")
+        loose = sum(1 for *_, k in self.cells if k.startswith("seat"))
+        return (f"map: {stable} stable, {loose} unstable",)
+
+
+class Aiming(Controls, Protocol):
+    """What the view asks of its referee besides the menu and the fixes: which menu is
+    open and where the bomb's cursor stands."""
+
+    @property
+    def menu_action(self) -> str: ...
+
+    def cursor(self) -> str | None: ...
+
+
+class DoubleCrossView(View[DoubleCross]):
+    def __init__(
+        self, game: DoubleCross, facts: Facts, controls: Aiming, turn: DoubleCrossTurn
+    ) -> None:
+        super().__init__(game, facts, controls)
+        self.aiming = controls
+        self.turn = turn
+
+    # -- the maps -------------------------------------------------------------------
+    def grid(self) -> tuple[tuple[str | None, ...], ...]:
+        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
+
+    def mark(self, piece: Piece) -> Mark:
+        return Mark.SOLID
+
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
+        return self.window_map(focus if isinstance(focus, str) else None)
+
+    def beside_the_map(self) -> BoardMap:
+        """No cells, only the room the whole board's map takes at the right: the
+        words flow left of it."""
+        return BoardMap(((None,) * RESERVED_COLUMNS,) * SIZE)
+
+    def whole_board(self, focus: str | None = None) -> WholeBoard:
+        """Every tile, stable or whose, and the special spaces left."""
+        cells: list[tuple[int, int, str]] = []
+        layout = self.game.layout()
+        for cell, kind in self.game.specials().items():
+            if cell not in layout:
+                cells.append((*_where(cell), "block" if kind == BLOCK else "special"))
+        for cell, piece in layout.items():
+            stable = piece.state == "stable" or piece.owner is None
+            cells.append((*_where(cell), "stable" if stable else f"seat{piece.owner}"))
+        return WholeBoard(tuple(sorted(cells)), _where(focus) if focus else None)
+
+    # -- words ----------------------------------------------------------------------
+    def describe(self, action: Action) -> str:
+        return happened(action, self.game.last_notes)
+
+    def header(self) -> tuple[str, str]:
+        game = self.game
+        status = f"bag {game.bag_count}"
+        if game.outcome is not None:
+            return ("Game over", status)
+        if self.turn.setting_up():
+            return ("Set-up", status)
+        return (f"{short(game.to_move)} to play", status)
+
+    def scores(self) -> tuple[str, ...]:
+        return tuple(f"{short(p)} {s}" for p, s in enumerate(self.game.scores()))
+
+    def rack_line(self) -> str:
+        game = self.game
+        seat = game.to_move
+        line = f"Rack {''.join(sorted(game.rack(seat))) or '-'}"
+        tray = game.tray(seat)
+        return f"{line} +{','.join(tray)}" if tray else line
+
+    def fix_text(self, fix: Fix) -> str:
+        if fix.action is FixAction.LIFT:
+            letter = tile_letter(fix.note) if fix.note and fix.note != "unknown" else None
+            return f"Lift {letter} from {fix.cell}" if letter else fix.text()
+        if fix.piece is not None:
+            return f"Put {fix.piece.label} on {fix.cell}"
+        return fix.text()
+
+    def prompt(self) -> str:
+        game = self.game
+        if game.may_end is not None:
+            return f"{short(game.may_end)} may end: back"
+        if game.state.placed or game.state.bombs:
+            return "Next tile, or ok"
+        return "Lay a tile; ok: pass"
+
+    # -- screens --------------------------------------------------------------------
+    def screen(self) -> Screen:
+        title, status = self.header()
+        game = self.game
+        turn = self.turn
+        scores = self.scores()
+        fixes = self.controls.board_fixes() if turn.wants_fixes() else []
+        if self.controls.menu is not None:
+            return self.menu_screen()
+        if turn.setting_up() and game.outcome is None:
+            return self.markers_screen()
+        if fixes:
+            first = turn.after or f"No: {turn.problem}"
+            more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
+            prompt = self.fix_text(fixes[0]) + more
+            board = self.board_map(fixes[0].cell)
+            return Screen(title, status, (first,), board, prompt=prompt, scores=scores)
+        if game.outcome is not None:
+            return Screen(title, status, self.result_lines(), prompt=NEW_GAME, scores=scores)
+        if turn.map_shown:
+            seats = [f"{short(p)} {PATTERN_NAMES[p]}" for p in range(game.players)]
+            legend = ("Filled:", "stable", *seats, "Dot: space")
+            board = self.beside_the_map()
+            picture = self.whole_board()
+            return Screen("Map", " ", legend, board, picture=picture, scores=scores)
+        second = points_text(turn.points) if any(turn.points) else ""
+        if turn.dealt is not None and not second and game.may_end is None:
+            seat, taken = turn.dealt
+            second = f"{short(seat)} takes {spell(taken)}"
+        lines = tuple(line for line in (turn.note or turn.said, second, self.rack_line()) if line)
+        return Screen(title, status, lines, prompt=self.prompt(), scores=scores)
+
+    def markers_screen(self) -> Screen:
+        turn = self.turn
+        page = turn.page()
+        total = len(turn.markers)
+        first, last = turn.shown + 1, turn.shown + len(page)
+        where = f"{first}/{total}" if first == last else f"{first}-{last}/{total}"
+        lines = ("Put the markers:", *(m.replace(":", "") for m in page))
+        return Screen("Set-up", where, lines, prompt="ok: next", scores=self.scores())
+
+    def menu_screen(self) -> Screen:
+        menu = self.controls.menu
+        assert menu is not None
+        if self.aiming.menu_action not in (Ask.COLUMN, Ask.ROW):
+            return super().menu_screen()
+        cursor = self.aiming.cursor()
+        what = "Column" if self.aiming.menu_action == Ask.COLUMN else "Row"
+        lines = (f"{what}? {menu.choice}", "left/right", "ok: choose", "back: stop")
+        board = self.beside_the_map()
+        picture = self.whole_board(cursor)
+        return Screen(menu.title, " ", lines, board, picture=picture, scores=self.scores())
+
+    def result_lines(self) -> tuple[str, ...]:
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        winners = " and ".join(short(p) for p in outcome.winners)
+        verb = "win" if len(outcome.winners) > 1 else "wins"
+        first = "Draw" if outcome.draw else f"{winners} {verb}"
+        why = outcome.reason[:1].upper() + outcome.reason[1:] + "."
+        penalties = [n for n in game.last_notes if n.kind.endswith("-penalty")]
+        totals: dict[int, int] = {}
+        for note in penalties:
+            if note.player is not None:
+                totals[note.player] = totals.get(note.player, 0) + note.points
+        lost = "Left: " + " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
+        return (first, why, lost) if totals else (first, why)
+
+    def extra_state(self) -> dict[str, Any]:
+        game = self.game
+        turn = self.turn
+        dealt = None
+        if turn.dealt is not None:
+            dealt = {"player": game.seat_name(turn.dealt[0]), "tiles": turn.dealt[1]}
+        return {
+            "bag": game.bag_count,
+            "racks": {game.seat_name(p): game.rack(p) for p in range(game.players)},
+            "trays": {game.seat_name(p): game.tray(p) for p in range(game.players)},
+            "specials": game.specials(),
+            "bonus_value": game.bonus_value,
+            "may_end": None if game.may_end is None else game.seat_name(game.may_end),
+            "happened": [n.to_dict() for n in game.last_notes],
+            "said": turn.said,
+            "dealt": dealt,
+            "markers": turn.page() if turn.setting_up() else [],
+            "bomb": {"kind": turn.bomb, "cursor": self.aiming.cursor()} if turn.bomb else None,
+        }
+
+
+def _where(cell: str) -> tuple[int, int]:
+    """A cell's row and column on the map, counted from 0."""
+    return int(cell[1:]) - 1, COLUMNS.index(cell[0])
