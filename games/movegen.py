@@ -72,6 +72,8 @@ _LINE = (1 << SIZE) - 1
 """The mask of every cell of a line."""
 _LOWER = _ALPHABET.lower()
 """A blank's letter in a search result is lower case."""
+_BLANK_AS = {1 << i: ch for i, ch in enumerate(_LOWER)}
+"""A blank's letter in a search result by the bit of the letter."""
 
 
 class BadGeneratorData(GameError):
@@ -487,23 +489,12 @@ class MoveGenerator:
                 now = have if left else have & ~bit
                 more = (*points, value)
                 used = (*uses, ch)
+                word = spelled + ch
                 m = masks[child]
-                into.append(
-                    (
-                        child,
-                        spelled + ch,
-                        now,
-                        m if blanks else m & now,
-                        more,
-                        parent,
-                        bit,
-                        used,
-                        m,
-                        total + value,
-                    )
-                )
-                if deeper:
-                    grow(child, spelled + ch, more, used, now, blanks, total + value)
+                reach = m if blanks else m & now
+                into.append((child, word, now, reach, more, parent, bit, used, m, total + value))
+                if deeper and reach:
+                    grow(child, word, more, used, now, blanks, total + value)
                 rack[ch] = left + 1
             if blanks:
                 more = (*points, 0)
@@ -511,24 +502,12 @@ class MoveGenerator:
                 for child in targets[start : first[node + 1]]:
                     bit = mask & -mask
                     mask ^= bit
-                    ch = _LOWER[bit.bit_length() - 1]
+                    word = spelled + _LOWER[bit.bit_length() - 1]
                     m = masks[child]
-                    into.append(
-                        (
-                            child,
-                            spelled + ch,
-                            have,
-                            m if blanks > 1 else m & have,
-                            more,
-                            parent,
-                            bit,
-                            used,
-                            m,
-                            total,
-                        )
-                    )
-                    if deeper:
-                        grow(child, spelled + ch, more, used, have, blanks - 1, total)
+                    reach = m if blanks > 1 else m & have
+                    into.append((child, word, have, reach, more, parent, bit, used, m, total))
+                    if deeper and reach:
+                        grow(child, word, more, used, have, blanks - 1, total)
 
         grow(0, "", (), (), held, blanks, 0)
         grow = _unlinked  # it called itself: a cycle of references, broken here
@@ -718,7 +697,7 @@ class MoveGenerator:
                             break
                         n = targets[first[n] + (mm & below[i]).bit_count()]
                     else:
-                        placed.append((pos, _LOWER[bit.bit_length() - 1]))
+                        placed.append((pos, _BLANK_AS[bit]))
                         if final[n]:
                             tiles = len(spelled) + len(placed)
                             if not (tiles == 1 and single_is_twin):
