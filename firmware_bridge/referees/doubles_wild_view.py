@@ -24,6 +24,7 @@ from games.doubles_wild import (
 
 from ..dice_faces import BattlePicture, BattleRow, RollPicture
 from ..facts import Facts
+from ..fixes import Fix, FixAction, describe
 from ..screens import Screen
 from ..view import Controls, View
 from .doubles_wild_turn import (
@@ -86,6 +87,12 @@ class DoublesWildView(View[DoublesWild]):
             high, low = max(attack, defence), min(attack, defence)
             return f"battle roll {faces}: {game.seat_name(winner)} wins {last.cell} {high}:{low}"
         return f"battle roll {faces}"
+
+    def fix_text(self, fix: Fix) -> str:
+        """A fix in few words, beside the map: ``Lift red r7c5``, ``Put blue on r7c5``."""
+        if fix.action is FixAction.LIFT:
+            return f"Lift {fix.note} {fix.cell}" if fix.note else f"Lift {fix.cell}"
+        return f"Put {describe(fix.piece) if fix.piece else 'a ball'} on {fix.cell}"
 
     def lines_count(self) -> list[int]:
         """Each seat's lines of three or more on the board now."""
@@ -230,7 +237,7 @@ class DoublesWildView(View[DoublesWild]):
             prompt = f"{name}: press roll"
             cursor = None
         else:
-            prompt = "L/R ok: keep, or roll"
+            prompt = "L/R, ok to keep; roll"
             cursor = self.turn.die_cursor
         picture = BattlePicture(rows, side, cursor)
         return Screen(title, status, (), picture=picture, prompt=prompt, scores=scores)
