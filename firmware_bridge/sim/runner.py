@@ -86,6 +86,13 @@ class Simulation:
     def _build(self) -> None:
         profile = self.profile
         journal_path = self.opts.journal
+        options = dict(self.opts.options or {})
+        fresh: Game | None = None
+        if journal_path is None or not journal_path.exists():
+            # A new journal: settings the game refuses, or a board it does not fit,
+            # stop before the journal file is made.
+            fresh = self.kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
+            self._check_fits(fresh)
         self.journal = Journal(journal_path if journal_path else ":memory:")
         record: GameRecord | None
         if journal_path and self.opts.resume is not None:
@@ -102,16 +109,16 @@ class Simulation:
         if record is not None:
             game_id = record.id
             game, last_played = Session.rebuild(self.journal, game_id, self.kit.new_game)
+            self._check_fits(game)
         else:
             last_played = None
-            options = dict(self.opts.options or {})
-            game = self.kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
+            game = fresh or self.kit.new_game(
+                self.opts.players, random.Random(self.opts.seed), options
+            )
+            self._check_fits(game)
             game_id = self.journal.new_game(
                 self.kit.name, self.opts.players, self.opts.seed, options, profile.name
             )
-        problems = check_fits(profile, self.kit.name, game.cells())
-        if problems:
-            raise SimError("; ".join(problems))
         cells = tuple(profile.cells)
         save_to = journal_path.with_suffix(".board.json") if journal_path else None
         self.tags = TagTable()
@@ -176,6 +183,11 @@ class Simulation:
             self.session.restoring = True
         else:
             self.world.load({c: p.label for c, p in game.layout().items()})
+
+    def _check_fits(self, game: Game) -> None:
+        problems = check_fits(self.profile, self.kit.name, game.cells())
+        if problems:
+            raise SimError("; ".join(problems))
 
     def start(self) -> None:
         """Switch on: the first scans settle and the OLED shows the first screen.

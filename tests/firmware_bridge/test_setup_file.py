@@ -232,3 +232,30 @@ def test_doublecross_values_of_the_wrong_kind(tmp_path: Path, text: str, expecte
 
 def test_setup_file_errors_are_value_errors_the_command_line_reports() -> None:
     assert issubclass(SetupFileError, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("game", "text", "expected"),
+    [
+        ("crosslet", 'bag = "ZZZ"\n', "option 'bag' must list the 100 Crosslet tiles"),
+        ("double-take", "rows = 10\n", "double-take needs 80 (no sensor for a10"),
+    ],
+)
+def test_a_setup_the_game_or_the_board_refuses_makes_no_journal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], game: str, text: str, expected: str
+) -> None:
+    setup = write(tmp_path, text)
+    journal = tmp_path / "j.sqlite"
+    err = refused(capsys, "--game", game, "--setup", str(setup), "--journal", str(journal))
+    assert expected in err
+    assert not journal.exists()
+
+
+def test_sim_help_names_the_setup_file(capsys: pytest.CaptureFixture[str]) -> None:
+    from firmware_bridge.cli import build_parser
+
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["sim", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "--setup FILE a TOML file of game options" in text
+    assert "start_word=" in text and "specials=" in text
