@@ -340,11 +340,25 @@ def _version() -> str:
         return "(not installed)"
 
 
+class _VersionAction(argparse.Action):
+    """``--version``, looking the version up only when asked (importlib.metadata is slow
+    to import and weighs some 3 MB)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        print(f"{parser.prog} {_version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tabletop", description="The electronic referee inside a wooden game board."
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show the program's version number and exit"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_sim(sub)
     p = sub.add_parser("run", help="run the referee on a real board (the daemon)")
@@ -384,7 +398,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object per change")
     p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
-    from .install import add_parsers
+    from .install_args import add_parsers
     from .spectate.commands import add_parsers as add_spectator_parsers
 
     add_parsers(sub)
