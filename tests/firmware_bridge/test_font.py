@@ -44,7 +44,8 @@ def test_a_damaged_or_missing_file_falls_back_to_pillows_font(tmp_path: Path) ->
 
 PROBE = """
 import json, sys
-from firmware_bridge.screens import Screen, render
+from firmware_bridge.layout import render
+from firmware_bridge.screens import Screen
 render(Screen("Red to move", "R12 G12", ("Move a piece.",)))
 print(json.dumps(sorted(sys.modules)))
 """
