@@ -6,7 +6,9 @@ opening any image file first imports five file-format plugins (BMP, GIF, JPEG,
 PPM, PNG); at start-up on a Pi Zero that is tens of milliseconds before the first
 frame. ``font.bin`` holds the same font with its glyph sheet as raw 1-bit pixels,
 made from Pillow's by :func:`write_font_file`; a test checks that every glyph
-draws exactly as Pillow's.
+draws exactly as Pillow's. Drawn strings are kept (:func:`draw_text`): the lines
+of a game's screens repeat from frame to frame, and pasting a drawn string costs
+a fraction of drawing it again.
 
 ``font.bin``: a header of three big-endian 32-bit numbers (the length of the
 PILfont metrics, the sheet's width and height), the PILfont metrics (the format
@@ -17,11 +19,11 @@ gives them in mode ``1``.
 from __future__ import annotations
 
 import struct
-from functools import cache
+from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_FILE = Path(__file__).with_name("font.bin")
 _HEADER = struct.Struct(">III")
@@ -31,6 +33,37 @@ _HEADER = struct.Struct(">III")
 def screen_font() -> ImageFont.ImageFont:
     """The screens' font, loaded once per process."""
     return load_font()
+
+
+TEXT_CACHE = 512
+"""How many drawn strings are kept: every line a game's screens show, several times over."""
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def text_mask(text: str) -> Image.Image:
+    """``text`` drawn once in the screens' font, white on black, as a 1-bit mask."""
+    font = screen_font()
+    _, _, right, bottom = _measure().textbbox((0, 0), text, font=font)
+    mask = Image.new("1", (max(1, int(right)), max(1, int(bottom))), 0)
+    ImageDraw.Draw(mask).text((0, 0), text, font=font, fill=255)
+    return mask
+
+
+def draw_text(image: Image.Image, xy: tuple[int, int], text: str, fill: int) -> None:
+    """Draw ``text`` on a 1-bit ``image`` at ``xy`` in ``fill`` (0 or 255), as
+    ``ImageDraw.text`` with the screens' font does, from a cache of drawn strings."""
+    image.paste(fill, xy, text_mask(text))
+
+
+@lru_cache(maxsize=TEXT_CACHE)
+def text_width(text: str) -> int:
+    """The width of ``text`` in the screens' font, in pixels."""
+    return int(_measure().textlength(text, font=screen_font()))
+
+
+@cache
+def _measure() -> ImageDraw.ImageDraw:
+    return ImageDraw.Draw(Image.new("1", (1, 1)))
 
 
 def load_font(path: Path = FONT_FILE) -> ImageFont.ImageFont:

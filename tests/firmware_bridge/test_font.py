@@ -1,15 +1,26 @@
-"""The screens' bundled bitmap font draws exactly as Pillow's default, and loads cheaply."""
+"""The screens' bundled bitmap font draws exactly as Pillow's default, loads cheaply, and
+cached strings draw as Pillow draws them."""
 
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware_bridge.font import FONT_FILE, font_file_bytes, load_font
+from firmware_bridge.font import (
+    FONT_FILE,
+    draw_text,
+    font_file_bytes,
+    load_font,
+    screen_font,
+    text_width,
+)
 
 LATIN_1 = "".join(chr(c) for c in range(32, 256))
 
@@ -55,3 +66,25 @@ def test_drawing_a_screen_loads_no_image_file_plugin() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     plugins = [m for m in json.loads(done.stdout) if m.endswith("ImagePlugin")]
     assert plugins == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from(LATIN_1 + "\n"), max_size=30),
+    x=st.integers(-20, 140),
+    y=st.integers(-14, 70),
+    fill=st.sampled_from([0, 255]),
+    noise=st.integers(0, 2**32 - 1),
+)
+def test_cached_text_draws_as_pillow_draws_it(
+    text: str, x: int, y: int, fill: int, noise: int
+) -> None:
+    rng = random.Random(noise)
+    background = Image.frombytes("1", (128, 64), rng.randbytes(128 * 64 // 8))
+    expected = background.copy()
+    ImageDraw.Draw(expected).text((x, y), text, font=screen_font(), fill=fill)
+    drawn = background.copy()
+    draw_text(drawn, (x, y), text, fill)
+    assert drawn.tobytes() == expected.tobytes()
+    if "\n" not in text:
+        assert text_width(text) == int(ImageDraw.Draw(expected).textlength(text, screen_font()))
