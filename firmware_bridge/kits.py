@@ -152,8 +152,15 @@ def _followed_crosslet(players: int, rng: random.Random, options: Mapping[str, A
     return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
 
+def _new_doublecross(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+    from games.doublecross import DoubleCross
+
+    return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
+
+
 _FOLLOWED_GAME_MAKERS: dict[str, Callable[[int, random.Random, Mapping[str, Any]], Game]] = {
     "crosslet": _followed_crosslet,
+    "doublecross": _new_doublecross,
 }
 """The games that need more than their class to be made: their word list."""
 
@@ -182,20 +189,16 @@ def _crosslet() -> Kit:
 
 
 def _doublecross() -> Kit:
-    from games.doublecross import DoubleCross
     from games.doublecross_player import DoubleCrossPlayer
 
     from .referees.doublecross import DoubleCrossReferee
-
-    def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
-        return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
     return Kit(
         name="doublecross",
         make_referee=DoubleCrossReferee,
         make_player=lambda game, rng: DoubleCrossPlayer(rng),
         default_profile="rfid-15x15-pico",
-        make_game=make_game,
+        make_game=_new_doublecross,
         word_game=True,
         needs_tags="DoubleCross's letter tiles differ only by their tags",
     )

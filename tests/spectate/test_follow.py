@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.export import export_game
+from firmware_bridge.kits import KITS, find_kit, new_game
 from firmware_bridge.live import LiveFile, live_path, read_live
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.spectate.follow import Follower
@@ -138,3 +140,12 @@ def test_the_web_view_loads_no_referee_screens_or_device_library(tmp_path: Path,
     }
     assert not any(m.startswith("firmware_bridge.referees") for m in ours)
     assert "importlib.metadata" not in loaded
+
+
+@pytest.mark.parametrize("name", sorted(KITS))
+def test_every_game_of_a_board_can_be_made_to_follow(name: str) -> None:
+    # What the followers make is what the table plays: the same class, the same start.
+    followed = new_game(name, 2, random.Random(7), {})
+    played = find_kit(name).new_game(2, random.Random(7), {})
+    assert type(followed) is type(played)
+    assert followed.state_dict() == played.state_dict()
