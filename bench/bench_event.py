@@ -6,6 +6,12 @@ moment the loop hands the event to the session to the moment the session hands
 the move's frame to the display (before the OLED sends it). Start-up is frozen
 out of the collector as the command line does (``gc.freeze``).
 
+The journal's commit waits for the disk (a file sync per move, which durability
+requires), so two more figures separate the disk from the processing: the same
+games with the journal on a RAM disk (``/dev/shm``, where a sync costs nothing),
+and the sync of a one-byte write in the journal's folder, the floor of any
+commit on this disk.
+
     python bench/bench_event.py [--quick]
 """
 
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import sys
 import tempfile
@@ -27,23 +34,31 @@ from games.registry import game_names
 
 MEDIAN_TARGET_MS = 1.0
 P99_TARGET_MS = 3.0
+RAM_DISK = Path("/dev/shm")
 
 
 def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[98]
 
 
-def latencies_ms(game: str, seed: int, journal: Path) -> tuple[list[float], list[float]]:
+def latencies_ms(
+    game: str, seed: int, journal: Path
+) -> tuple[list[float], list[float], list[float]]:
     """For each committed move of one computer game: event handed over → frame shown,
-    and the part of it spent writing the journal, in ms."""
+    the part of it spent writing the journal, and the processor time this thread
+    spent on it (what is left when waiting for the disk and for the processor, on a
+    busy machine, are taken out), in ms."""
     sim = Simulation(SimOptions(game=game, seed=seed, journal=journal))
     session = sim.session
     display = session.display
     assert display is not None
     clock = time.perf_counter
+    cpu_clock = time.thread_time
     handed: list[float] = []
     journaled: list[float] = []
+    worked: list[float] = []
     shown: list[float | None] = [None]
+    shown_cpu = [0.0]
     writing = [0.0]
     append = sim.journal.append
 
@@ -58,6 +73,7 @@ def latencies_ms(game: str, seed: int, journal: Path) -> tuple[list[float], list
         def show(self, image: Any) -> None:
             if shown[0] is None:
                 shown[0] = clock()
+                shown_cpu[0] = cpu_clock()
             display.show(image)
 
     handle = session.handle
@@ -66,11 +82,13 @@ def latencies_ms(game: str, seed: int, journal: Path) -> tuple[list[float], list
         before = len(session.game.history)
         shown[0] = None
         writing[0] = 0.0
+        start_cpu = cpu_clock()
         start = clock()
         handle(event)
         if len(session.game.history) > before and shown[0] is not None:
             handed.append((shown[0] - start) * 1000)
             journaled.append(writing[0] * 1000)
+            worked.append((shown_cpu[0] - start_cpu) * 1000)
 
     session.display = Stopwatch()
     session.handle = timed  # type: ignore[method-assign]
@@ -83,7 +101,32 @@ def latencies_ms(game: str, seed: int, journal: Path) -> tuple[list[float], list
     finally:
         gc.unfreeze()
         sim.close()
-    return handed, journaled
+    return handed, journaled, worked
+
+
+def fsync_ms(folder: Path, count: int) -> list[float]:
+    """ms to write one byte to a file in ``folder`` and sync it, ``count`` times."""
+    path = folder / "fsync-probe"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        out = []
+        for _ in range(count):
+            start = time.perf_counter()
+            os.write(fd, b"x")
+            os.fsync(fd)
+            out.append((time.perf_counter() - start) * 1000)
+        return out
+    finally:
+        os.close(fd)
+        path.unlink()
+
+
+def _is_ram_disk(path: Path) -> bool:
+    try:
+        mounts = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return False
+    return any(line.split()[1:3] == [str(path), "tmpfs"] for line in mounts)
 
 
 def run(quick: bool) -> list[dict[str, Any]]:
@@ -91,19 +134,39 @@ def run(quick: bool) -> list[dict[str, Any]]:
     games = ["double-take"] if quick else [n for n in game_names() if n in KITS]
     seeds = (1,) if quick else (1, 2, 3)
     figures: list[dict[str, Any]] = []
+    synced: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         for game in games:
             every: list[float] = []
             tails: list[float] = []
             journal: list[float] = []
+            cpu: list[float] = []
+            cpu_tails: list[float] = []
             for seed in seeds:
-                times, writes = latencies_ms(game, seed, Path(tmp) / f"{game}-{seed}.sqlite")
+                times, writes, worked = latencies_ms(
+                    game, seed, Path(tmp) / f"{game}-{seed}.sqlite"
+                )
                 every.extend(times)
                 journal.extend(writes)
                 tails.append(p99(times))
+                cpu.extend(worked)
+                cpu_tails.append(p99(worked))
+                # The disk's floor, taken between the games, as busy as the disk is then.
+                synced.extend(fsync_ms(Path(tmp), 30))
             figures.append(_fig(f"accepted move → frame, {game}", MEDIAN_TARGET_MS, every))
             figures.append(_fig(f"  its p99 per game, {game}", P99_TARGET_MS, tails))
             figures.append(_fig(f"  of which journal append, {game}", None, journal))
+            figures.append(_fig(f"  processor time of it, {game}", None, cpu))
+            figures.append(_fig(f"  processor time, p99 per game, {game}", None, cpu_tails))
+    figures.append(_fig("fsync of a 1-byte write beside the journal", None, synced))
+    if _is_ram_disk(RAM_DISK):
+        with tempfile.TemporaryDirectory(dir=RAM_DISK) as tmp:
+            for game in games:
+                every = []
+                for seed in seeds:
+                    times, _, _ = latencies_ms(game, seed, Path(tmp) / f"{game}-{seed}.sqlite")
+                    every.extend(times)
+                figures.append(_fig(f"  the same, journal on a RAM disk, {game}", None, every))
     return figures
 
 

@@ -10,6 +10,11 @@ The packages are compiled to bytecode first (``python -m compileall``), as
 ``pip install`` does for an installed package; a last figure shows the start
 when nothing at all has been compiled (an empty ``PYTHONPYCACHEPREFIX``).
 
+Another figure is the floor under the ratio: importing only the libraries the
+first frame cannot do without (gpiozero for the simulated pins and buttons,
+Pillow to draw, luma for the display, SQLite for the journal), against the same
+bare interpreter.
+
     python bench/bench_start.py [--quick]
 """
 
@@ -30,6 +35,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("games", "wiring", "hardware", "firmware_bridge")
 RATIO_TARGET = 4.0
+FIRST_FRAME_LIBRARIES = "import gpiozero, luma.core.device, sqlite3; from PIL import ImageDraw"
 
 
 def tabletop() -> list[str]:
@@ -53,9 +59,9 @@ def first_frame_s(game: str, env: Mapping[str, str] | None = None) -> float:
     return took
 
 
-def bare_s(env: Mapping[str, str] | None = None) -> float:
+def bare_s(env: Mapping[str, str] | None = None, code: str = "pass") -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "pass"], check=True, env=env)
+    subprocess.run([sys.executable, "-c", code], check=True, env=env)
     return time.perf_counter() - start
 
 
@@ -87,6 +93,11 @@ def run(quick: bool) -> list[dict[str, Any]]:
         )
         figures.append(_fig(f"start to first frame, {game}", "ms", None, frame_ms))
     figures.append(_fig("bare python -c pass", "ms", None, bare_ms))
+    floor = []
+    for _ in range(runs):
+        bare = bare_s()
+        floor.append(bare_s(code=FIRST_FRAME_LIBRARIES) / bare)
+    figures.append(_fig("its libraries alone ÷ bare python (the floor)", "×", None, floor))
     with tempfile.TemporaryDirectory() as empty:
         env = {**os.environ, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
         cold = []

@@ -9,9 +9,10 @@ is a dotted frame. Rolled dice tumble for a moment through faces of a fixed sequ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from PIL import ImageDraw, ImageFont
+
+from .font import screen_font
 
 SIZE = 12
 """Width and height of a die in pixels."""
@@ -80,9 +81,8 @@ def tumble_faces(seed: int, frame: int, count: int) -> tuple[int, ...]:
     return tuple(faces)
 
 
-@cache
 def _font() -> ImageFont.ImageFont:
-    return ImageFont.load_default_imagefont()
+    return screen_font()
 
 
 def _pair_word(pair: tuple[int, int]) -> str:

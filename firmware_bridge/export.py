@@ -14,7 +14,8 @@ from games.core import GameError
 
 from .journal import GameRecord, Journal, JournalDamaged, JournalError
 from .kits import find_kit
-from .session import Session, replay_entries
+from .replay import replay_entries
+from .session import Session
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path, PurePosixPath
-from typing import Any, Protocol, TextIO
+from typing import Protocol, TextIO
 
 from wiring.config import load_config
 from wiring.loader import is_path, load_profile
@@ -509,24 +509,6 @@ def show(plan: Plan, out: TextIO, *, done: bool) -> None:
 
 
 # --- the commands ----------------------------------------------------------------------
-
-
-def add_parsers(sub: Any) -> None:
-    p = sub.add_parser("install", help="install the service on this Pi (run with sudo)")
-    p.add_argument("--profile", help="the board's profile (needed when there is no run config)")
-    p.add_argument(
-        "--i2c-fast",
-        action=argparse.BooleanOptionalAction,
-        help=f"set {I2C_FAST} in {BOOT_CONFIG} (asked when left out)",
-    )
-    _common(p)
-    p = sub.add_parser("uninstall", help="remove the service; the saved games stay")
-    _common(p)
-
-
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dry-run", action="store_true", help="print what it would do, do nothing")
-    p.add_argument("--root", type=Path, default=Path("/"), help=argparse.SUPPRESS)
 
 
 def _check_root(args: argparse.Namespace) -> Path:

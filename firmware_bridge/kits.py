@@ -1,6 +1,9 @@
 """What the daemon needs per game: its rules, its referee, its computer player.
 
-Like the games themselves, kits are a plain list with a lookup by name.
+Like the games themselves, kits are a plain list with a lookup by name. Building a
+kit imports its game's referee (and with it the screens and the devices' events);
+:func:`new_game` makes a game without them, for processes that only follow one
+(the web view, the club publisher).
 """
 
 from __future__ import annotations
@@ -15,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 from games.core import BadSettings, Game, Player, UnknownGame
 from games.registry import find_game
 
-from .referee import Referee
-
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
     from games.movegen import MoveGenerator
+
+    from .referee import Referee
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,15 @@ class Kit:
         if self.make_game is not None:
             return self.make_game(players, rng, options)
         return find_game(self.name)(players, rng, options)
+
+
+def new_game(name: str, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+    """A new game called ``name`` to follow: its rules only, without importing its referee
+    and without loading a move generator, which only hints and computer players use."""
+    make = _FOLLOWED_GAME_MAKERS.get(name)
+    if make is not None:
+        return make(players, rng, options)
+    return find_game(name)(players, rng, options)
 
 
 def _double_take() -> Kit:
@@ -126,16 +138,38 @@ def lexicon_for(words: object) -> Lexicon:
     return _lexicon(words)
 
 
+def _new_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+    from games.crosslet import Crosslet
+
+    lexicon = lexicon_for(options.get("words"))
+    generator = crosslet_generator(lexicon)
+    return Crosslet(players, rng, options, lexicon=lexicon, generator=generator)
+
+
+def _followed_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+    from games.crosslet import Crosslet
+
+    return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
+
+
+def _new_doublecross(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+    from games.doublecross import DoubleCross
+
+    return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
+
+
+_FOLLOWED_GAME_MAKERS: dict[str, Callable[[int, random.Random, Mapping[str, Any]], Game]] = {
+    "crosslet": _followed_crosslet,
+    "doublecross": _new_doublecross,
+}
+"""The games that need more than their class to be made: their word list."""
+
+
 def _crosslet() -> Kit:
     from games.crosslet import Crosslet
     from games.movegen import CrossletPlayer
 
     from .referees.crosslet import CrossletReferee
-
-    def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
-        lexicon = lexicon_for(options.get("words"))
-        generator = crosslet_generator(lexicon)
-        return Crosslet(players, rng, options, lexicon=lexicon, generator=generator)
 
     def make_player(game: Game, rng: random.Random) -> Player:
         if not isinstance(game, Crosslet):
@@ -147,7 +181,7 @@ def _crosslet() -> Kit:
         make_referee=CrossletReferee,
         make_player=make_player,
         default_profile="rfid-15x15-pico",
-        make_game=make_game,
+        make_game=_new_crosslet,
         table_options={"racks": "table"},
         word_game=True,
         needs_tags="Crosslet's letter tiles differ only by their tags",
@@ -155,20 +189,16 @@ def _crosslet() -> Kit:
 
 
 def _doublecross() -> Kit:
-    from games.doublecross import DoubleCross
     from games.doublecross_player import DoubleCrossPlayer
 
     from .referees.doublecross import DoubleCrossReferee
-
-    def make_game(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
-        return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
     return Kit(
         name="doublecross",
         make_referee=DoubleCrossReferee,
         make_player=lambda game, rng: DoubleCrossPlayer(rng),
         default_profile="rfid-15x15-pico",
-        make_game=make_game,
+        make_game=_new_doublecross,
         word_game=True,
         needs_tags="DoubleCross's letter tiles differ only by their tags",
     )

@@ -16,6 +16,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from .board_map import MapBox, draw_map, place_map
+from .font import draw_text, text_width
 from .screens import HEADER_H, HEIGHT, LINE_H, WIDTH, Screen, font, printable
 
 PAGE_S = 3.0
@@ -269,18 +270,17 @@ def draw_layout(layout: Layout) -> Image.Image:
     width, height = layout.size
     image = Image.new("1", (width, height), 0)
     draw = ImageDraw.Draw(image)
-    face = font()
     draw.rectangle((0, 0, width - 1, HEADER_H - 1), fill=255)
-    draw.text((LEFT, 0), layout.header, font=face, fill=0)
+    draw_text(image, (LEFT, 0), layout.header, 0)
     if layout.status:
-        w = int(draw.textlength(layout.status, font=face))
-        draw.text((width - w - 1, 0), layout.status, font=face, fill=0)
+        draw_text(image, (width - text_width(layout.status) - 1, 0), layout.status, 0)
     if layout.map is not None and screen.board is not None:
         draw_map(draw, screen.board, layout.map)
     if screen.picture is not None:
         screen.picture.draw(draw, HEADER_H + 1, layout.picture_right)
     for line in layout.lines:
-        draw.text((line.x, line.y), line.text, font=face, fill=255)
+        # Lines repeat from frame to frame: each string is drawn once, then pasted.
+        draw_text(image, (line.x, line.y), line.text, 255)
     if screen.invert_body:
         body = image.crop((0, HEADER_H, width, height)).point(lambda v: 255 - v)
         image.paste(body, (0, HEADER_H))

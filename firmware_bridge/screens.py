@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
 from typing import Protocol
 
 from PIL import ImageDraw, ImageFont
+
+from .font import screen_font
 
 WIDTH = 128
 HEIGHT = 64
@@ -119,10 +120,9 @@ class Screen:
         return [top, *drawn, *self.lines, *tail]
 
 
-@cache
 def font() -> ImageFont.ImageFont:
-    """The bitmap font every screen is drawn and measured with."""
-    return ImageFont.load_default_imagefont()
+    """The bitmap font every screen is drawn and measured with (loaded once)."""
+    return screen_font()
 
 
 _PLAIN = str.maketrans({"→": ">", "←": "<", "–": "-", "—": "-", "×": "x", "…": "..."})

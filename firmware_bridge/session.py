@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Action, Game, Verdict
@@ -21,9 +21,10 @@ from .decisions import Commit, Confirm, Decision, Played
 from .events import ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
-from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
+from .journal import GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
 from .referee import Referee
+from .replay import mover_of, replay_entries
 from .screens import HEIGHT, WIDTH, Screen
 
 G = TypeVar("G", bound=Game)
@@ -74,46 +75,6 @@ class _Silent:
 Listener = Callable[[dict[str, Any]], None]
 LastPlayed = tuple[int, Action, Verdict]
 """An accepted action with the seat it is credited to and its verdict."""
-
-
-def mover_of(game: Game, action: Action) -> int:
-    """The seat ``action`` is credited to, judged before it is played."""
-    # An action that names its player (a rack seen, a resignation) is that
-    # player's, whoever is to move.
-    player: int = getattr(action, "player", game.to_move)
-    return player
-
-
-def replay_entries(
-    journal: Journal, game_id: int, game: Game
-) -> Iterator[tuple[Entry, int, Verdict]]:
-    """Play a game's journaled actions on ``game``: each entry, its mover and its verdict."""
-    for entry in journal.entries(game_id):
-        if entry.kind != "action":
-            continue
-        where = f"journal {journal.path}, game {game_id}, entry {entry.seq}"
-        mover, verdict = replay_action(game, entry.payload, where)
-        yield entry, mover, verdict
-
-
-def replay_action(game: Game, payload: Any, where: str) -> tuple[int, Verdict]:
-    """Play one journaled action on ``game``: its mover and its verdict.
-
-    ``where`` names the entry (journal, game, entry) in the error raised when the
-    action cannot be read or does not replay.
-    """
-    try:
-        action = game.decode(payload)
-    except ValueError as exc:
-        raise JournalError(f"{where}: {exc}") from exc
-    mover = mover_of(game, action)
-    verdict = game.play(action)
-    if not verdict.accepted:
-        raise JournalError(
-            f"{where} does not replay: {verdict.reason}; the journal was written by "
-            "another version or edited — start a new game or restore the file"
-        )
-    return mover, verdict
 
 
 def _record_of(journal: Journal, game_id: int) -> GameRecord | None:

@@ -17,7 +17,7 @@ from games.core import Game, GameError
 from .board_png import board_png
 from .journal import GameRecord, Journal, JournalDamaged, JournalError
 from .kits import find_kit
-from .session import replay_entries
+from .replay import replay_entries
 from .spectate.geometry import geometry
 from .spectate.project import result_text
 

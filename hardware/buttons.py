@@ -6,13 +6,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
-
-from gpiozero import Button
-from gpiozero.pins.mock import MockFactory
+from typing import TYPE_CHECKING, Any
 
 from hardware.clock import Clock, FakeClock
 from wiring.profile import ButtonWiring
+
+if TYPE_CHECKING:
+    from gpiozero import Button
+    from gpiozero.pins.mock import MockFactory
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,10 @@ class ButtonStation:
         self._hold_time = wiring.hold_time
         self._clock = clock
         self._on_event = on_event
+        # gpiozero is imported when a station is built, not with the events module:
+        # what only reads or replays games never loads it.
+        from gpiozero import Button
+
         self._lock = threading.Lock()
         self._pressed_at: dict[str, float] = {}
         self._buttons: dict[str, Button] = {}

@@ -17,9 +17,9 @@ from typing import Any
 from games.core import Game, GameError
 
 from ..journal import JournalError
-from ..kits import find_kit
+from ..kits import new_game
 from ..live import live_path, read_live
-from ..session import replay_action
+from ..replay import replay_action
 from . import project
 
 
@@ -106,8 +106,7 @@ class Follower:
     def _start(self, row: tuple[Any, ...]) -> None:
         game_id, name, players, seed, options = row
         try:
-            kit = find_kit(name)
-            self.game = kit.new_game(players, random.Random(seed), json.loads(options))
+            self.game = new_game(name, players, random.Random(seed), json.loads(options))
         except (GameError, ValueError) as exc:
             raise JournalError(f"game {game_id} of {self.journal} cannot be shown: {exc}") from exc
         self.game_id = game_id

@@ -166,7 +166,14 @@ def serve(app: Starlette, listen: str) -> None:
 
     host, port = parse_listen(listen)
     config = uvicorn.Config(
-        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1, lifespan="on"
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+        lifespan="on",
+        # Server-sent events only: no websocket library to load.
+        ws="none",
     )
     try:
         uvicorn.Server(config).run()

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import json
 import logging
+import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge.export import export_game
+from firmware_bridge.kits import KITS, find_kit, new_game
 from firmware_bridge.live import LiveFile, live_path, read_live
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.spectate.follow import Follower
@@ -91,3 +95,57 @@ def test_generic_description_of_actions() -> None:
     assert describe({"type": "step", "frm": "a1", "to": "b2", "captures": ["c3"]}) == "a1-b2 xc3"
     assert describe({"type": "place", "tiles": [["B8", "N"]], "blanks": []}) == "place B8N"
     assert describe({"type": "pass"}) == "pass"
+
+
+# Run in a fresh interpreter: what the web view loads to serve a followed game.
+WEB_PROBE = """
+import json, sys
+from pathlib import Path
+import firmware_bridge.cli as cli
+from firmware_bridge.spectate.follow import Follower
+from firmware_bridge.spectate.server import BoardView, web_app
+cli.build_parser()
+board = BoardView(Follower(Path(sys.argv[1])))
+web_app(board)
+board.poll()
+assert board.follower.record()["moves"], "the game was followed"
+board.parts()
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("game", ["double-take", "crosslet"])
+def test_the_web_view_loads_no_referee_screens_or_device_library(tmp_path: Path, game: str) -> None:
+    journal = tmp_path / "j.sqlite"
+    sim = Simulation(SimOptions(game=game, seed=2, journal=journal))
+    try:
+        sim.start()
+        sim.play_computer()
+    finally:
+        sim.close()
+    done = subprocess.run(
+        [sys.executable, "-c", WEB_PROBE, str(journal)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout))
+    heavy = {m for m in loaded if m.split(".")[0] in ("gpiozero", "luma", "PIL")}
+    assert heavy == set()
+    ours = {m for m in loaded if m.startswith(("firmware_bridge.", "hardware."))}
+    assert not ours & {
+        "firmware_bridge.session",
+        "firmware_bridge.referee",
+        "firmware_bridge.screens",
+        "firmware_bridge.install",
+        "hardware.buttons",
+    }
+    assert not any(m.startswith("firmware_bridge.referees") for m in ours)
+    assert "importlib.metadata" not in loaded
+
+
+@pytest.mark.parametrize("name", sorted(KITS))
+def test_every_game_of_a_board_can_be_made_to_follow(name: str) -> None:
+    # What the followers make is what the table plays: the same class, the same start.
+    followed = new_game(name, 2, random.Random(7), {})
+    played = find_kit(name).new_game(2, random.Random(7), {})
+    assert type(followed) is type(played)
+    assert followed.state_dict() == played.state_dict()
