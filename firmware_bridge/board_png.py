@@ -34,6 +34,9 @@ PAD = 6
 LINE = 18
 """Pixels a line of the strip below the board."""
 
+PLAIN = {"■": "", "↕": "NS", "↔": "EW", "✥": "NSEW", "●": "B"}
+"""Letters for the marks of special spaces that Pillow's own font has no glyph for."""
+
 Box = tuple[float, float, float, float]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
@@ -95,6 +98,7 @@ def _special(draw: ImageDraw.ImageDraw, box: Box, text: str, size: int) -> None:
         h = size * 0.42
         draw.polygon([(cx, cy - h), (cx + h, cy), (cx, cy + h), (cx - h, cy)], outline="#674ea7")
         text = text[1:]
+    text = "".join(PLAIN.get(ch, ch) for ch in text)
     _centred(draw, box, text, _font(size * 0.32), "#444444")
 
 

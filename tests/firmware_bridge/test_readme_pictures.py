@@ -21,7 +21,7 @@ from firmware_bridge.spectate.geometry import geometry
 
 ROOT = Path(__file__).resolve().parents[2]
 IMG = ROOT / "docs" / "img"
-SEEDS = {"double-take": 2, "dominoes": 2, "doubles-wild": 2, "crosslet": 1}
+SEEDS = {"double-take": 2, "dominoes": 2, "doubles-wild": 2, "crosslet": 1, "doublecross": 2}
 """The games on a board, with the seed of the game their pictures come from."""
 SCALE = 4
 

@@ -19,8 +19,10 @@ from firmware_bridge.spectate.style import (
     DOMINO_FILL,
     NAMED_COLOURS,
     PIPS,
+    TILE_EDGE,
     TILE_FILL,
     piece_look,
+    seat_colour,
 )
 
 GAMES = ("crosslet", "dominoes", "double-take", "doubles-wild")
@@ -174,3 +176,32 @@ def test_bad_input_is_named_and_nothing_is_written(
     assert main(["show", "--journal", str(journals["dominoes"]), "--png", str(folder)]) == 2
     assert "is a folder" in capsys.readouterr().err
     assert not_a_journal.read_text(encoding="utf-8") == "shopping list\n"
+
+
+def test_a_doublecross_board_shows_its_specials_and_which_tiles_are_stable() -> None:
+    from firmware_bridge.board_png import board_png
+    from firmware_bridge.kits import crosslet_lexicon
+    from games.doublecross import DoubleCross
+
+    game = DoubleCross(2, random.Random(1), lexicon=crosslet_lexicon())
+    seats = [game.seat_name(p) for p in range(game.players)]
+    geo = geometry(game)
+    specials = game.specials()
+    assert set(geo["special"]) == set(specials)
+    layout = dict(game.state_dict()["layout"])
+    start = sorted(layout)
+    assert start and all(layout[c]["stable"] for c in start)
+    # One tile of the first seat's, not stable, beside the start word.
+    loose = next(c for c in geo["cells"] if c not in layout and c not in specials)
+    layout[loose] = {"kind": "tile", "label": "Q", "owner": 0, "stable": False}
+    image = board_png(geo, layout, seats)
+    for cell, kind in specials.items():
+        x0, y0, _, _ = cell_box(geo, cell)
+        fill = geo["special"][cell]["fill"]
+        assert _near(image.getpixel((x0 + 2, y0 + 2)), _rgb(fill)), f"{cell} {kind}"
+    # A stable tile has a heavy edge; a loose one a thin edge in its owner's colour.
+    x0, y0, _, y1 = cell_box(geo, start[0])
+    assert _near(image.getpixel((x0 + 4, (y0 + y1) // 2)), _rgb(TILE_EDGE))
+    x0, y0, _, y1 = cell_box(geo, loose)
+    assert _near(image.getpixel((x0 + 2, (y0 + y1) // 2)), _rgb(seat_colour(seats, 0)))
+    assert _near(image.getpixel((x0 + 4, (y0 + y1) // 2)), _rgb(TILE_FILL))
