@@ -33,7 +33,7 @@ from .kits import find_kit
 from .live import LiveFile
 from .lobby import Choice, Lobby
 from .loop import Loop
-from .session import Session
+from .session import Session, in_force
 from .table import Devices, new_session, open_devices
 from .tags import TagTable
 
@@ -154,7 +154,8 @@ class Table:
             raise exc
         session = self.session
         if session is not None:
-            journaled = sum(1 for e in self.journal.entries(session.game_id) if e.kind == "action")
+            entries = self.journal.entries(session.game_id)
+            journaled = len(in_force(entries, f"game {session.game_id}"))
             if journaled != len(session.game.history):
                 raise JournalError(
                     f"game {session.game_id} no longer matches its journal after a failed "
