@@ -35,6 +35,12 @@ def _add_sim(sub: Any) -> None:
     )
     p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_NAMES)}")
     p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--humans",
+        metavar="SEATS",
+        help="the seats people play, from 1, e.g. 1 or 1,3 (needs --script, which moves "
+        "for them); the computer plays the others, its moves shown on the OLED",
+    )
     p.add_argument("--seed", type=int, help="fixes the dice and the shuffles (default 1)")
     p.add_argument("--profile", help="the simulated board (default: the game's own)")
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
@@ -99,6 +105,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     script = _read_script(args.script) if args.script else None
     check_sim(args.game, args.profile, computer=script is None)
     options = game_options(args.game, args.option, args.setup, args.players, args.words)
+    humans = _humans(getattr(args, "humans", None), args.players, script is not None)
     if args.frames:
         _prepare_frames(args.frames)
     seed = args.seed if args.seed is not None else 1
@@ -111,6 +118,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         frames=args.frames,
         options=options,
         resume=getattr(args, "resume", None),
+        humans=humans,
     )
     if isinstance(script, list) and args.journal is not None:
         check_script(sim_options, script)
@@ -156,6 +164,20 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         sim.close()
     return 0
+
+
+def _humans(text: str | None, players: int, scripted: bool) -> frozenset[int] | None:
+    """The seats ``--humans`` gives to people; None when it is not given."""
+    from .computer import parse_seats
+
+    if text is None:
+        return None
+    if not scripted:
+        raise ValueError(
+            "--humans: the people's seats are played by a --script; without one the "
+            "computer plays every seat (leave --humans out)"
+        )
+    return parse_seats(text, players)
 
 
 def _prepare_frames(folder: Path) -> None:

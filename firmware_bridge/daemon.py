@@ -33,7 +33,8 @@ from .kits import find_kit
 from .live import LiveFile
 from .lobby import Choice, Lobby
 from .loop import Loop
-from .session import Session, in_force
+from .replay import in_force
+from .session import Session
 from .table import Devices, new_session, open_devices
 from .tags import TagTable
 

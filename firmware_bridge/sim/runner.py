@@ -29,6 +29,7 @@ from ..decisions import Played
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..loop import Loop
+from ..referee import TAKE_BACK
 from ..session import Session
 from ..table import new_session, open_devices
 from ..tags import TagTable
@@ -63,6 +64,11 @@ class SimOptions:
     options: dict[str, Any] | None = None
     resume: int | None = None
     """The id of the journal's game to play on (default: its newest unfinished one)."""
+    humans: frozenset[int] | None = None
+    """The seats people play (from 0), the script moving for them; the computer plays
+    the others, its moves shown on the OLED and carried out by the simulated hand.
+    None: no seat is the computer's at the table (the script, or else the simulated
+    players, move for every seat)."""
 
 
 class Simulation:
@@ -166,7 +172,10 @@ class Simulation:
             dice=self.dice,
             last_played=last_played,
         )
-        self.hand: Hand[Any] = hand_for(self.session.referee)
+        self._hand: Hand[Any] = hand_for(self.session.referee)
+        if self.opts.humans is not None and record is None:
+            computer = frozenset(range(game.players)) - self.opts.humans
+            self.session.seat_computer(computer)
         self.loop = Loop(self.session, self.board)
         self.station = ButtonStation(
             profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
@@ -188,6 +197,13 @@ class Simulation:
         problems = check_fits(self.profile, self.kit.name, game.cells())
         if problems:
             raise SimError("; ".join(problems))
+
+    @property
+    def hand(self) -> Hand[Any]:
+        """The hand for the session's referee (a take-back gives the game a new one)."""
+        if self._hand.referee is not self.session.referee:
+            self._hand = hand_for(self.session.referee)
+        return self._hand
 
     def start(self) -> None:
         """Switch on: the first scans settle and the OLED shows the first screen.
@@ -347,6 +363,10 @@ class Simulation:
             self.advance(self.pace)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
+        elif verb == "takeback":
+            self.buttons.hold("back", self.profile.buttons.hold_time + 0.2)
+            self.advance(self.pace)
+            self.choose(TAKE_BACK)
         elif (steps := self.hand.script_steps(verb, args)) is not None:
             for step in steps:
                 self._run(Line(line.source, line.lineno, step[0], tuple(step[1:])))
@@ -377,7 +397,28 @@ class Simulation:
             for line in lines:
                 self.check_line(line)
         for line in lines:
+            self.play_computer_seats()
             self.run_line(line)
+        self.play_computer_seats()
+
+    def play_computer_seats(self) -> None:
+        """While a computer seat is to move, carry out the move the OLED shows."""
+        for _ in range(MAX_PLIES):
+            expected = self.session.expected()
+            if expected is None or self.session.game.outcome is not None:
+                return
+            if self.session.restoring:
+                self.set_up()
+            game = self.session.game
+            before = len(game.history)
+            for step in self.hand.steps(expected):
+                self._run(Line("computer", before + 1, step[0], tuple(step[1:])))
+            if len(self.session.game.history) == before:
+                raise SimError(
+                    f"the board did not take the computer's move {expected.to_dict()}: "
+                    f"{self.session.state()['oled']}"
+                )
+        raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
 
     def play_computer(
         self, max_plies: int = MAX_PLIES, choose: Callable[[Game], Action] | None = None
@@ -405,8 +446,11 @@ class Simulation:
         while game.outcome is None:
             if plies >= max_plies:
                 raise SimError(f"the game did not end within {max_plies} moves")
+            expected = self.session.expected()
             if choose is not None:
                 action = choose(game)
+            elif expected is not None:
+                action = expected  # the move the OLED shows for a computer seat
             else:
                 seat = game.to_move
                 player = players.setdefault(

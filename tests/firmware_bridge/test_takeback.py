@@ -19,7 +19,7 @@ import pytest
 
 from firmware_bridge.cli import main
 from firmware_bridge.journal import Journal, JournalError
-from firmware_bridge.session import in_force
+from firmware_bridge.replay import in_force
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all
 
