@@ -130,3 +130,23 @@ def test_a_game_killed_after_a_take_back_resumes_without_the_move(tmp_path: Path
         assert [a.to_dict()["to"] for a in sim.session.game.history] == ["b4", "e6"]
     finally:
         sim.close()
+
+
+def test_a_spectator_following_the_journal_drops_the_move_taken_back(tmp_path: Path) -> None:
+    from firmware_bridge.spectate.follow import Follower
+
+    journal = tmp_path / "game.db"
+    sim = Simulation(SimOptions("double-take", journal=journal))
+    try:
+        sim.start()
+        follower = Follower(journal)
+        for line in parse_all(MOVES):
+            sim.run_line(line)
+        follower.poll()
+        assert [m["action"]["to"] for m in follower.moves] == ["b4", "e6"]
+        sim.run_line(parse_all("takeback\n")[0])
+        follower.poll()
+        assert [m["action"]["to"] for m in follower.moves] == ["b4"]
+        assert follower.game is not None and follower.game.to_move == 1
+    finally:
+        sim.close()
