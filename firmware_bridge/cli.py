@@ -87,6 +87,8 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "serve", None) or getattr(args, "broker", None):
+        if getattr(args, "lobby", False) or not args.game:
+            raise ValueError("--serve and --broker follow one game: give --game, not --lobby")
         from .spectate.simlive import run_watched
 
         return run_watched(args, out)
@@ -108,8 +110,8 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
-    script = _read_script(args.script) if args.script else None
     lobby = bool(getattr(args, "lobby", False))
+    script = _read_script(args.script) if args.script else None
     if lobby:
         _check_lobby(args, script is not None)
         options: dict[str, Any] = {}

@@ -27,7 +27,17 @@ def same_move(expected: Action, made: Action) -> bool:
     for name in ROLLED:
         ours.pop(name, None)
         theirs.pop(name, None)
-    return ours == theirs
+    return bool(_canonical(ours) == _canonical(theirs))
+
+
+def _canonical(value: Any) -> Any:
+    """``value`` with every list in one order: the tiles of a word, the pieces a capture
+    takes, the letters exchanged are the same move in whatever order they are named."""
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return sorted((_canonical(v) for v in value), key=repr)
+    return value
 
 
 def parse_seats(text: str, players: int) -> frozenset[int]:

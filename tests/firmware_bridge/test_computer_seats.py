@@ -111,3 +111,28 @@ def test_a_resumed_game_keeps_its_computer_seats(tmp_path: Path) -> None:
         assert again.session.expected() is not None
     finally:
         again.close()
+
+
+@pytest.mark.parametrize("name", ["crosslet", "dominoes", "double-take", "doubles-wild"])
+def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) -> None:
+    sim = Simulation(SimOptions(name, seed=3, humans=frozenset({0})))
+    try:
+        sim.start()
+        person = sim.kit.make_player(sim.session.game, random.Random(7))
+        for _ in range(3000):
+            game = sim.session.game
+            if game.outcome is not None:
+                break
+            expected = sim.session.expected()
+            before = len(game.history)
+            if expected is None:
+                for step in sim.hand.steps(person.choose(game)):
+                    sim.run_line(Line("person", 1, step[0], tuple(step[1:])))
+            else:
+                assert f"Computer: {sim.session.referee.view.instruct(expected)}" in shown(sim)
+                sim.play_computer_seats()
+                assert same_move(expected, sim.session.game.history[before])
+            assert len(sim.session.game.history) > before, sim.session.state()["oled"]
+        assert sim.session.game.outcome is not None
+    finally:
+        sim.close()
