@@ -8,11 +8,14 @@ the computer's is refused like an illegal one, so the board is fixed back.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from games.core import Action, Game, Player, Resign
+
+log = logging.getLogger("tabletop")
 
 ROLLED = ("red", "blue", "values")
 """Fields of an action that the station's dice fill in (a roll's faces): the computer
@@ -73,6 +76,7 @@ class Computer:
         self.seats = frozenset(seats)
         """The seats the computer plays; the others are people's."""
         self._cached: tuple[int, int, Action] | None = None
+        self._failed: tuple[int, int] | None = None
 
     def advise(self, game: Game) -> Action:
         """What the computer would play now for the seat to move (a hint, or its move).
@@ -92,7 +96,16 @@ class Computer:
         """The move the computer makes now, or None when a person is to move."""
         if game.outcome is not None or game.to_move not in self.seats:
             return None
-        return self.advise(game)
+        key = (id(game), len(game.history))
+        if self._failed == key:
+            return None
+        try:
+            return self.advise(game)
+        except ValueError as exc:
+            # The computer cannot choose here (a rack it never saw): people play the turn.
+            log.warning("the computer has no move for %s: %s", game.seat_name(game.to_move), exc)
+            self._failed = key
+            return None
 
     def refuses(self, game: Game, action: Action, mover: int) -> Action | None:
         """The computer's move, when ``action`` is made for it but is not that move."""

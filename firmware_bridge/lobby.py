@@ -86,11 +86,12 @@ def option_values(spec: OptionSpec, players: int) -> list[tuple[str, Any]]:
     if spec.kind == "choice":
         return [(c, c) for c in spec.choices]
     lo = spec.lo or 0
-    hi = players - 1 if spec.seat else spec.hi
+    hi = spec._last_seat(players) if spec.seat else spec.hi
     if hi is None:
         hi = lo + UNBOUNDED_STEPS - 1
     values: list[tuple[str, Any]] = [("default", None)]
-    values += [(f"seat {v + 1}" if spec.seat else str(v), v) for v in range(lo, hi + 1)]
+    # A seat is named from 1, whether the option counts from 0 or from 1.
+    values += [(f"seat {v + 1 - lo}" if spec.seat else str(v), v) for v in range(lo, hi + 1)]
     return values
 
 

@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from games.core import Action, Game, GameError, Piece, Resign, Verdict
+from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
 
 from .decisions import Commit, Confirm, Decision, Reject, TakeBack
@@ -155,13 +155,17 @@ class Referee(ABC, Generic[G]):
         title = "Resign or take back?" if self.allows_resign() else "Take back?"
         self.open_menu(Ask.BACK, title, options)
 
+    def take_back(self) -> None:
+        """"take back last" was chosen: by default the session withdraws the last action."""
+        self._decisions.append(TakeBack())
+
     def show_hint(self) -> None:
         """A long press of ok: the computer's choice for the seat to move, as an instruction."""
         advise = self.facts.advise
         assert advise is not None
         try:
             action = advise(self.game)
-        except GameError as exc:
+        except ValueError as exc:  # GameError, or a position the player cannot judge
             self.hint = f"No hint: {exc}"
             return
         self.hint = f"Hint: {self.view.instruct(action)}"
@@ -190,7 +194,7 @@ class Referee(ABC, Generic[G]):
 
     def on_menu_choice(self, action: str, choice: Any) -> None:
         if action == Ask.BACK and choice == TAKE_BACK:
-            self._decisions.append(TakeBack())
+            self.take_back()
         elif action in (Ask.BACK, Ask.RESIGN) and choice is True:
             self.commit(Resign(self.game.to_move))
 

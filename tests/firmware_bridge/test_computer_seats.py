@@ -113,7 +113,9 @@ def test_a_resumed_game_keeps_its_computer_seats(tmp_path: Path) -> None:
         again.close()
 
 
-@pytest.mark.parametrize("name", ["crosslet", "dominoes", "double-take", "doubles-wild"])
+@pytest.mark.parametrize(
+    "name", ["crosslet", "dominoes", "double-take", "doubles-wild", "doublecross"]
+)
 def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) -> None:
     sim = Simulation(SimOptions(name, seed=3, humans=frozenset({0})))
     try:
@@ -134,5 +136,22 @@ def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) ->
                 assert same_move(expected, sim.session.game.history[before])
             assert len(sim.session.game.history) > before, sim.session.state()["oled"]
         assert sim.session.game.outcome is not None
+    finally:
+        sim.close()
+
+
+def test_a_computer_that_cannot_choose_leaves_the_turn_to_the_people() -> None:
+    from firmware_bridge.computer import Computer
+    from games.core import Game, Player
+
+    class Stuck(Player):
+        def choose(self, game: Game) -> Step:
+            raise ValueError("its rack was never seen")
+
+    sim = Simulation(SimOptions("double-take", seed=3))
+    try:
+        computer = Computer(lambda game, rng: Stuck(), 3, {0})
+        assert computer.expected(sim.session.game) is None
+        assert computer.expected(sim.session.game) is None  # asked again: no second try
     finally:
         sim.close()

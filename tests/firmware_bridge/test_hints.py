@@ -12,6 +12,7 @@ FIRST_HINTS = {
     "double-take": None,  # a step, checked against the computer's choice
     "dominoes": "press roll to draw",
     "doubles-wild": "press roll",
+    "doublecross": None,  # a tile, checked against the computer's choice
 }
 
 

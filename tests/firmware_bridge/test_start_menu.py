@@ -31,7 +31,9 @@ WALKS = {
     "double-take": ("sim", 0, 6, "Red to move"),
     "doubles-wild": ("doubles-wild-gpio", 0, 6, "Blue"),
     "crosslet": ("rfid-15x15-pico", 0, 7, "P1"),
-    "dominoes": ("rfid-15x15-pico", 1, 5, "P1"),
+    "dominoes": ("rfid-15x15-pico", 2, 5, "P1"),
+    # game, players, two seats, min_word and first, ready; then the markers' set-up
+    "doublecross": ("rfid-15x15-pico", 1, 7, "Set-up"),
 }
 
 
