@@ -40,7 +40,7 @@ WALKS = {
 @pytest.mark.parametrize("game", sorted(WALKS))
 def test_the_start_menu_walks_to_a_running_game(game: str, tmp_path: Path) -> None:
     profile, rights, oks, first = WALKS[game]
-    script = "press right\n" * rights + "press ok\n" * oks
+    script = "press right\n" * rights + "press ok\n" * oks + "wait 1\n"
     code, states = sim(tmp_path, script, "--lobby", "--profile", profile)
     assert code == 0
     final = states[-1]
