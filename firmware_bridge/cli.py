@@ -33,8 +33,20 @@ def _add_sim(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=help_text([(g.name, g.title) for g in GAMES]),
     )
-    p.add_argument("--game", required=True, help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument("--game", help=f"one of: {', '.join(GAME_NAMES)}")
+    p.add_argument(
+        "--lobby",
+        action="store_true",
+        help="start at the station's start menu (answered by the script's press lines): "
+        "the game, players, who is the computer, options; --game is then its first choice",
+    )
     p.add_argument("--players", type=int, default=2)
+    p.add_argument(
+        "--humans",
+        metavar="SEATS",
+        help="the seats people play, from 1, e.g. 1 or 1,3 (needs --script, which moves "
+        "for them); the computer plays the others, its moves shown on the OLED",
+    )
     p.add_argument("--seed", type=int, help="fixes the dice and the shuffles (default 1)")
     p.add_argument("--profile", help="the simulated board (default: the game's own)")
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
@@ -75,6 +87,8 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "serve", None) or getattr(args, "broker", None):
+        if getattr(args, "lobby", False) or not args.game:
+            raise ValueError("--serve and --broker follow one game: give --game, not --lobby")
         from .spectate.simlive import run_watched
 
         return run_watched(args, out)
@@ -96,9 +110,17 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
+    lobby = bool(getattr(args, "lobby", False))
     script = _read_script(args.script) if args.script else None
-    check_sim(args.game, args.profile, computer=script is None)
-    options = game_options(args.game, args.option, args.setup, args.players, args.words)
+    if lobby:
+        _check_lobby(args, script is not None)
+        options: dict[str, Any] = {}
+    elif not args.game:
+        raise ValueError("give --game GAME, or --lobby to choose it on the start menu")
+    else:
+        check_sim(args.game, args.profile, computer=script is None)
+        options = game_options(args.game, args.option, args.setup, args.players, args.words)
+    humans = _humans(getattr(args, "humans", None), args.players, script is not None)
     if args.frames:
         _prepare_frames(args.frames)
     seed = args.seed if args.seed is not None else 1
@@ -111,8 +133,10 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         frames=args.frames,
         options=options,
         resume=getattr(args, "resume", None),
+        humans=humans,
+        lobby=lobby,
     )
-    if isinstance(script, list) and args.journal is not None:
+    if isinstance(script, list) and args.journal is not None and not lobby:
         check_script(sim_options, script)
     sim = Simulation(sim_options)
     if script is not None:
@@ -127,12 +151,15 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
                 file=sys.stderr,
             )
     try:
-        if args.journal:
+        if args.journal and not lobby:
             from .live import LiveFile
 
             sim.listeners.append(LiveFile(args.journal, sim.session.game_id))
         if args.json:
             sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
+        elif lobby:
+            print(f"Start menu on {sim.profile.name}, seed {seed}", file=out)
+            sim.commits.append(lambda p: _transcript(p, sim.session.game.seat_name, out))
         else:
             game = sim.session.game
             seats = " vs ".join(game.seat_name(p) for p in range(game.players))
@@ -156,6 +183,41 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         sim.close()
     return 0
+
+
+def _check_lobby(args: argparse.Namespace, scripted: bool) -> None:
+    """Refuse what the start menu chooses itself, and a menu nobody answers."""
+    if not scripted:
+        raise ValueError(
+            "--lobby: the start menu is answered with the script's press lines: give --script"
+        )
+    flags = (("--option", args.option), ("--setup", args.setup), ("--humans", args.humans))
+    given = [flag for flag, used in flags if used]
+    if given:
+        raise ValueError(
+            f"--lobby: {' and '.join(given)} not taken: the options and who plays each seat "
+            "are chosen on the start menu"
+        )
+    if args.profile is None and args.game is None:
+        return
+    if args.game is not None:
+        from .kits import find_kit
+
+        find_kit(args.game)  # an unknown game stops here, with the list of games
+
+
+def _humans(text: str | None, players: int, scripted: bool) -> frozenset[int] | None:
+    """The seats ``--humans`` gives to people; None when it is not given."""
+    from .computer import parse_seats
+
+    if text is None:
+        return None
+    if not scripted:
+        raise ValueError(
+            "--humans: the people's seats are played by a --script; without one the "
+            "computer plays every seat (leave --humans out)"
+        )
+    return parse_seats(text, players)
 
 
 def _prepare_frames(folder: Path) -> None:

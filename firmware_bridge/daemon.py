@@ -20,8 +20,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from games.core import GameError
-from games.registry import find_listed
 from hardware.clock import Clock, SystemClock
 from wiring.config import RunConfig
 from wiring.loader import check_fits
@@ -31,8 +29,9 @@ from .events import Event
 from .journal import Journal, JournalError, open_or_set_aside
 from .kits import find_kit
 from .live import LiveFile
-from .lobby import Choice, Lobby
+from .lobby import Choice, Lobby, Memory, lobby_choices, menu_file
 from .loop import Loop
+from .replay import in_force
 from .session import Session
 from .table import Devices, new_session, open_devices
 from .tags import TagTable
@@ -46,15 +45,7 @@ NOTICE_S = 10.0
 
 def choices(profile: Profile) -> list[Choice]:
     """The games the board's profile is made for, as the lobby offers them."""
-    out = []
-    for name in profile.games:
-        try:
-            game = find_listed(name)
-            find_kit(name)
-        except GameError:
-            continue
-        out.append(Choice(name, game.title, game.min_players, game.max_players))
-    return out
+    return lobby_choices(profile)
 
 
 class Table:
@@ -104,14 +95,23 @@ class Table:
 
     def open_lobby(self, preselect: str | None) -> None:
         self.session = None
-        self.lobby = Lobby(choices(self.config.profile), self.display, preselect)
+        memory = Memory(menu_file(self.config.journal))
+        self.lobby = Lobby(choices(self.config.profile), self.display, preselect, memory)
         self.loop.switch(self.lobby)
         self.lobby.refresh()
 
-    def new_game(self, name: str, players: int) -> None:
+    def new_game(
+        self,
+        name: str,
+        players: int,
+        computer: frozenset[int] = frozenset(),
+        chosen: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Start a game; ``computer`` the seats the computer plays, ``chosen`` the options
+        picked on the start menu."""
         kit = find_kit(name)
         seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
-        options = dict(kit.table_options)
+        options = {**kit.table_options, **(chosen or {})}
         if kit.word_game and self.config.words is not None:
             options["words"] = str(self.config.words)
         game = kit.new_game(players, random.Random(seed), options)
@@ -130,10 +130,13 @@ class Table:
                 signals=self.signals,
                 profile=self.config.profile,
                 labels=self.labels,
-            )
+            ),
+            computer,
         )
 
-    def _play(self, session: Session[Any]) -> None:
+    def _play(self, session: Session[Any], computer: frozenset[int] = frozenset()) -> None:
+        if computer:
+            session.seat_computer(computer)
         # Whatever stands on the board must first match the game's layout.
         session.restoring = True
         self.lobby = None
@@ -154,7 +157,8 @@ class Table:
             raise exc
         session = self.session
         if session is not None:
-            journaled = sum(1 for e in self.journal.entries(session.game_id) if e.kind == "action")
+            entries = self.journal.entries(session.game_id)
+            journaled = len(in_force(entries, f"game {session.game_id}"))
             if journaled != len(session.game.history):
                 raise JournalError(
                     f"game {session.game_id} no longer matches its journal after a failed "
@@ -165,7 +169,12 @@ class Table:
     def after_step(self) -> None:
         """Move on when the lobby has its answer or a finished game is left."""
         if self.lobby is not None and self.lobby.chosen is not None:
-            self.new_game(*self.lobby.chosen)
+            start = self.lobby.chosen
+            try:
+                self.new_game(start.game, start.players, start.computer, start.options)
+            except ValueError as exc:  # options the board cannot play (GameError too)
+                log.warning("the start menu's game cannot start: %s", exc)
+                self.lobby.refused(str(exc))
         elif (
             self.session is not None
             and self.session.game.outcome is not None

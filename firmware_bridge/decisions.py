@@ -32,7 +32,13 @@ class Confirm:
     """The table's answer was taken, though no action is played (a count agreed)."""
 
 
-Decision = Commit | Reject | Confirm
+@dataclass(frozen=True)
+class TakeBack:
+    """Undo the last accepted action: the session journals the take-back and replays the
+    game without it."""
+
+
+Decision = Commit | Reject | Confirm | TakeBack
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from games.core import Action, Game
 from hardware.dice import DiceSource
 from wiring.profile import Profile
 
@@ -35,3 +36,5 @@ class Facts:
     """The last accepted action."""
     record: GameRecord | None = None
     """The journal's record of the game: its seed, the profile it was started on."""
+    advise: Callable[[Game], Action] | None = None
+    """The computer's choice for the seat to move (hints, computer seats)."""

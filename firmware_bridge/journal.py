@@ -65,8 +65,10 @@ COLUMNS = {
 }  # fmt: skip
 GAME_COLUMNS = ", ".join(COLUMNS["games"])
 
-KINDS = ("action",)
-"""What an input can be: today only an accepted action (dice rolls are actions)."""
+KINDS = ("action", "takeback", "seats")
+"""What an input can be: an accepted action (dice rolls are actions); a take-back
+(``{"undo": [seq, ...]}``: the action entries it withdraws, which stay in the journal);
+the seats the computer plays (``{"computer": [seat, ...]}``)."""
 
 LOW_SPACE_BYTES = 1 << 20
 """Below this much free space, a write that fails is put down to a full disk."""

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
 
-from .decisions import Commit, Confirm, Decision, Reject
+from .decisions import Commit, Confirm, Decision, Reject, TakeBack
 from .events import ButtonEvent
 from .facts import Facts
 from .fixes import Fix, occupancy_matcher, reconcile
@@ -31,6 +31,12 @@ class Ask(StrEnum):
     """The menus every referee can open."""
 
     RESIGN = "resign"
+    BACK = "back"
+    """The long press of back: play on, resign (where the game allows it), take back."""
+
+
+TAKE_BACK = "take back"
+"""The back menu's value for a take-back (resigning is True, playing on False)."""
 
 
 class Referee(ABC, Generic[G]):
@@ -45,6 +51,8 @@ class Referee(ABC, Generic[G]):
         self.menu: Menu | None = None
         self.menu_action: str = ""
         self.new_game_requested = False
+        self.hint = ""
+        """The hint asked for with a long press of ok, shown until the next event."""
         self._decisions: list[Decision] = []
 
     # -- deciding -------------------------------------------------------------------
@@ -67,6 +75,15 @@ class Referee(ABC, Generic[G]):
 
     def after_commit(self, action: Action, verdict: Verdict) -> None:
         """``action`` was journaled and played (its verdict is ``verdict``)."""
+
+    def automatic(self, action: Action) -> bool:
+        """Whether the table played ``action`` itself (a pass for a player who cannot
+        move): a take-back withdraws it together with the action before it."""
+        return False
+
+    def allows_resign(self) -> bool:
+        """Whether a player may resign (the long press of back offers it)."""
+        return True
 
     def on_refused(self, action: Action, verdict: Verdict) -> None:
         """The rules refused ``action``: by default the table is told why."""
@@ -121,14 +138,37 @@ class Referee(ABC, Generic[G]):
             self.new_game_requested = event.name == "ok"
             return
         if event.name == "back" and event.long:
-            player = self.game.to_move
-            self.open_menu(
-                Ask.RESIGN,
-                f"{self.game.seat_name(player).capitalize()} resigns?",
-                [("no, play on", False), ("yes, resign", True)],
-            )
+            self.open_back_menu()
+            return
+        if event.name == "ok" and event.long and self.facts.advise is not None:
+            self.show_hint()
             return
         self.on_game_button(event)
+
+    def open_back_menu(self) -> None:
+        """The long press of back: play on, resign where the game allows it, take back."""
+        name = self.game.seat_name(self.game.to_move).capitalize()
+        options: list[tuple[str, Any]] = [("no, play on", False)]
+        if self.allows_resign():
+            options.append((f"{name} resigns", True))
+        options.append(("take back last", TAKE_BACK))
+        title = "Resign or take back?" if self.allows_resign() else "Take back?"
+        self.open_menu(Ask.BACK, title, options)
+
+    def take_back(self) -> None:
+        """"take back last" was chosen: by default the session withdraws the last action."""
+        self._decisions.append(TakeBack())
+
+    def show_hint(self) -> None:
+        """A long press of ok: the computer's choice for the seat to move, as an instruction."""
+        advise = self.facts.advise
+        assert advise is not None
+        try:
+            action = advise(self.game)
+        except ValueError as exc:  # GameError, or a position the player cannot judge
+            self.hint = f"No hint: {exc}"
+            return
+        self.hint = f"Hint: {self.view.instruct(action)}"
 
     def on_game_button(self, event: ButtonEvent) -> None:
         """A button pressed while no menu is open."""
@@ -153,7 +193,9 @@ class Referee(ABC, Generic[G]):
             self.on_menu_choice(self.menu_action, menu.choice)
 
     def on_menu_choice(self, action: str, choice: Any) -> None:
-        if action == Ask.RESIGN and choice:
+        if action == Ask.BACK and choice == TAKE_BACK:
+            self.take_back()
+        elif action in (Ask.BACK, Ask.RESIGN) and choice is True:
             self.commit(Resign(self.game.to_move))
 
     # -- what the board must do ----------------------------------------------------------

@@ -3,7 +3,7 @@ spectator rebuild a game from its journal, with the same checks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from games.core import Action, Game, Verdict
@@ -19,13 +19,40 @@ def mover_of(game: Game, action: Action) -> int:
     return player
 
 
+def in_force(entries: Iterable[Entry], where: str) -> list[Entry]:
+    """The action entries that still stand: a take-back entry withdraws the actions it
+    names (they stay in the journal, so the game's whole story is kept)."""
+    kept: dict[int, Entry] = {}
+    for entry in entries:
+        if entry.kind == "action":
+            kept[entry.seq] = entry
+        elif entry.kind == "takeback":
+            undo = entry.payload.get("undo")
+            if not isinstance(undo, list) or not all(seq in kept for seq in undo):
+                raise JournalError(
+                    f"{where}, entry {entry.seq}: the take-back names {undo!r}, not actions "
+                    "that stand before it; start a new game or restore the file"
+                )
+            for seq in undo:
+                del kept[seq]
+    return list(kept.values())
+
+
+def computer_seats(entries: Iterable[Entry]) -> frozenset[int]:
+    """The seats the computer plays, as the game's last ``seats`` entry names them."""
+    seats: frozenset[int] = frozenset()
+    for entry in entries:
+        if entry.kind == "seats":
+            seats = frozenset(int(s) for s in entry.payload.get("computer", ()))
+    return seats
+
+
 def replay_entries(
     journal: Journal, game_id: int, game: Game
 ) -> Iterator[tuple[Entry, int, Verdict]]:
-    """Play a game's journaled actions on ``game``: each entry, its mover and its verdict."""
-    for entry in journal.entries(game_id):
-        if entry.kind != "action":
-            continue
+    """Play a game's journaled actions that stand on ``game``: each entry, its mover and
+    its verdict."""
+    for entry in in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}"):
         where = f"journal {journal.path}, game {game_id}, entry {entry.seq}"
         mover, verdict = replay_action(game, entry.payload, where)
         yield entry, mover, verdict

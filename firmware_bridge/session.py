@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Action, Game, Verdict
@@ -17,14 +18,15 @@ from hardware.board import BoardSettled, BoardStatus
 from hardware.dice import DiceSource
 from wiring.profile import Profile
 
-from .decisions import Commit, Confirm, Decision, Played
+from .computer import Computer
+from .decisions import Commit, Confirm, Decision, Played, TakeBack
 from .events import ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
-from .journal import GameRecord, Journal, JournalError, JournalFull
+from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
 from .referee import Referee
-from .replay import mover_of, replay_entries
+from .replay import computer_seats, in_force, mover_of, replay_action, replay_entries
 from .screens import HEIGHT, WIDTH, Screen
 
 G = TypeVar("G", bound=Game)
@@ -131,10 +133,50 @@ class Session(Generic[G]):
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held: list[Event] = []
         self._retry_at = 0.0
+        self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
+        self.computer = self._computer(computer_seats(journal.entries(game_id)))
+        """The computer's choice for a hint, and the seats it plays (journaled)."""
+        self.facts.advise = self.computer.advise if self.computer is not None else None
+        self.restore_reason = ""
+        self.restore_title = "Set up the board"
+        """The title of the fixes that set the board up (after a resume or a take-back)."""
         if last_played is not None:
             # A resumed game shows its last move as it was shown before the stop.
             self.facts.last = self._record(*last_played)
+
+    def _computer(self, seats: frozenset[int]) -> Computer | None:
+        from .kits import find_kit
+
+        try:
+            kit = find_kit(self.game.name)
+        except ValueError:
+            return None  # a game without a kit has no computer player
+        record = self.facts.record
+        return Computer(kit.make_player, record.seed if record is not None else 0, seats)
+
+    def seat_computer(self, seats: frozenset[int]) -> None:
+        """Let the computer play ``seats`` (journaled, so a resumed game keeps them)."""
+        if self.computer is None:
+            raise ValueError(f"{self.game.title} has no computer player")
+        for seat in seats:
+            if not 0 <= seat < self.game.players:
+                raise ValueError(f"seat {seat + 1} is not one of the {self.game.players} seats")
+        self.journal.append(self.game_id, "seats", {"computer": sorted(seats)})
+        self.computer.seats = frozenset(seats)
+
+    def expected(self) -> Action | None:
+        """The computer's move now, when it is a computer seat's turn."""
+        return self.computer.expected(self.game) if self.computer is not None else None
+
+    def note(self) -> str:
+        """What the OLED says above the game's screen: a hint, or the computer's move."""
+        if self.referee.hint:
+            return self.referee.hint
+        expected = self.expected()
+        if expected is not None:
+            return f"Computer: {self.referee.view.instruct(expected)}"
+        return ""
 
     # -- what the referee reads, kept here -------------------------------------------
     @property
@@ -212,6 +254,8 @@ class Session(Generic[G]):
                 self._commit(decision.action)
             elif isinstance(decision, Confirm):
                 self.signals.accepted()
+            elif isinstance(decision, TakeBack):
+                self._take_back()
             else:
                 self._reject(decision.reason)
             pending[0:0] = self.referee.decisions()
@@ -226,6 +270,10 @@ class Session(Generic[G]):
         game = self.game
         mover = mover_of(game, action)
         verdict = game.examine(action)
+        wanted = self.computer.refuses(game, action, mover) if self.computer else None
+        if verdict.accepted and wanted is not None:
+            instruction = self.referee.view.instruct(wanted)
+            verdict = Verdict.reject(f"the computer plays {instruction}: put the board back")
         if not verdict.accepted:
             self.referee.on_refused(action, verdict)
             return verdict
@@ -263,6 +311,65 @@ class Session(Generic[G]):
             verdict=verdict,
             points=tuple(verdict.points(self.game.players)),
         )
+
+    def _take_back(self) -> None:
+        """Withdraw the last action (with the automatic ones after it, such as a pass
+        the table made for a player who could not move), journal the take-back as an
+        entry of its own, and replay the game without them: the game is deterministic
+        from its seed, so no engine needs an undo. The board is then set back as the
+        fixes say."""
+        game = self.game
+        standing = in_force(
+            self.journal.entries(self.game_id), f"journal {self.journal.path}, game {self.game_id}"
+        )
+        if game.outcome is not None or not standing:
+            self._reject("there is nothing to take back" if not standing else "the game is over")
+            return
+        undo: list[int] = []
+        while standing:
+            undo.append(standing.pop().seq)
+            if self.referee.automatic(game.history[len(standing)]):
+                continue
+            if standing and self._computer_to_move_after(standing):
+                continue  # against the computer, a take-back gives the people their move back
+            break
+        self.journal.append(self.game_id, "takeback", {"undo": undo})
+        last = self.facts.last
+        if len(undo) == 1 and last is not None:
+            self.restore_reason = f"Taken back: {last.text}"
+        else:
+            self.restore_reason = f"{len(undo)} moves taken back"
+        self._rebuild()
+        self.signals.attention()
+        self.restore_title = "Take back"
+        self.restoring = bool(self.fixes())
+
+    def _computer_to_move_after(self, standing: list[Entry]) -> bool:
+        """Whether, with only ``standing`` played, a computer seat would be to move while
+        people play other seats."""
+        computer = self.computer
+        if computer is None or not computer.seats or len(computer.seats) == self.game.players:
+            return False
+        from .kits import find_kit
+
+        record = self.journal.game(self.game_id)
+        game = find_kit(self.game.name).new_game(
+            record.players, random.Random(record.seed), record.options
+        )
+        where = f"journal {self.journal.path}, game {self.game_id}"
+        for entry in standing:
+            replay_action(game, entry.payload, f"{where}, entry {entry.seq}")
+        return game.to_move in computer.seats
+
+    def _rebuild(self) -> None:
+        """Replay the game from its journal and give it a fresh referee."""
+        from .kits import find_kit
+
+        game, last = Session.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
+        self.game = game  # type: ignore[assignment]
+        self.referee = self._make_referee(self.game, self.facts)
+        self.facts.last = self._record(*last) if last is not None else None
+        self.last_verdict = None
 
     def _reject(self, reason: str) -> None:
         if self.last_verdict is None or self.last_verdict.reason != reason:
@@ -335,13 +442,17 @@ class Session(Generic[G]):
             self.referee.on_tick(event.now)
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
+            self.referee.hint = ""
             if self.restoring and not self.fixes():
                 self.restoring = False
+                self.restore_title = "Set up the board"
+                self.restore_reason = ""
             self.referee.on_board()
         elif isinstance(event, BoardStatus):
             self.connected = event.connected
             self.link_message = event.message
         elif isinstance(event, ButtonEvent):
+            self.referee.hint = ""
             self.referee.on_button(event)
         self._carry_out()
 
@@ -353,8 +464,12 @@ class Session(Generic[G]):
         if self.restoring:
             fixes = self.fixes()
             if fixes:
-                return self.referee.view.fix_screen("Set up the board", fixes)
-        return self.referee.view.screen()
+                return self.referee.view.fix_screen(self.restore_title, fixes, self.restore_reason)
+        screen = self.referee.view.screen()
+        note = self.note()
+        if note and self.referee.menu is None and not self.pending_fixes():
+            screen = replace(screen, lines=(note, *screen.lines))
+        return screen
 
     @property
     def layout(self) -> Layout | None:

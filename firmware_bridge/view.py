@@ -89,6 +89,13 @@ class View(Generic[G]):
                 return title
         return titles[-1]
 
+    def instruct(self, action: Action) -> str:
+        """What the table does to carry ``action`` out, before it is played: a computer
+        seat's move or a hint ("c3 to c5, lift b5")."""
+        if isinstance(action, Resign):
+            return "resign (hold back)"
+        return self.describe(action)
+
     def header(self) -> tuple[str, str]:
         game = self.game
         if game.outcome is not None:

@@ -334,7 +334,7 @@ class CrossletReferee(Referee[Crosslet]):
     def on_game_button(self, event: ButtonEvent) -> None:
         turn = self.turn
         turn.note = ""
-        if event.name == "ok" and event.long and not self.game.counting:
+        if event.name == "ok" and event.long:
             self.show_hint()
         elif event.name == "ok":
             self.submit()
@@ -364,6 +364,11 @@ class CrossletReferee(Referee[Crosslet]):
         self._commit(turn.placement())
 
     def show_hint(self) -> None:
+        """Crosslet's hint names the word and its points (the base shows the computer's
+        choice as an instruction)."""
+        if self.game.counting:
+            self.turn.note = "No hints while the racks are counted."
+            return
         self.turn.hint = self.game.hint()
         self.turn.hint_asked = True
 

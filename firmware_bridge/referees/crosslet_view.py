@@ -81,6 +81,20 @@ class CrossletView(View[Crosslet]):
             return "resigns"
         return action.type
 
+    def instruct(self, action: Action) -> str:
+        if isinstance(action, PlaceTiles):
+            named = dict(action.blanks)
+            laid = ", ".join(
+                f"{named[cell].lower() if tile == BLANK else tile} {cell}"
+                for cell, tile in action.tiles
+            )
+            return f"lay {laid}"
+        if isinstance(action, Exchange):
+            return f"exchange {spell(list(action.letters))} (back: menu)"
+        if isinstance(action, Pass):
+            return "pass (back: menu)"
+        return super().instruct(action)
+
     def header(self) -> tuple[str, str]:
         game = self.game
         status = f"bag {game.bag_count}"

@@ -221,9 +221,10 @@ class DominoesReferee(Referee[Dominoes]):
         if self.turn.counting():
             self._count_button(event)
             return
-        if event.name == "back" and event.long and self.menu is None:
-            return
         super().on_button(event)
+
+    def allows_resign(self) -> bool:
+        return False
 
     def on_game_button(self, event: ButtonEvent) -> None:
         game = self.game

@@ -55,6 +55,17 @@ class DominoesView(View[Dominoes]):
             return "ends the turn" + refill
         return action.type
 
+    def instruct(self, action: Action) -> str:
+        if isinstance(action, Draw):
+            return "press roll to draw"
+        if isinstance(action, Place):
+            return f"lay {action.domino_a}-{action.domino_b} on {action.cell_a},{action.cell_b}"
+        if isinstance(action, Discard):
+            return f"put {action.a}-{action.b} in the pit"
+        if isinstance(action, EndTurn):
+            return "press ok to end the turn"
+        return super().instruct(action)
+
     def header(self) -> tuple[str, str]:
         game = self.game
         status = f"bone {game.boneyard_count}"

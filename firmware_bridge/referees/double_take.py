@@ -113,6 +113,9 @@ class DoubleTakeReferee(Referee[DoubleTake]):
         turn.passed = ""
         self._auto_pass()
 
+    def automatic(self, action: Action) -> bool:
+        return isinstance(action, Pass)  # only a player who cannot move passes
+
     def _auto_pass(self) -> bool:
         """A player with no move passes at once; whether one does."""
         game = self.game

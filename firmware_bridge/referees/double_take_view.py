@@ -37,6 +37,14 @@ class DoubleTakeView(View[DoubleTake]):
             return "pass"
         return super().describe(action)
 
+    def instruct(self, action: Action) -> str:
+        if isinstance(action, Step):
+            text = f"{action.frm} to {action.to}"
+            if action.captures:
+                text += ", lift " + " and ".join(action.captures)
+            return text
+        return super().instruct(action)
+
     def header(self) -> tuple[str, str]:
         if self.game.outcome is not None:
             return ("Game over", "")

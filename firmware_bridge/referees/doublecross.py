@@ -222,6 +222,15 @@ class DoubleCrossReferee(Referee[DoubleCross]):
             return
         super().open_menu(action, title, options, subject)
 
+    def take_back(self) -> None:
+        """DoubleCross's own undo rules stand: only the last tile of the turn, while the
+        turn has completed, destroyed and triggered nothing (the engine's ``Undo``)."""
+        verdict = self.game.check(Undo())
+        if verdict.accepted:
+            self._commit_fixed(Undo())
+        else:
+            self.refuse(f"DoubleCross takes back only the last tile of a turn: {verdict.reason}")
+
     def on_menu_choice(self, action: str, choice: Any) -> None:
         turn = self.turn
         if action == Ask.TURN and choice == Choice.NEW_LETTERS:

@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from PIL import ImageDraw
 
 from games.core import Action, Piece
-from games.doublecross import DoubleCross
+from games.doublecross import DoubleCross, EndTurn, NewLetters, PlaceTile, PlayBomb
 from games.doublecross_board import BLOCK, COLUMNS, SIZE
 
 from ..facts import Facts
@@ -133,6 +133,17 @@ class DoubleCrossView(View[DoubleCross]):
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:
         return happened(action, self.game.last_notes)
+
+    def instruct(self, action: Action) -> str:
+        if isinstance(action, PlaceTile):
+            return f"lay {action.letter.upper()} on {action.cell}"
+        if isinstance(action, PlayBomb):
+            return f"bomb {action.kind} on {action.cell} (back: menu)"
+        if isinstance(action, EndTurn):
+            return "press ok to end the turn"
+        if isinstance(action, NewLetters):
+            return "new letters (back: menu)"
+        return super().instruct(action)
 
     def header(self) -> tuple[str, str]:
         game = self.game

@@ -309,9 +309,10 @@ class DoublesWildReferee(Referee[DoublesWild]):
 
     # -- buttons ------------------------------------------------------------------
     def on_button(self, event: ButtonEvent) -> None:
-        if event.name == "back" and event.long and self.menu is None:
-            return  # Doubles Wild has no resigning
         super().on_button(event)
+
+    def allows_resign(self) -> bool:
+        return False  # Doubles Wild has no resigning
 
     def on_game_button(self, event: ButtonEvent) -> None:
         self.turn.shown_battle = None

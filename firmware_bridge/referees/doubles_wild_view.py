@@ -71,6 +71,23 @@ class DoublesWildView(View[DoublesWild]):
             return "cannot play: turn ends"
         return action.type
 
+    def instruct(self, action: Action) -> str:
+        if isinstance(action, Roll | BattleRoll):
+            return "press roll"
+        if isinstance(action, Reroll):
+            button = {"red": "left", "blue": "right", "both": "roll"}.get(action.pair, "roll")
+            return f"re-roll {action.pair}: press {button}"
+        if isinstance(action, Place):
+            return f"put a {COLOURS[self.game.turn]} ball on {action.cell}"
+        if isinstance(action, Attack):
+            return f"attack {action.cell}"
+        if isinstance(action, Keep):
+            kept = ",".join(str(i + 1) for i in action.dice)
+            return f"keep dice {kept}" if kept else "keep no dice"
+        if isinstance(action, EndTurn):
+            return "press ok: the turn ends"
+        return super().instruct(action)
+
     def _battle_roll(self, action: BattleRoll) -> str:
         game = self.game
         faces = " ".join(str(v) for v in action.values) or "(all kept)"

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.core import Action, Game
+from games.core import Action, Game, GameError
 from hardware.board import SensorBoard
 from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
@@ -28,7 +28,9 @@ from wiring.profile import Profile
 from ..decisions import Played
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
+from ..lobby import Lobby, Memory, Start, lobby_choices, menu_file
 from ..loop import Loop
+from ..referee import TAKE_BACK
 from ..session import Session
 from ..table import new_session, open_devices
 from ..tags import TagTable
@@ -42,6 +44,8 @@ if TYPE_CHECKING:
 DEFAULT_PACE_S = 0.25
 """How long a hand takes between two actions, unless the script says otherwise."""
 MAX_PLIES = 2000
+MENU_VERBS = ("press", "hold", "wait", "pace", "dice")
+"""What a script may do while the start menu is open."""
 SERIAL_STEP_S = 0.01
 """How often the simulated Pico runs its loop and the host reads the link."""
 FIRMWARE_DEBOUNCE_S = 0.06
@@ -54,7 +58,8 @@ class SimError(RuntimeError):
 
 @dataclass
 class SimOptions:
-    game: str
+    game: str | None
+    """The game (None: the start menu chooses it)."""
     players: int = 2
     seed: int = 1
     profile: str | None = None
@@ -63,15 +68,40 @@ class SimOptions:
     options: dict[str, Any] | None = None
     resume: int | None = None
     """The id of the journal's game to play on (default: its newest unfinished one)."""
+    lobby: bool = False
+    """Start at the start menu (``--lobby``); ``game`` is then only its first choice."""
+    humans: frozenset[int] | None = None
+    """The seats people play (from 0), the script moving for them; the computer plays
+    the others, its moves shown on the OLED and carried out by the simulated hand.
+    None: no seat is the computer's at the table (the script, or else the simulated
+    players, move for every seat)."""
+
+
+class _Idle:
+    """The table before its game is put on it."""
+
+    now = 0.0
+
+    def handle(self, event: Any) -> None:
+        pass
+
+    def wants_ticks(self) -> bool:
+        return False
 
 
 class Simulation:
-    """One simulated table: board, station, OLED, session and loop on a fake clock."""
+    """One simulated table: board, station, OLED, session and loop on a fake clock.
+
+    With ``SimOptions.lobby`` it starts at the start menu, as the daemon does with no
+    game to resume; after a game, ``ok`` opens the menu again.
+    """
 
     def __init__(self, opts: SimOptions) -> None:
         self.opts = opts
-        self.kit: Kit = find_kit(opts.game)
-        self.profile: Profile = load_profile(opts.profile or self.kit.default_profile)
+        kit = find_kit(opts.game) if opts.game else None
+        self.profile: Profile = load_profile(
+            opts.profile or (kit.default_profile if kit is not None else "sim")
+        )
         self.clock = FakeClock()
         self.factory = mock_pin_factory()
         self.pace = DEFAULT_PACE_S
@@ -80,47 +110,45 @@ class Simulation:
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.commits: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, automatic passes included."""
-        self._build()
+        self._session: Session[Any] | None = None
+        self.lobby: Lobby | None = None
+        """The start menu, while it is open."""
+        self._lobby_text: list[str] | None = None
+        self._build(kit)
 
     # -- set-up ---------------------------------------------------------------------
-    def _build(self) -> None:
+    def _build(self, kit: Kit | None) -> None:
         profile = self.profile
         journal_path = self.opts.journal
         options = dict(self.opts.options or {})
-        fresh: Game | None = None
-        if journal_path is None or not journal_path.exists():
+        self._fresh: Game | None = None
+        if (
+            kit is not None
+            and not self.opts.lobby
+            and (journal_path is None or not journal_path.exists())
+        ):
             # A new journal: settings the game refuses, or a board it does not fit,
             # stop before the journal file is made.
-            fresh = self.kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
-            self._check_fits(fresh)
+            self.kit = kit
+            self._fresh = kit.new_game(self.opts.players, random.Random(self.opts.seed), options)
+            self._check_fits(self._fresh)
         self.journal = Journal(journal_path if journal_path else ":memory:")
         record: GameRecord | None
         if journal_path and self.opts.resume is not None:
             record = self.journal.game(self.opts.resume)
         else:
             record = self.journal.unfinished() if journal_path else None
-        if record is not None and record.game != self.kit.name:
+        if record is not None and kit is not None and record.game != kit.name:
             raise SimError(
                 f"the journal {journal_path} holds an unfinished game of {record.game}; "
                 f"use another --journal or --game {record.game}"
             )
+        if record is not None:
+            kit = find_kit(record.game)
         self.resumed = record is not None
         """Whether the game was resumed from the journal (its seed and options are its own)."""
-        if record is not None:
-            game_id = record.id
-            game, last_played = Session.rebuild(self.journal, game_id, self.kit.new_game)
-            self._check_fits(game)
-        else:
-            last_played = None
-            game = fresh or self.kit.new_game(
-                self.opts.players, random.Random(self.opts.seed), options
-            )
-            self._check_fits(game)
-            game_id = self.journal.new_game(
-                self.kit.name, self.opts.players, self.opts.seed, options, profile.name
-            )
         cells = tuple(profile.cells)
-        save_to = journal_path.with_suffix(".board.json") if journal_path else None
+        self.save_to = journal_path.with_suffix(".board.json") if journal_path else None
         self.tags = TagTable()
         self.serial_sim: SimulatedSerialBoard | None = None
         port: str | None = None
@@ -151,11 +179,53 @@ class Simulation:
         self.board: SensorBoard = devices.board
         self.oled = devices.oled
         self.signals = devices.signals
-        self.world = World(cells, surface, save_to)
+        self.world = World(cells, surface, self.save_to)
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
-        self.session = new_session(
-            self.kit,
+        self.loop = Loop(self._menu(self.opts.game) if self.opts.lobby else _Idle(), self.board)
+        self.station = ButtonStation(
+            profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
+        )
+        self.buttons = SimButtons(self.factory, profile.buttons, self.clock)
+        if record is not None:
+            assert kit is not None
+            self._play(kit, record)
+        elif not self.opts.lobby:
+            assert kit is not None
+            start = Start(kit.name, self.opts.players, options=dict(self.opts.options or {}))
+            self._play(kit, start)
+
+    def _menu(self, preselect: str | None) -> Lobby:
+        self.lobby = Lobby(
+            lobby_choices(self.profile, table=False),
+            self.oled,
+            preselect,
+            Memory(menu_file(self.opts.journal)),
+        )
+        self._lobby_text = None
+        return self.lobby
+
+    def _play(self, kit: Kit, begin: GameRecord | Start) -> None:
+        """Put a game on the table: the journal's unfinished one, or a new one."""
+        profile = self.profile
+        self.kit = kit
+        if isinstance(begin, GameRecord):
+            game_id = begin.id
+            game, last_played = Session.rebuild(self.journal, game_id, kit.new_game)
+            self._check_fits(game)
+        else:
+            last_played = None
+            options = dict(begin.options)
+            game = self._fresh or kit.new_game(
+                begin.players, random.Random(self.opts.seed), options
+            )
+            self._fresh = None
+            self._check_fits(game)  # before the journal holds a game that cannot start
+            game_id = self.journal.new_game(
+                kit.name, begin.players, self.opts.seed, options, profile.name
+            )
+        session = new_session(
+            kit,
             game,
             self.journal,
             game_id,
@@ -166,36 +236,62 @@ class Simulation:
             dice=self.dice,
             last_played=last_played,
         )
-        self.hand: Hand[Any] = hand_for(self.session.referee)
-        self.loop = Loop(self.session, self.board)
-        self.station = ButtonStation(
-            profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
-        )
-        self.buttons = SimButtons(self.factory, profile.buttons, self.clock)
-        self.session.played.append(self._on_played)
-        if record is not None:
-            saved = World.saved(save_to) if save_to else None
+        self._session = session
+        self._hand: Hand[Any] = hand_for(session.referee)
+        if isinstance(begin, Start):
+            computer = begin.computer
+            if self.opts.humans is not None:
+                computer = frozenset(range(game.players)) - self.opts.humans
+            if computer:
+                session.seat_computer(computer)
+        session.played.append(self._on_played)
+        if self.listeners:
+            session.listeners.append(self._on_state)
+        if isinstance(begin, GameRecord):
+            saved = World.saved(self.save_to) if self.save_to else None
             if saved is None:
                 saved = {c: p.label for c, p in game.layout().items()}
             self.world.save_to = None
             self.world.load(saved)
-            self.world.save_to = save_to
-            self.session.restoring = True
+            self.world.save_to = self.save_to
+            session.restoring = True
         else:
+            # The simulated hand sets a new game's board up as it starts; one started
+            # from the menu waits for it, as the daemon's does.
+            session.restoring = self.lobby is not None
             self.world.load({c: p.label for c, p in game.layout().items()})
+        self.lobby = None
+        self.loop.switch(session)
+
+    @property
+    def session(self) -> Session[Any]:
+        """The game's session (the last game's, while the start menu is open after it)."""
+        if self._session is None:
+            raise SimError("no game is on the table yet: the start menu is open")
+        return self._session
 
     def _check_fits(self, game: Game) -> None:
         problems = check_fits(self.profile, self.kit.name, game.cells())
         if problems:
             raise SimError("; ".join(problems))
 
+    @property
+    def hand(self) -> Hand[Any]:
+        """The hand for the session's referee (a take-back gives the game a new one)."""
+        if self._hand.referee is not self.session.referee:
+            self._hand = hand_for(self.session.referee)
+        return self._hand
+
     def start(self) -> None:
         """Switch on: the first scans settle and the OLED shows the first screen.
 
         The state is built for the ``--json`` stream only when someone listens by now.
         """
-        if self.listeners:
-            self.session.listeners.append(self._on_state)
+        session = self._session
+        if self.listeners and session is not None and self._on_state not in session.listeners:
+            session.listeners.append(self._on_state)
+        if self.lobby is not None:
+            self.lobby.refresh()
         self.advance(0.5)
 
     def close(self) -> None:
@@ -207,6 +303,36 @@ class Simulation:
         self.oled.close()
         self.journal.close()
         self.factory.reset()
+
+    def _after_step(self) -> None:
+        """As the daemon's table: start the game the menu chose, or open the menu when
+        ok is pressed after a game."""
+        lobby = self.lobby
+        if lobby is not None:
+            if lobby.chosen is not None:
+                try:
+                    self._play(find_kit(lobby.chosen.game), lobby.chosen)
+                except (GameError, SimError) as exc:
+                    lobby.refused(str(exc))
+            elif self.listeners:
+                text = lobby.screen().text()
+                if text != self._lobby_text:
+                    self._lobby_text = text
+                    self._emit_lobby(lobby, text)
+            return
+        session = self._session
+        if (
+            session is not None
+            and session.game.outcome is not None
+            and session.referee.new_game_requested
+        ):
+            session.listeners.clear()
+            self.loop.switch(self._menu(session.game.name))
+
+    def _emit_lobby(self, lobby: Lobby, text: list[str]) -> None:
+        state = {"t": round(self.clock.now(), 3), "lobby": lobby.stage, "oled": text}
+        for listener in self.listeners:
+            listener(state)
 
     # -- time ---------------------------------------------------------------------
     def advance(self, seconds_: float) -> None:
@@ -223,6 +349,7 @@ class Simulation:
         if self.serial_sim is not None:
             self.serial_sim.step(now)
         self.loop.step(now)
+        self._after_step()
         # As in the daemon: sounds start once the step has drawn its frame.
         self.signals.release()
 
@@ -247,6 +374,8 @@ class Simulation:
 
     def _check(self, line: Line) -> None:
         verb, args = line.verb, line.args
+        if self.lobby is not None:
+            return  # the game is not chosen yet: its lines are checked as they run
         if verb in ("place", "lift", "tap", "slide"):
             if verb == "place":
                 cells = args[0].split(",")
@@ -269,6 +398,10 @@ class Simulation:
         """Carry out one script line; refuse one that moves a piece the player to move
         does not hold (unless written ``wrong ...``)."""
         try:
+            if self.lobby is not None and line.verb not in MENU_VERBS:
+                raise ValueError(
+                    "the start menu is open: answer it with press lines (left, right, ok, back)"
+                )
             self._check(line)
             self._check_mover(line)
             self._run(line)
@@ -278,7 +411,7 @@ class Simulation:
             raise line.error(str(exc)) from None
 
     def _check_mover(self, line: Line) -> None:
-        if line.deliberate or line.verb not in ("place", "lift", "slide"):
+        if line.deliberate or line.verb not in ("place", "lift", "slide") or self.lobby:
             return
         session = self.session
         if session.game.outcome is not None or session.restoring or session.pending_fixes():
@@ -347,6 +480,10 @@ class Simulation:
             self.advance(self.pace)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
+        elif verb == "takeback":
+            self.buttons.hold("back", self.profile.buttons.hold_time + 0.2)
+            self.advance(self.pace)
+            self.choose(TAKE_BACK)
         elif (steps := self.hand.script_steps(verb, args)) is not None:
             for step in steps:
                 self._run(Line(line.source, line.lineno, step[0], tuple(step[1:])))
@@ -377,7 +514,30 @@ class Simulation:
             for line in lines:
                 self.check_line(line)
         for line in lines:
+            self.play_computer_seats()
             self.run_line(line)
+        self.play_computer_seats()
+
+    def play_computer_seats(self) -> None:
+        """While a computer seat is to move, carry out the move the OLED shows."""
+        if self._session is None or self.lobby is not None:
+            return
+        for _ in range(MAX_PLIES):
+            expected = self.session.expected()
+            if expected is None or self.session.game.outcome is not None:
+                return
+            if self.session.restoring:
+                self.set_up()
+            game = self.session.game
+            before = len(game.history)
+            for step in self.hand.steps(expected):
+                self._run(Line("computer", before + 1, step[0], tuple(step[1:])))
+            if len(self.session.game.history) == before:
+                raise SimError(
+                    f"the board did not take the computer's move {expected.to_dict()}: "
+                    f"{self.session.state()['oled']}"
+                )
+        raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
 
     def play_computer(
         self, max_plies: int = MAX_PLIES, choose: Callable[[Game], Action] | None = None
@@ -405,8 +565,11 @@ class Simulation:
         while game.outcome is None:
             if plies >= max_plies:
                 raise SimError(f"the game did not end within {max_plies} moves")
+            expected = self.session.expected()
             if choose is not None:
                 action = choose(game)
+            elif expected is not None:
+                action = expected  # the move the OLED shows for a computer seat
             else:
                 seat = game.to_move
                 player = players.setdefault(
@@ -440,6 +603,17 @@ class Simulation:
         raise SimError(f"the board could not be set up: {self.session.state()['oled']}")
 
     def final(self) -> dict[str, Any]:
+        if self._session is None:
+            return {
+                "final": True,
+                "game": None,
+                "lobby": self.lobby.stage if self.lobby is not None else None,
+                "scores": {},
+                "winner": None,
+                "outcome": None,
+                "moves": 0,
+                "journal_game": None,
+            }
         game = self.session.game
         outcome = game.outcome
         winner: Any = None

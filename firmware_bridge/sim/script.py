@@ -18,6 +18,7 @@ pace 0.3            # how long a hand takes between actions from now on
 unplug              # pull the serial board's cable (serial boards only)
 replug              # plug it back in
 wrong place c5 red  # a piece that is not the mover's, on purpose (place, lift, slide)
+takeback            # hold back and choose "take back last" from the menu
 ```
 
 A ``place``, ``lift`` or ``slide`` that moves a piece the player to move does not
@@ -78,6 +79,7 @@ VERBS: dict[str, tuple[int, int | None, str]] = {
     "bomb": (2, 2, "bomb KIND CELL"),
     "newletters": (0, 0, "newletters"),
     "endgame": (0, 0, "endgame"),
+    "takeback": (0, 0, "takeback"),
 }
 GAME_VERBS = ("bomb", "newletters", "endgame")
 """Lines only some games know; the game's simulated hand carries them out."""

@@ -98,10 +98,18 @@ class Follower:
         if row is None:
             raise JournalError(f"the journal {self.journal} holds no game yet")
         changed = False
-        if row[0] != self.game_id:
+        if row[0] != self.game_id or self._taken_back(db, row[0]):
+            # A take-back withdraws moves already shown: the game is followed afresh.
             self._start(row)
             changed = True
         return self._read_inputs(db) or changed
+
+    def _taken_back(self, db: sqlite3.Connection, game_id: int) -> bool:
+        found = db.execute(
+            "SELECT 1 FROM inputs WHERE game_id = ? AND seq > ? AND kind = 'takeback' LIMIT 1",
+            (game_id, self._seq),
+        ).fetchone()
+        return found is not None
 
     def _start(self, row: tuple[Any, ...]) -> None:
         game_id, name, players, seed, options = row
@@ -121,9 +129,15 @@ class Follower:
             "SELECT seq, kind, payload, at FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq",
             (self.game_id, self._seq),
         ).fetchall()
+        withdrawn = {
+            undone
+            for seq, kind, payload, _ in rows
+            if kind == "takeback"
+            for undone in json.loads(payload).get("undo", [])
+        }
         for seq, kind, payload, at in rows:
             self._seq = seq
-            if kind != "action":
+            if kind != "action" or seq in withdrawn:
                 continue
             where = f"journal {self.journal}, game {self.game_id}, entry {seq}"
             data = json.loads(payload)

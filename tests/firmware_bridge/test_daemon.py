@@ -95,7 +95,10 @@ def test_without_a_configured_game_the_lobby_asks(tmp_path: Path) -> None:
         table.start()
         assert table.session is None and table.lobby is not None
         assert table.lobby.screen().lines[0] == "< Doubles Wild >"
-        for name in ("ok", "right", "right", "ok"):
+        # game; players 4; seats: blue, red a person, then green the computer, yellow;
+        # balls (default); ready.
+        presses = ("ok", "right", "right", "ok", "ok", "ok", "right", "ok", "ok", "ok", "ok")
+        for name in presses:
             loop.put(ButtonEvent(name, False))
         loop.step(0.0)
         table.after_step()
@@ -103,6 +106,9 @@ def test_without_a_configured_game_the_lobby_asks(tmp_path: Path) -> None:
         assert table.session.game.name == "doubles-wild"
         assert table.session.game.players == 4
         assert journal.game(table.session.game_id).players == 4
+        computer = table.session.computer
+        assert computer is not None and computer.seats == {2}
+        assert (tmp_path / f"{cfg.journal.stem}.lobby.json").exists()
 
 
 def test_a_new_game_learns_the_board_as_it_stands(tmp_path: Path) -> None:
@@ -119,7 +125,8 @@ def test_a_new_game_learns_the_board_as_it_stands(tmp_path: Path) -> None:
         loop.step(0.1)
         table.after_step()
         assert table.lobby is not None and table.lobby.game.name == "double-take"
-        loop.put(ButtonEvent("ok", False))
+        for _ in range(6):  # the game, two seats, two options, ready
+            loop.put(ButtonEvent("ok", False))
         loop.step(0.2)
         table.after_step()
         second = table.session

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from firmware_bridge.referee import TAKE_BACK
 from firmware_bridge.referees.dominoes import normalise_half, parse_half
 from firmware_bridge.sim.hands import hand_for
 from games.core import Piece
@@ -212,9 +213,13 @@ def test_discard_picks_with_left_and_right_and_ok() -> None:
     assert table.game.to_move == 1
 
 
-def test_a_long_back_does_not_offer_resigning() -> None:
+def test_a_long_back_offers_a_take_back_but_no_resigning() -> None:
     table = drawn()
     table.press("back", long=True)
+    menu = table.referee.menu
+    assert menu is not None
+    assert [value for _, value in menu.options] == [False, TAKE_BACK]
+    table.press("back")
     assert table.referee.menu is None
     assert table.game.outcome is None
 

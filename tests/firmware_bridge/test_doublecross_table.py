@@ -350,3 +350,32 @@ def test_back_leaves_the_aim_without_a_bomb(lexicon: Lexicon) -> None:
     referee = table.session.referee
     assert referee.menu is None and referee.turn.bomb == ""
     assert table.session.game.tray(0) == ["ns"] and len(table.session.game.history) == 1
+
+
+def long_press(table: TaggedTable, name: str) -> None:
+    table.session.handle(ButtonEvent(name, True))
+
+
+def test_take_back_from_a_long_back_follows_doublecross_own_undo(lexicon: Lexicon) -> None:
+    table = new_table(lexicon, {})
+    long_press(table, "back")
+    menu = table.session.referee.menu
+    assert menu is not None and [v for _, v in menu.options][-1] == "take back"
+    while menu.index != len(menu.options) - 1:
+        press(table, "right")
+    press(table, "ok")  # nothing laid yet: the engine's undo refuses
+    verdict = table.session.last_verdict
+    assert verdict is not None and not verdict.accepted
+    assert verdict.reason.startswith("DoubleCross takes back only the last tile of a turn")
+    table.board["H9"] = table.tag("A")
+    table.settle()
+    game = table.session.game
+    assert game.rack(0) == list("XERST")
+    long_press(table, "back")
+    menu = table.session.referee.menu
+    assert menu is not None
+    while menu.index != len(menu.options) - 1:
+        press(table, "right")
+    press(table, "ok")
+    assert game.rack(0) == list("AXERST") and "H9" not in game.layout()
+    assert table.session.screen().prompt == "Lift A from H9"

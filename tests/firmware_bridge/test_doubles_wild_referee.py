@@ -10,6 +10,7 @@ from PIL import Image, ImageDraw
 from firmware_bridge.dice_faces import SIZE, BattlePicture, BattleRow, RollPicture, draw_die, pips
 from firmware_bridge.journal import Journal
 from firmware_bridge.layout import render
+from firmware_bridge.referee import TAKE_BACK
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
 from firmware_bridge.screens import Screen
 from firmware_bridge.session import Session
@@ -175,10 +176,13 @@ def test_ok_ends_a_turn_whose_roll_allows_no_spot() -> None:
     assert t.game.turn == 1 and t.game.balls_left(0) == 23
 
 
-def test_long_back_offers_no_resignation() -> None:
+def test_long_back_offers_a_take_back_but_no_resignation() -> None:
     t = table()
     t.press("back", long=True)
-    assert t.referee.menu is None
+    menu = t.referee.menu
+    assert menu is not None
+    assert [value for _, value in menu.options] == [False, TAKE_BACK]
+    t.press("ok")  # no, play on
     assert t.game.outcome is None and t.game.history == []
 
 

@@ -1,0 +1,137 @@
+"""The start menu: reachable in ``tabletop sim`` (``--lobby``, or ok after a game ends),
+walked with ``press`` lines to a running game of each game; its choices remembered."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from firmware_bridge.cli import main
+from firmware_bridge.events import ButtonEvent
+from firmware_bridge.journal import Journal
+from firmware_bridge.lobby import Choice, Lobby, Memory, Start
+
+RESIGN = "hold back\npress right\npress ok\n"
+
+
+def sim(tmp_path: Path, script: str, *args: str) -> tuple[int, list[dict[str, Any]]]:
+    path = tmp_path / "script.txt"
+    path.write_text(script, encoding="utf-8")
+    out = io.StringIO()
+    code = main(["sim", "--json", "--script", str(path), *args], out)
+    return code, [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+# (profile, presses of right to reach the game, presses of ok to start it, first line)
+WALKS = {
+    "double-take": ("sim", 0, 6, "Red to move"),
+    "doubles-wild": ("doubles-wild-gpio", 0, 6, "Blue"),
+    "crosslet": ("rfid-15x15-pico", 0, 7, "P1"),
+    "dominoes": ("rfid-15x15-pico", 2, 5, "P1"),
+    # game, players, two seats, min_word and first, ready; then the markers' set-up
+    "doublecross": ("rfid-15x15-pico", 1, 7, "Set-up"),
+}
+
+
+@pytest.mark.parametrize("game", sorted(WALKS))
+def test_the_start_menu_walks_to_a_running_game(game: str, tmp_path: Path) -> None:
+    profile, rights, oks, first = WALKS[game]
+    script = "press right\n" * rights + "press ok\n" * oks + "wait 1\n"
+    code, states = sim(tmp_path, script, "--lobby", "--profile", profile)
+    assert code == 0
+    final = states[-1]
+    assert final["final"] is True and final["game"] == game
+    assert final["outcome"] is None and final["moves"] == 0
+    menus = [s for s in states[:-1] if s.get("lobby")]
+    assert menus and menus[0]["oled"][0].startswith("New game")
+    playing = [s for s in states[:-1] if not s.get("lobby")]
+    assert playing and playing[-1]["oled"][0].startswith(first)
+
+
+def test_the_menu_chooses_players_seats_and_options(tmp_path: Path) -> None:
+    journal = tmp_path / "game.db"
+    # Double Take: red a person, green the computer, rows 10, repetitions default.
+    # game, red (a person), green (right: the computer), rows (default, then 8),
+    # repetitions (default), ready.
+    script = "press ok\npress ok\npress right\npress ok\n"
+    script += "press right\npress ok\npress ok\npress ok\n"
+    script += "lift a3\nplace b4 red\n"
+    code, states = sim(tmp_path, script, "--lobby", "--profile", "sim", "--journal", str(journal))
+    assert code == 0
+    with Journal(journal, read_only=True) as book:
+        record = book.game(1)
+        entries = book.entries(1)
+    assert record.game == "double-take" and record.options == {"rows": 8}
+    assert entries[0].kind == "seats" and entries[0].payload == {"computer": [1]}
+    assert next(e.payload["frm"] for e in entries if e.kind == "action") == "a3"
+    assert any(line.startswith("Computer: ") for s in states for line in s.get("oled") or [])
+    assert (tmp_path / "game.lobby.json").exists()
+
+
+def test_ok_after_a_game_ends_opens_the_menu(tmp_path: Path) -> None:
+    journal = tmp_path / "game.db"
+    code, states = sim(
+        tmp_path,
+        RESIGN + "press ok\n" + "press ok\n" * 6,
+        "--game",
+        "double-take",
+        "--journal",
+        str(journal),
+    )
+    assert code == 0
+    assert any(s.get("outcome") for s in states[:-1])
+    assert any(s.get("lobby") for s in states[:-1])
+    assert states[-1]["journal_game"] == 2 and states[-1]["outcome"] is None
+
+
+def test_the_menu_opens_on_the_last_choices_after_a_restart(tmp_path: Path) -> None:
+    memory = Memory(tmp_path / "lobby.json")
+    games = [
+        Choice("double-take", "Double Take", 2, 2, ("red", "green")),
+        Choice("dominoes", "Dominoes", 2, 6),
+    ]
+    lobby = Lobby(games, memory=memory)
+    for name in ("right", "ok", "right", "ok", "ok", "right", "ok", "ok", "ok"):
+        lobby.handle(ButtonEvent(name, False))
+    assert lobby.chosen == Start("dominoes", 3, frozenset({1}), {})
+    again = Lobby(games, memory=Memory(tmp_path / "lobby.json"))
+    assert again.game.name == "dominoes" and again.players == 3 and again.computer == {1}
+    assert again.screen().lines[0] == "< Dominoes >"
+
+
+def test_a_damaged_memory_file_is_forgotten_not_fatal(tmp_path: Path) -> None:
+    path = tmp_path / "lobby.json"
+    path.write_text("{not json", encoding="utf-8")
+    lobby = Lobby([Choice("double-take", "Double Take", 2, 2)], memory=Memory(path))
+    assert lobby.players == 2 and lobby.computer == set()
+
+
+def test_sim_without_a_game_or_the_menu_says_what_to_give(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["sim", "--json"], io.StringIO()) == 2
+    assert "give --game GAME, or --lobby" in capsys.readouterr().err
+
+
+def test_the_menu_chooses_options_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["sim", "--lobby", "--script", "-", "--option", "rows=8", "--profile", "sim"],
+        io.StringIO(),
+    )
+    assert code == 2
+    assert "--option not taken: the options and who plays" in capsys.readouterr().err
+
+
+def test_a_game_the_board_cannot_hold_is_refused_on_the_menu(tmp_path: Path) -> None:
+    # Double Take with 10 rows on the 9-row board.
+    script = "press ok\n" * 3 + "press right\n" * 3 + "press ok\n" * 3
+    code, states = sim(tmp_path, script, "--lobby", "--profile", "sim")
+    assert code == 0
+    last = states[-2]
+    assert last["lobby"] == "ready" and last["oled"][0] == "Cannot start"
+    assert "a10" in " ".join(last["oled"])
+    assert states[-1]["game"] is None
