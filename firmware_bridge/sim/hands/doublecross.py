@@ -3,6 +3,9 @@ aim bombs and reach the turn menu with the station's buttons."""
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
+
 from games.core import Action, Pass, Resign
 from games.doublecross import EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb, Undo
 from games.doublecross_board import COLUMNS, DIRECTIONAL, SIZE
@@ -33,6 +36,24 @@ class DoubleCrossHand(Hand[DoubleCrossReferee]):
                 f"'place H9,H10 AT', not {','.join(cells)} {piece}"
             )
         return [label.upper() for label in labels]
+
+    def not_the_movers(
+        self, verb: str, cells: list[str], labels: list[str], board: Mapping[str, str]
+    ) -> str | None:
+        """A tile not on the mover's rack."""
+        if verb != "place":
+            return None
+        game = self.referee.game
+        rack = game.rack(game.to_move)
+        layout = game.layout()
+        left = Counter(rack)
+        left.subtract(label for cell, label in board.items() if cell not in layout)
+        for label in labels:
+            if tile_letter(label) and left[label] <= 0:
+                held = " ".join(sorted(rack)) or "nothing"
+                return f"{game.seat_name(game.to_move)} has no {label} (the rack holds {held})"
+            left[label] -= 1
+        return None
 
     def steps(self, action: Action) -> list[Step]:
         steps = self.set_up() + self.fixes()
