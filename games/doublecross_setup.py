@@ -211,7 +211,7 @@ def _racks(value: Any, players: int, problems: list[str]) -> list[list[str]] | N
     for n, v in enumerate(value, start=1):
         rack = _letters(v, f"racks (seat {n})", problems)
         if rack is None:
-            return None
+            continue  # named; the other racks are still counted
         if len(rack) > RACK_SIZE:
             problems.append(
                 f"option racks: seat {n}'s rack has {len(rack)} tiles; a rack holds {RACK_SIZE}"

@@ -133,3 +133,12 @@ def test_a_start_word_shorter_than_the_minimum_word_is_refused_before_the_word_l
         "option start_word: CAT has 3 letters, but with min_word = 4 a complete word has at "
         "least 4; give a longer start word"
     ]
+
+
+def test_the_good_racks_are_still_counted_when_another_has_a_bad_letter() -> None:
+    _, problems = read_options({"racks": ["AB?", "ZZ"]}, 2)
+    assert problems == [
+        "option racks (seat 1): '?' is not a DoubleCross tile; use the letters A to Z "
+        "(there are no blanks)",
+        "the start word, racks and bag use 2 Z tiles, but the set has only 1: take 1 out",
+    ]
