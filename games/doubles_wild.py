@@ -632,8 +632,8 @@ class DoublesWild(Game):
         at = self._seats.index(self._turn)
         self._turn = self._seats[(at + 1) % len(self._seats)]
         if self._supply[self._turn] == 0:
-            cleared = self._finish()
-            removed = removed + cleared
+            # A won battle's spot is cleared with the rest for a play-off: name it once.
+            removed = removed + tuple(c for c in self._finish() if c not in removed)
         return Verdict.ok(events, removed, reason)
 
     def _playoff_balls(self) -> int:

@@ -96,9 +96,15 @@ class DoublesWildReferee(Referee[DoublesWild]):
             and isinstance(game.history[-1], BattleRoll)
             and game.battle is None
             and last is not None
-            and last.winner == last.attacker
+            and self._swapped(last)
         ):
             self.turn.swap = last
+
+    def _swapped(self, battle: BattleState) -> bool:
+        """Whether a finished battle left the attacker's ball on its spot; not when a
+        play-off cleared the board straight after, where lifting the ball is all."""
+        piece = self.game.layout().get(battle.cell)
+        return piece is not None and piece.owner == battle.attacker  # the attacker won
 
     # -- tags -----------------------------------------------------------------------
     def matches(self, piece: Piece, sensed: str) -> bool:
@@ -270,7 +276,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
             turn.die_cursor = 0
         if battle is not None and game.battle is None and game.last_battle is not None:
             turn.shown_battle = game.last_battle
-            if game.last_battle.winner == game.last_battle.attacker:
+            if self._swapped(game.last_battle):
                 turn.swap = game.last_battle
                 turn.swap_lifted = False
 

@@ -182,3 +182,17 @@ def test_winning_a_battle_can_complete_a_line() -> None:
     assert [(e.player, e.points) for e in verdict.events] == [(BLUE, 1)]
     assert game.scores() == [1, 0]
     assert game.layout()["r9c6"].state == "protected"
+
+
+def test_a_battle_won_with_the_last_ball_into_a_playoff_names_each_spot_once() -> None:
+    board = {f"r3c{c}": "blue" for c in (3, 4, 5)} | {f"r11c{c}": "red" for c in (3, 4, 5)}
+    game = DoublesWild.from_position(board | {"r7c7": "red"}, balls=[1, 0])
+    assert game.play(Roll((3, 4), (3, 4))).accepted
+    assert game.play(Attack("r7c7")).accepted
+    fight(game, (6, 6, 6), (1, 1, 1), (6, 6, 6), (1, 1, 1), (6, 6, 6))
+    verdict = game.play(BattleRoll((1, 1, 1)))
+    assert verdict.accepted, verdict.reason
+    assert "blue wins the battle for r7c7" in verdict.reason
+    assert game.playoff == (BLUE, RED)
+    assert game.layout() == {}
+    assert sorted(verdict.removed) == sorted(set(board) | {"r7c7"})
