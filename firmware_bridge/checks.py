@@ -32,7 +32,7 @@ OLED_SIZES = ((WIDTH, HEIGHT),)
 every score at once. A 128×32 module has room for the header and two lines, too few
 for a turn's instruction and the scores of the players."""
 
-PLANNED_GAMES: dict[str, str] = {"doublecross": "DoubleCross"}
+PLANNED_GAMES: dict[str, str] = {}
 """Games whose rules are written down (docs/rules.md) but that cannot be played yet,
 by command-line name. A registered game of the same name takes precedence."""
 
