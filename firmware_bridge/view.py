@@ -7,7 +7,8 @@ nothing. The session asks it for the screen, the words for a played action and t
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar
+import functools
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from games.core import Action, Game, Piece, Resign
 
@@ -141,3 +142,23 @@ class View(Generic[G]):
     def extra_state(self) -> dict[str, Any]:
         """Game-specific facts for the ``--json`` stream."""
         return {}
+
+
+@functools.cache
+def lettered_grid(columns: str, size: int) -> tuple[tuple[str | None, ...], ...]:
+    """The cells of a board named by column letter and row number, row 1 first."""
+    return tuple(tuple(f"{c}{r}" for c in columns) for r in range(1, size + 1))
+
+
+class LetteredBoardView(View[G]):
+    """A view of a large lettered board (the 15×15 ones): its map is a window around
+    the cell in focus, the game's pieces solid."""
+
+    columns: ClassVar[str]
+    size: ClassVar[int]
+
+    def grid(self) -> tuple[tuple[str | None, ...], ...]:
+        return lettered_grid(self.columns, self.size)
+
+    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
+        return self.window_map(focus if not isinstance(focus, tuple) else focus[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Action, Pass, Piece, Resign
+from games.core import Action, Pass, Resign
 from games.crosslet import (
     Crosslet,
     Exchange,
@@ -18,8 +18,8 @@ from games.crosslet_board import BLANK, COLUMNS, RACK_SIZE, SIZE, rack_points
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..screens import BoardMap, Mark, Screen
-from ..view import NEW_GAME, Controls, View
+from ..screens import Screen
+from ..view import NEW_GAME, Controls, LetteredBoardView
 from .crosslet_turn import (
     TURNS,
     CrossletTurn,
@@ -33,7 +33,10 @@ from .crosslet_turn import (
 )
 
 
-class CrossletView(View[Crosslet]):
+class CrossletView(LetteredBoardView[Crosslet]):
+    columns = COLUMNS
+    size = SIZE
+
     def __init__(
         self,
         game: Crosslet,
@@ -52,14 +55,6 @@ class CrossletView(View[Crosslet]):
         return self.game.racks_mode == "table"
 
     # -- the map --------------------------------------------------------------------
-    def grid(self) -> tuple[tuple[str | None, ...], ...]:
-        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
-
-    def mark(self, piece: Piece) -> Mark:
-        return Mark.SOLID
-
-    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
-        return self.window_map(focus if not isinstance(focus, tuple) else focus[0])
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.core import Action, Piece
+from games.core import Action
 from games.dominoes import Discard, Dominoes, Draw, EndTurn, Place
 from games.dominoes_board import COLUMNS, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..screens import BoardMap, Mark, Screen
-from ..view import NEW_GAME, Controls, View
+from ..screens import Screen
+from ..view import NEW_GAME, Controls, LetteredBoardView
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
@@ -20,7 +20,10 @@ PIPS_BESIDE = 4
 VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
 
 
-class DominoesView(View[Dominoes]):
+class DominoesView(LetteredBoardView[Dominoes]):
+    columns = COLUMNS
+    size = SIZE
+
     def __init__(
         self, game: Dominoes, facts: Facts, controls: Controls, turn: DominoesTurn
     ) -> None:
@@ -28,14 +31,6 @@ class DominoesView(View[Dominoes]):
         self.turn = turn
 
     # -- the map --------------------------------------------------------------------
-    def grid(self) -> tuple[tuple[str | None, ...], ...]:
-        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
-
-    def mark(self, piece: Piece) -> Mark:
-        return Mark.SOLID
-
-    def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
-        return self.window_map(focus if not isinstance(focus, tuple) else focus[0])
 
     # -- words ----------------------------------------------------------------------
     @staticmethod

@@ -7,14 +7,14 @@ from typing import Any, Protocol
 
 from PIL import ImageDraw
 
-from games.core import Action, Piece
+from games.core import Action
 from games.doublecross import DoubleCross, EndTurn, NewLetters, PlaceTile, PlayBomb
 from games.doublecross_board import BLOCK, COLUMNS, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..screens import BoardMap, Mark, Screen
-from ..view import NEW_GAME, Controls, View
+from ..screens import BoardMap, Screen
+from ..view import NEW_GAME, Controls, LetteredBoardView
 from .doublecross_turn import (
     Ask,
     DoubleCrossTurn,
@@ -95,7 +95,10 @@ class Aiming(Controls, Protocol):
     def cursor(self) -> str | None: ...
 
 
-class DoubleCrossView(View[DoubleCross]):
+class DoubleCrossView(LetteredBoardView[DoubleCross]):
+    columns = COLUMNS
+    size = SIZE
+
     def __init__(
         self, game: DoubleCross, facts: Facts, controls: Aiming, turn: DoubleCrossTurn
     ) -> None:
@@ -104,12 +107,6 @@ class DoubleCrossView(View[DoubleCross]):
         self.turn = turn
 
     # -- the maps -------------------------------------------------------------------
-    def grid(self) -> tuple[tuple[str | None, ...], ...]:
-        return tuple(tuple(f"{c}{r}" for c in COLUMNS) for r in range(1, SIZE + 1))
-
-    def mark(self, piece: Piece) -> Mark:
-        return Mark.SOLID
-
     def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:
         return self.window_map(focus if isinstance(focus, str) else None)
 
