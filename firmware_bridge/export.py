@@ -10,32 +10,16 @@ import random
 from pathlib import Path
 from typing import Any
 
-from games.core import GameError
-
-from .journal import GameRecord, Journal, JournalDamaged, JournalError
+from .journal import GameRecord, Journal
 from .kits import find_kit
-from .replay import replay_entries
+from .replay import journaled_game, replay_entries
 from .session import Session
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
     """Replay a journaled game and report each accepted input with its effects."""
-    with Journal(path, read_only=True) as journal:
-        record = journal.game(game_id) if game_id is not None else journal.newest()
-        if record is None:
-            raise JournalError(f"the journal {path} holds no games")
-        try:
-            return _replay(journal, record)
-        except JournalError:
-            raise
-        except (GameError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            # The rows read back, but what they say does not make a game: an edited or
-            # damaged journal, or one written by another version.
-            raise JournalDamaged(
-                f"the journal {path}, game {record.id} ({record.game}) does not replay: "
-                f"{exc}. It is damaged or was written by another version; nothing was "
-                "changed in it"
-            ) from exc
+    with journaled_game(path, game_id) as (journal, record):
+        return _replay(journal, record)
 
 
 def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:

@@ -4,11 +4,13 @@ spectator rebuild a game from its journal, with the same checks."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
-from games.core import Action, Game, Verdict
+from games.core import Action, Game, GameError, Verdict
 
-from .journal import Entry, Journal, JournalError
+from .journal import Entry, GameRecord, Journal, JournalDamaged, JournalError
 
 
 def mover_of(game: Game, action: Action) -> int:
@@ -76,3 +78,25 @@ def replay_action(game: Game, payload: Any, where: str) -> tuple[int, Verdict]:
             "another version or edited — start a new game or restore the file"
         )
     return mover, verdict
+
+
+@contextmanager
+def journaled_game(path: Path, game_id: int | None = None) -> Iterator[tuple[Journal, GameRecord]]:
+    """The journal at ``path``, opened read-only, and its game ``game_id`` (default: the
+    newest), for replaying. An error that replaying raises because the rows do not make
+    a game (an edited or damaged journal, or one written by another version) comes out
+    as :class:`JournalDamaged`."""
+    with Journal(path, read_only=True) as journal:
+        record = journal.game(game_id) if game_id is not None else journal.newest()
+        if record is None:
+            raise JournalError(f"the journal {path} holds no games")
+        try:
+            yield journal, record
+        except JournalError:
+            raise
+        except (GameError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise JournalDamaged(
+                f"the journal {path}, game {record.id} ({record.game}) does not replay: "
+                f"{exc}. It is damaged or was written by another version; nothing was "
+                "changed in it"
+            ) from exc

@@ -12,12 +12,12 @@ from pathlib import Path
 
 from PIL import Image
 
-from games.core import Game, GameError
+from games.core import Game
 
 from .board_png import board_png
-from .journal import GameRecord, Journal, JournalDamaged, JournalError
+from .journal import GameRecord, JournalError
 from .kits import find_kit
-from .replay import replay_entries
+from .replay import journaled_game, replay_entries
 from .spectate.geometry import geometry
 from .spectate.project import result_text
 
@@ -34,23 +34,11 @@ def saved_game(path: Path, game_id: int | None = None) -> SavedGame:
     """Replay game ``game_id`` of the journal at ``path`` (default: the newest)."""
     if not path.exists():
         raise JournalError(f"there is no journal {path}: give the file tabletop sim or run wrote")
-    with Journal(path, read_only=True) as journal:
-        record = journal.game(game_id) if game_id is not None else journal.newest()
-        if record is None:
-            raise JournalError(f"the journal {path} holds no games")
-        try:
-            kit = find_kit(record.game)
-            game = kit.new_game(record.players, random.Random(record.seed), record.options)
-            for _ in replay_entries(journal, record.id, game):
-                pass
-        except JournalError:
-            raise
-        except (GameError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            raise JournalDamaged(
-                f"the journal {path}, game {record.id} ({record.game}) does not replay: "
-                f"{exc}. It is damaged or was written by another version; nothing was "
-                "changed in it"
-            ) from exc
+    with journaled_game(path, game_id) as (journal, record):
+        kit = find_kit(record.game)
+        game = kit.new_game(record.players, random.Random(record.seed), record.options)
+        for _ in replay_entries(journal, record.id, game):
+            pass
     return SavedGame(record, game)
 
 
