@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from PIL import ImageDraw
 
@@ -49,8 +50,20 @@ def place_map(board: BoardMap, size: tuple[int, int]) -> MapBox | None:
     return MapBox(left, top, pitch, rows, columns)
 
 
-def _pattern(draw: ImageDraw.ImageDraw, mark: Mark, x: int, y: int, side: int) -> None:
-    """One cell's mark in the ``side`` × ``side`` square at (x, y)."""
+Points = list[tuple[int, int]]
+
+
+@cache
+def _checks(side: int) -> tuple[tuple[int, int], ...]:
+    """The lit offsets of a checked ``side`` × ``side`` square."""
+    return tuple((dx, dy) for dy in range(side) for dx in range(side) if (dx + dy) % 2 == 0)
+
+
+def _pattern(
+    draw: ImageDraw.ImageDraw, mark: Mark, x: int, y: int, side: int, points: Points
+) -> None:
+    """One cell's mark in the ``side`` × ``side`` square at (x, y); its single pixels
+    go to ``points``, for the caller to light in one call."""
     far = side - 1
     if mark is Mark.SOLID:
         draw.rectangle((x, y, x + far, y + far), fill=255)
@@ -60,12 +73,9 @@ def _pattern(draw: ImageDraw.ImageDraw, mark: Mark, x: int, y: int, side: int) -
         draw.line((x, y, x + far, y + far), fill=255)
         draw.line((x, y + far, x + far, y), fill=255)
     elif mark is Mark.CHECK:
-        for dy in range(side):
-            for dx in range(side):
-                if (dx + dy) % 2 == 0:
-                    draw.point((x + dx, y + dy), fill=255)
+        points.extend((x + dx, y + dy) for dx, dy in _checks(side))
     else:
-        draw.point((x + far // 2, y + far // 2), fill=255)
+        points.append((x + far // 2, y + far // 2))
 
 
 def draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, box: MapBox) -> None:
@@ -74,18 +84,26 @@ def draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, box: MapBox) -> None:
     pitch = box.pitch
     side = pitch - 1 if pitch <= 6 else pitch - 2
     inset = (pitch - side) // 2
+    middle = inset + (side - 1) // 2
+    marks = board.marks
+    left, top = box.left, box.top
     where: dict[str, tuple[int, int]] = {}
+    # Cells do not overlap: their single pixels are lit together, after the loop.
+    points: Points = []
     for r, row in enumerate(board.grid):
+        y = top + r * pitch
         for c, cell in enumerate(row):
             if cell is None:
                 continue
-            x, y = box.corner(r, c)
+            x = left + c * pitch
             where[cell] = (x, y)
-            mark = board.marks.get(cell)
+            mark = marks.get(cell)
             if mark is None:
-                draw.point((x + inset + (side - 1) // 2, y + inset + (side - 1) // 2), fill=255)
+                points.append((x + middle, y + middle))
             else:
-                _pattern(draw, mark, x + inset, y + inset, side)
+                _pattern(draw, mark, x + inset, y + inset, side, points)
+    if points:
+        draw.point(points, fill=255)
     lit = [where[c] for c in board.lit if c in where]
     if lit:
         xs = [x for x, _ in lit]
@@ -94,7 +112,7 @@ def draw_map(draw: ImageDraw.ImageDraw, board: BoardMap, box: MapBox) -> None:
         draw.rectangle((left, top, max(xs) + inset + side, max(ys) + inset + side), outline=255)
     for cell in board.framed:
         if cell in where:
-            _frame(draw, board.marks.get(cell), *where[cell], inset, side)
+            _frame(draw, marks.get(cell), *where[cell], inset, side)
 
 
 def _frame(
@@ -109,7 +127,10 @@ def _frame(
     # One pixel between cells: the frame takes the gap and the mark shrinks inside it.
     draw.rectangle((x0 - 1, y0 - 1, x0 + side, y0 + side), outline=255)
     draw.rectangle((x0, y0, x0 + side - 1, y0 + side - 1), outline=0)
+    points: Points = []
     if mark is not None and side > 2:
-        _pattern(draw, mark, x0 + 1, y0 + 1, side - 2)
+        _pattern(draw, mark, x0 + 1, y0 + 1, side - 2, points)
     elif side > 2:
-        draw.point((x0 + (side - 1) // 2, y0 + (side - 1) // 2), fill=255)
+        points.append((x0 + (side - 1) // 2, y0 + (side - 1) // 2))
+    if points:
+        draw.point(points, fill=255)

@@ -69,7 +69,7 @@ def _char_width(char: str) -> int:
 def width_of(text: str) -> int:
     """Pixels ``text`` takes in the screen's font (a bitmap font: each character has
     its own advance and nothing kerns, so the widths add up)."""
-    return sum(_char_width(c) for c in text)
+    return sum(map(_char_width, text))
 
 
 def _fits(text: str, right: int) -> bool:
@@ -104,19 +104,25 @@ def flow(text: str, rights: Sequence[int]) -> list[str]:
 def _flow(text: str, rights: tuple[int, ...]) -> tuple[str, ...]:
     # A screen is laid out again at every refresh with the same few texts.
     out: list[str] = []
+    space = _char_width(" ")
     for para in printable(text).split("\n"):
         indent = para[: len(para) - len(para.lstrip(" "))]
         lines: list[str] = []
+        last = 0  # the width of lines[-1]: widths add up, so a line is measured once
         words = _words(para, max(rights))
         if words:
             words[0] = indent + words[0]
         for word in words:
             right = rights[min(len(out) + max(len(lines) - 1, 0), len(rights) - 1)]
-            if lines and _fits(f"{lines[-1]} {word}", right):
-                lines[-1] = f"{lines[-1]} {word}"
-                continue
+            if lines:
+                joined = last + space + width_of(word)
+                if LEFT + joined <= right:
+                    lines[-1] = f"{lines[-1]} {word}"
+                    last = joined
+                    continue
             right = rights[min(len(out) + len(lines), len(rights) - 1)]
             lines.extend(_split_long(word, right))
+            last = width_of(lines[-1])
         if len(lines) >= 2 and len(lines[-1]) == 1 and " " in lines[-2]:
             head, moved = lines[-2].rsplit(" ", 1)
             lines[-2:] = [head, f"{moved} {lines[-1]}"]

@@ -420,6 +420,8 @@ class Session(Generic[G]):
             else:
                 self.disk_full = None
         self.refresh()
+        # Once the frame is out: the journal's housekeeping waits until now.
+        self.journal.tidy()
 
     def _try(self, event: Event) -> bool:
         """Deliver ``event``; False if it is held because the journal is full."""

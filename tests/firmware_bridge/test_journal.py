@@ -18,6 +18,7 @@ from PIL import Image
 
 from firmware_bridge.cli import main
 from firmware_bridge.journal import (
+    CHECKPOINT_EVERY,
     SCHEMA_VERSION,
     Journal,
     JournalDamaged,
@@ -320,3 +321,67 @@ def test_the_service_shows_the_notice_on_its_display() -> None:
     show_notice(display, "The journal was damaged: it was kept as j.sqlite.damaged-20261125T1412")
     (frame,) = display.frames
     assert frame.size == (128, 64) and frame.getbbox() is not None
+
+
+def _wal_bytes_after(path: Path, inputs: int, tidy: bool) -> int:
+    with Journal(path) as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+        for n in range(inputs):
+            journal.append(game_id, "action", {"type": "step", "n": n, "pad": "x" * 200})
+            if tidy:
+                journal.tidy()
+        wal = Path(f"{path}-wal").stat().st_size
+        assert [e.payload["n"] for e in journal.entries(game_id)] == list(range(inputs))
+    return wal
+
+
+def test_tidying_keeps_the_write_ahead_log_short_and_loses_nothing(tmp_path: Path) -> None:
+    inputs = 8 * CHECKPOINT_EVERY
+    kept = _wal_bytes_after(tmp_path / "tidied.sqlite", inputs, tidy=True)
+    grown = _wal_bytes_after(tmp_path / "untidied.sqlite", inputs, tidy=False)
+    # Copied back every CHECKPOINT_EVERY inputs, the log is written over from its start.
+    assert kept * 4 < grown
+    with Journal(tmp_path / "tidied.sqlite", read_only=True) as journal:
+        assert len(journal.entries(1)) == inputs
+
+
+def test_the_journal_is_tidied_only_after_the_frame_is_shown(tmp_path: Path) -> None:
+    from firmware_bridge.sim.runner import SimOptions, Simulation
+
+    sim = Simulation(SimOptions(game="double-take", seed=1, journal=tmp_path / "j.sqlite"))
+    order: list[str] = []
+    session = sim.session
+    display = session.display
+    assert display is not None
+
+    class Watched:
+        def show(self, image: object) -> None:
+            order.append("show")
+            display.show(image)
+
+    tidy = sim.journal.tidy
+    append = sim.journal.append
+
+    def watched_tidy() -> None:
+        order.append("tidy")
+        tidy()
+
+    def watched_append(*args: object, **kwargs: object) -> int:
+        order.append("append")
+        return append(*args, **kwargs)  # type: ignore[arg-type]
+
+    session.display = Watched()
+    sim.journal.tidy = watched_tidy  # type: ignore[method-assign]
+    sim.journal.append = watched_append  # type: ignore[method-assign]
+    try:
+        sim.start()
+        sim.play_computer()
+    finally:
+        sim.close()
+    moves = [i for i, what in enumerate(order) if what == "append"]
+    assert len(moves) > CHECKPOINT_EVERY
+    for i in moves:
+        # After each committed input: its frame first, then the housekeeping.
+        after = order[i + 1 :]
+        assert "show" in after and "tidy" in after
+        assert after.index("show") < after.index("tidy")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import ImageFont
 
+from firmware_bridge import layout
 from firmware_bridge.layout import PAGE_S, flow, lay_out, render
-from firmware_bridge.screens import BoardMap, Mark, Screen, seat_mark
+from firmware_bridge.screens import BoardMap, Mark, Screen, printable, seat_mark
 
 FONT = ImageFont.load_default_imagefont()
 SIZE = (128, 64)
@@ -82,3 +85,37 @@ def test_each_seat_has_its_own_pattern_and_every_named_cell_is_framed() -> None:
     for column in (4, 6):
         x, y = box.corner(4, column)
         assert framed.getpixel((x - 1, y - 1)) == 255 and image.getpixel((x - 1, y - 1)) == 0
+
+
+def measured_flow(text: str, rights: tuple[int, ...]) -> tuple[str, ...]:
+    """Line breaking that measures each candidate line whole: what ``flow`` must equal."""
+    out: list[str] = []
+    for para in printable(text).split("\n"):
+        indent = para[: len(para) - len(para.lstrip(" "))]
+        lines: list[str] = []
+        words = layout._words(para, max(rights))
+        if words:
+            words[0] = indent + words[0]
+        for word in words:
+            right = rights[min(len(out) + max(len(lines) - 1, 0), len(rights) - 1)]
+            if lines and layout._fits(f"{lines[-1]} {word}", right):
+                lines[-1] = f"{lines[-1]} {word}"
+                continue
+            right = rights[min(len(out) + len(lines), len(rights) - 1)]
+            lines.extend(layout._split_long(word, right))
+        if len(lines) >= 2 and len(lines[-1]) == 1 and " " in lines[-2]:
+            head, moved = lines[-2].rsplit(" ", 1)
+            lines[-2:] = [head, f"{moved} {lines[-1]}"]
+        out.extend(lines or [""])
+    return tuple(line.replace(layout._KEEP, " ").rstrip() for line in out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from("ab Wi.:-1\n "), max_size=80),
+    rights=st.lists(st.integers(8, 128), min_size=1, max_size=5),
+)
+def test_flow_breaks_lines_as_measuring_each_line_whole_does(
+    text: str, rights: list[int]
+) -> None:
+    assert tuple(flow(text, rights)) == measured_flow(text, tuple(rights))
