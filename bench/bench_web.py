@@ -7,8 +7,9 @@ starts ``tabletop web`` on it, fetches the page, ``/game.json`` and
 process's resident memory (RSS), the part of it no other process shares
 (private), and the processor time it takes over a few idle seconds.
 
-The floor under the RSS is the web library itself: a Starlette application of
-one page under uvicorn, measured the same way, is the last figure.
+The floor under the RSS is the web server itself: a WSGI application of one
+page under waitress, with as many worker threads as the view, measured the same
+way, is the last figure.
 
     python bench/bench_web.py [--quick]
 """
@@ -34,18 +35,13 @@ IDLE_S = 3.0
 
 HELLO = """
 import sys
-import uvicorn
-from starlette.applications import Starlette
-from starlette.responses import HTMLResponse
-from starlette.routing import Route
+from waitress import serve
 
-async def page(request):
-    return HTMLResponse("hello")
+def page(environ, start_response):
+    start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")])
+    return [b"hello"]
 
-app = Starlette(routes=[Route("/", page)])
-port = int(sys.argv[1])
-config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none")
-uvicorn.Server(config).run()
+serve(page, host="127.0.0.1", port=int(sys.argv[1]), threads=8)
 """
 
 
@@ -155,7 +151,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
     for _ in range(runs):
         port = _free_port()
         floor.append(measure([sys.executable, "-c", HELLO, str(port)], port, ("/",))["rss"])
-    figures.append(_fig("one-page Starlette app under uvicorn (the floor)", "MB", None, floor))
+    figures.append(_fig("one-page WSGI app under waitress (the floor)", "MB", None, floor))
     return figures
 
 

@@ -55,7 +55,7 @@ def add_parsers(sub: Any) -> None:
 def need_web_extra() -> None:
     import importlib.util
 
-    missing = [m for m in ("starlette", "uvicorn", "paho") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("waitress", "paho") if importlib.util.find_spec(m) is None]
     if missing:
         raise RuntimeError(
             f"the spectator commands need {', '.join(missing)}: install the web extra with "
@@ -65,7 +65,8 @@ def need_web_extra() -> None:
 
 def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
     need_web_extra()
-    from .server import parse_listen, run_web
+    from .server import run_web
+    from .wsgi import parse_listen
 
     parse_listen(args.listen)
     print(f"tabletop: serving {args.journal} at http://{args.listen}/", file=out, flush=True)
@@ -95,7 +96,7 @@ def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
     need_web_extra()
     from .hub import run_hub
     from .mqtt import club_settings
-    from .server import parse_listen
+    from .wsgi import parse_listen
 
     parse_listen(args.listen)
     club = club_settings(args.config, args.broker, None, None)

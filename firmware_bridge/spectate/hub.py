@@ -7,35 +7,36 @@ each links to the board's full view. ``/boards.json`` is the round's index and
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import os
 import threading
 import time
-from collections.abc import AsyncIterator
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
 
 from .club import Club
+from .events import Changes
 from .mqtt import TOPIC_ROOT, BrokerSettings, topic
 from .page import board_page, card_html, card_id, hub_page, parts
-from .server import Changes, event_stream, serve
+from .wsgi import Reply, Request, WebApp, html, json_reply, serve
 
 log = logging.getLogger("tabletop.hub")
 
 RESEND_AFTER_S = 1.0
 """How long a gap in a board's moves may last before the hub asks for them again."""
+THREADS = 32
+"""Worker threads: 30 pages can stream at once (2 are kept for pages and JSON);
+more pages than that get the news every few seconds instead (``events.py``)."""
 
 
 class Hub:
-    """The club as heard on the broker, and the changes the pages wait for."""
+    """The club as heard on the broker, and the changes the pages wait for.
+
+    Messages arrive on paho's network thread; the pages read on waitress's worker
+    threads. The lock guards the club and the per-board changes.
+    """
 
     def __init__(self, broker: BrokerSettings) -> None:
         self.broker = broker
@@ -43,8 +44,6 @@ class Hub:
         self.lock = threading.Lock()
         self.changes = Changes()
         self.board_changes: dict[str, Changes] = {}
-        self.changed: set[str] = set()
-        self.loop: asyncio.AbstractEventLoop | None = None
         self.client = broker.client(f"tabletop-hub-{os.getpid()}")
         self.client.reconnect_delay_set(1, 30)
         self.client.on_connect = self._on_connect
@@ -52,14 +51,17 @@ class Hub:
         self._gaps: dict[str, float] = {}
         self.messages = 0
 
-    def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, 30)
         self.client.loop_start()
 
     def stop(self) -> None:
         self.client.disconnect()
         self.client.loop_stop()
+        with self.lock:
+            every = [self.changes, *self.board_changes.values()]
+        for changes in every:
+            changes.close()
 
     def _on_connect(
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
@@ -82,13 +84,17 @@ class Hub:
                 self._gaps[name] = now
                 request = {"from": gap, "journal_game": board.journal_game}
                 client.publish(topic(name, "resend"), json.dumps(request), qos=1)
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(self._changed, name)
-
-    def _changed(self, name: str) -> None:
-        self.changed.add(name)
+            changes = self.board_changes.setdefault(name, Changes())
+        changes.bump()
         self.changes.bump()
-        self.board_changes.setdefault(name, Changes()).bump()
+
+    def changes_of(self, name: str) -> Changes:
+        with self.lock:
+            return self.board_changes.setdefault(name, Changes())
+
+    def versions(self) -> dict[str, int]:
+        with self.lock:
+            return {n: c.version for n, c in self.board_changes.items()}
 
     # -- what the pages show -------------------------------------------------------
     def cards(self, names: list[str] | None = None) -> dict[str, str]:
@@ -108,66 +114,60 @@ class Hub:
             return parts(board.view, board.geometry, board.move_list())
 
 
-def hub_app(hub: Hub) -> Starlette:
-    async def grid(request: Request) -> Response:
-        cards = hub.cards()
-        return HTMLResponse(hub_page("tabletop club", "/events", cards.items()))
+def hub_app(hub: Hub, threads: int = THREADS) -> WebApp:
+    app: WebApp
 
-    async def events(request: Request) -> Response:
+    def grid(request: Request) -> Reply:
+        cards = hub.cards()
+        return html(hub_page("tabletop club", "/events", cards.items()))
+
+    def events(request: Request) -> Reply:
         # The first message carries every card; later ones only those that changed.
         sent: dict[str, int] = {}
 
         def snapshot() -> dict[str, str]:
-            versions = {n: c.version for n, c in hub.board_changes.items()}
+            versions = hub.versions()
             todo = [n for n, v in versions.items() if sent.get(n) != v]
             sent.update(versions)
             return hub.cards(todo)
 
-        return event_stream(request, hub.changes, snapshot)
+        return app.events(request, hub.changes, snapshot)
 
-    async def index(request: Request) -> Response:
+    def index(request: Request) -> Reply:
         with hub.lock:
-            return JSONResponse(hub.club.index())
+            return json_reply(hub.club.index())
 
-    async def board_json(request: Request) -> Response:
-        name = request.path_params["name"]
+    def board_json(request: Request) -> Reply:
+        name = request.params["name"]
         with hub.lock:
             board = hub.club.boards.get(name)
             if board is None:
-                return JSONResponse({"error": f"no board called {name}"}, 404)
-            return JSONResponse(board.record())
+                return json_reply({"error": f"no board called {name}"}, 404)
+            return json_reply(board.record())
 
-    async def board_view(request: Request) -> Response:
-        name = request.path_params["name"]
+    def board_view(request: Request) -> Reply:
+        name = request.params["name"]
         now = hub.board_parts(name)
-        return HTMLResponse(
-            board_page(f"{name} — tabletop club", f"/board/{name}/events", now, "/")
-        )
+        return html(board_page(f"{name} — tabletop club", f"/board/{name}/events", now, "/"))
 
-    async def board_events(request: Request) -> Response:
-        name = request.path_params["name"]
-        changes = hub.board_changes.setdefault(name, Changes())
-        return event_stream(request, changes, lambda: hub.board_parts(name))
+    def board_events(request: Request) -> Reply:
+        name = request.params["name"]
+        return app.events(request, hub.changes_of(name), lambda: hub.board_parts(name))
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.start(asyncio.get_running_loop())
-        try:
-            yield
-        finally:
-            hub.stop()
-
-    return Starlette(
-        routes=[
-            Route("/", grid),
-            Route("/events", events),
-            Route("/boards.json", index),
-            Route("/boards/{name}.json", board_json),
-            Route("/board/{name}", board_view),
-            Route("/board/{name}/events", board_events),
+    app = WebApp(
+        [
+            ("/", grid),
+            ("/events", events),
+            ("/boards.json", index),
+            ("/boards/{name}.json", board_json),
+            ("/board/{name}", board_view),
+            ("/board/{name}/events", board_events),
         ],
-        lifespan=lifespan,
+        threads,
+        on_start=[hub.start],
+        on_stop=[hub.stop],
     )
+    return app
 
 
 def run_hub(broker: BrokerSettings, listen: str) -> int:

@@ -1,103 +1,60 @@
 """``tabletop web``: one board's game live in a browser, served beside the daemon.
 
-A Starlette app run by uvicorn. It follows the journal read-only (``follow.py``),
-polling a few times a second, and pushes the changed parts of the page to every
-open page by server-sent events. ``/state.json`` is the ``--json`` projection now
-and ``/game.json`` the whole record.
+One thread follows the journal read-only (``follow.py``), polling a few times a
+second; the pages, ``/events``, ``/state.json`` and ``/game.json`` are served by
+waitress's worker threads (``wsgi.py``), which read what the follower holds
+under its lock. Every open page gets the changed parts of the page pushed by
+server-sent events (``events.py``). ``/state.json`` is the ``--json`` projection
+now and ``/game.json`` the whole record.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-from collections.abc import AsyncIterator, Callable
+import threading
 from pathlib import Path
 from typing import Any
 
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Route
-
+from .events import Changes
 from .follow import Follower
 from .geometry import Geometry, geometry
 from .page import board_page, parts
+from .wsgi import Reply, Request, WebApp, html, json_reply, parse_listen, serve
 
 POLL_S = 0.2
-KEEPALIVE_S = 15.0
-DEFAULT_LISTEN = "127.0.0.1:8080"
-
-
-class Changes:
-    """A version number, and a way to wait until it moves on. Used on the event loop only."""
-
-    def __init__(self) -> None:
-        self.version = 0
-        self._event = asyncio.Event()
-
-    def bump(self) -> None:
-        self.version += 1
-        self._event.set()
-        self._event = asyncio.Event()
-
-    async def wait(self, seen: int, timeout: float) -> None:
-        if self.version != seen:
-            return
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
-
-
-def event_stream(
-    request: Request, changes: Changes, snapshot: Callable[[], dict[str, Any]]
-) -> StreamingResponse:
-    """Server-sent events: the snapshot now, then again after every change."""
-
-    async def stream() -> AsyncIterator[str]:
-        seen = -1
-        while not await request.is_disconnected():
-            if changes.version != seen:
-                seen = changes.version
-                data = json.dumps({"version": seen, "parts": snapshot()}, separators=(",", ":"))
-                yield f"data: {data}\n\n"
-            else:
-                yield ": still here\n\n"
-            await changes.wait(seen, KEEPALIVE_S)
-
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``:PORT`` for 127.0.0.1) as a host and a port number."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(
-            f"--listen {text!r} should look like HOST:PORT, e.g. 127.0.0.1:8080 "
-            "(0.0.0.0:8080 to let the whole network watch)"
-        )
-    return (host.strip("[]") or "127.0.0.1"), int(port)
+THREADS = 8
+"""Worker threads: 6 pages can stream at once (2 are kept for pages and JSON);
+more pages than that get the state every few seconds instead (``events.py``)."""
 
 
 class BoardView:
-    """What one followed journal shows: the follower, its geometry and its change count."""
+    """What one followed journal shows: the follower, its geometry and its changes.
+
+    ``poll`` is called by one thread; everything else may be called by any worker
+    thread. The lock keeps them from seeing the follower half-way through a poll
+    (re-entrant: a signal's stop may come while the main thread polls).
+    """
 
     def __init__(self, follower: Follower) -> None:
         self.follower = follower
         self.changes = Changes()
+        self.lock = threading.RLock()
         self._geo: Geometry | None = None
         self._geo_game: int | None = None
+        self._parts: tuple[int, dict[str, str]] | None = None
 
     def poll(self) -> bool:
-        changed = self.follower.poll()
+        with self.lock:
+            changed = self.follower.poll()
         if changed:
             self.changes.bump()
         return changed
 
-    def geometry(self) -> Geometry | None:
+    def close(self) -> None:
+        self.changes.close()
+        with self.lock:
+            self.follower.close()
+
+    def _geometry(self) -> Geometry | None:
         f = self.follower
         if f.game is None:
             return None
@@ -107,78 +64,84 @@ class BoardView:
         return self._geo
 
     def parts(self) -> dict[str, str]:
-        f = self.follower
-        return parts(f.view(), self.geometry(), f.moves, f.error)
+        """The page's parts now; drawn once per change, however many pages ask."""
+        with self.lock:
+            f = self.follower
+            if self._parts is None or self._parts[0] != f.version:
+                self._parts = (f.version, parts(f.view(), self._geometry(), f.moves, f.error))
+            return self._parts[1]
 
     def title(self) -> str:
-        view = self.follower.view()
+        with self.lock:
+            view = self.follower.view()
         return "tabletop" if view is None else f"{view['title']} — tabletop"
 
+    def state(self) -> dict[str, Any] | None:
+        with self.lock:
+            return self.follower.state()
 
-def web_app(board: BoardView, poll_s: float = POLL_S) -> Starlette:
-    async def page(request: Request) -> Response:
-        return HTMLResponse(board_page(board.title(), "events", board.parts()))
+    def record(self) -> dict[str, Any] | None:
+        with self.lock:
+            return self.follower.record()
 
-    async def events(request: Request) -> Response:
-        return event_stream(request, board.changes, board.parts)
+    def error(self) -> str:
+        with self.lock:
+            return self.follower.error or "no game yet"
 
-    async def state(request: Request) -> Response:
-        now = board.follower.state()
-        if now is None:
-            return JSONResponse({"error": board.follower.error or "no game yet"}, 404)
-        return JSONResponse(now)
 
-    async def game(request: Request) -> Response:
-        record = board.follower.record()
-        if record is None:
-            return JSONResponse({"error": board.follower.error or "no game yet"}, 404)
-        return JSONResponse(record)
+class Poller(threading.Thread):
+    """Polls the board's journal every ``poll_s`` seconds until stopped."""
 
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async def follow() -> None:
-            while True:
-                board.poll()
-                await asyncio.sleep(poll_s)
+    def __init__(self, board: BoardView, poll_s: float) -> None:
+        super().__init__(name="tabletop-follow", daemon=True)
+        self.board = board
+        self.poll_s = poll_s
+        self.stopping = threading.Event()
 
+    def run(self) -> None:
+        while not self.stopping.wait(self.poll_s):
+            self.board.poll()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        if self.is_alive():
+            self.join()
+
+
+def web_app(board: BoardView, poll_s: float = POLL_S, threads: int = THREADS) -> WebApp:
+    app: WebApp
+
+    def page(request: Request) -> Reply:
+        return html(board_page(board.title(), "events", board.parts()))
+
+    def events(request: Request) -> Reply:
+        return app.events(request, board.changes, board.parts)
+
+    def state(request: Request) -> Reply:
+        now = board.state()
+        return json_reply({"error": board.error()}, 404) if now is None else json_reply(now)
+
+    def game(request: Request) -> Reply:
+        record = board.record()
+        return json_reply({"error": board.error()}, 404) if record is None else json_reply(record)
+
+    poller = Poller(board, poll_s)
+
+    def start() -> None:
         board.poll()
-        task = asyncio.create_task(follow())
-        try:
-            yield
-        finally:
-            task.cancel()
-            board.follower.close()
+        poller.start()
 
-    return Starlette(
-        routes=[
-            Route("/", page),
-            Route("/events", events),
-            Route("/state.json", state),
-            Route("/game.json", game),
-        ],
-        lifespan=lifespan,
+    def stop() -> None:
+        poller.stop()
+        board.close()
+
+    app = WebApp(
+        [("/", page), ("/events", events), ("/state.json", state), ("/game.json", game)],
+        threads,
+        on_start=[start],
+        on_stop=[stop],
     )
-
-
-def serve(app: Starlette, listen: str) -> None:
-    """Run ``app`` on ``HOST:PORT`` until interrupted."""
-    import uvicorn
-
-    host, port = parse_listen(listen)
-    config = uvicorn.Config(
-        app,
-        host=host,
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=1,
-        lifespan="on",
-        # Server-sent events only: no websocket library to load.
-        ws="none",
-    )
-    try:
-        uvicorn.Server(config).run()
-    except OSError as exc:
-        raise RuntimeError(f"cannot listen on {host}:{port}: {exc.strerror}") from exc
+    return app
 
 
 def run_web(journal: Path, listen: str) -> int:

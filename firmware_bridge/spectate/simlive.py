@@ -74,7 +74,7 @@ class SimThread(threading.Thread):
 def run_watched(args: argparse.Namespace, out: TextIO) -> int:
     """Play the simulated game in the background while serving and/or publishing it."""
     from .commands import need_web_extra
-    from .server import parse_listen
+    from .wsgi import parse_listen
 
     need_web_extra()
     if args.serve:
@@ -103,7 +103,8 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
         try:
             if args.serve:
                 from .follow import Follower
-                from .server import BoardView, serve, web_app
+                from .server import BoardView, web_app
+                from .wsgi import serve
 
                 print(f"tabletop: watch at http://{args.serve}/", file=out, flush=True)
                 serve(web_app(BoardView(Follower(journal, args.board_name))), args.serve)

@@ -104,6 +104,7 @@ from pathlib import Path
 import firmware_bridge.cli as cli
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.server import BoardView, web_app
+from waitress.server import create_server
 cli.build_parser()
 board = BoardView(Follower(Path(sys.argv[1])))
 web_app(board)
@@ -140,6 +141,8 @@ def test_the_web_view_loads_no_referee_screens_or_device_library(tmp_path: Path,
     }
     assert not any(m.startswith("firmware_bridge.referees") for m in ours)
     assert "importlib.metadata" not in loaded
+    # No event loop, and so no OpenSSL: the server is threaded.
+    assert not {"asyncio", "ssl"} & loaded
 
 
 @pytest.mark.parametrize("name", sorted(KITS))

@@ -1,0 +1,190 @@
+"""The spectators' web server: routes, replies, and serving them with waitress.
+
+A small WSGI application served by waitress, a threaded server in pure Python:
+it needs no event loop and no ``asyncio`` (which loads OpenSSL), so the view
+stays small beside the daemon. Each request runs on one of a fixed number of
+worker threads; a page's event stream keeps its thread while the page is open
+(``events.py`` says what happens when more pages come than there are threads).
+SIGTERM and Ctrl-C end every stream and stop the server cleanly.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+from .events import Changes, StreamSlots, stream, stream_headers
+
+Environ = dict[str, Any]
+StartResponse = Callable[[str, list[tuple[str, str]]], Any]
+
+RESERVED_THREADS = 2
+"""Worker threads never given to event streams: the pages and the JSON always get one."""
+
+_REASONS = {200: "OK", 404: "Not Found", 405: "Method Not Allowed", 503: "Service Unavailable"}
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: bytes | Iterable[bytes]
+    headers: list[tuple[str, str]] = field(default_factory=list)
+
+
+def html(text: str, status: int = 200) -> Reply:
+    return Reply(status, text.encode(), [("Content-Type", "text/html; charset=utf-8")])
+
+
+def json_reply(data: Any, status: int = 200) -> Reply:
+    body = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return Reply(status, body.encode(), [("Content-Type", "application/json")])
+
+
+def plain(text: str, status: int) -> Reply:
+    return Reply(status, text.encode(), [("Content-Type", "text/plain; charset=utf-8")])
+
+
+@dataclass(frozen=True)
+class Request:
+    environ: Environ
+    params: dict[str, str]
+
+    def gone(self) -> bool:
+        """Whether the browser has closed the connection (waitress tells)."""
+        check = self.environ.get("waitress.client_disconnected")
+        return bool(check()) if check is not None else False
+
+
+Handler = Callable[[Request], Reply]
+
+
+def _pattern(route: str) -> re.Pattern[str]:
+    """``/board/{name}`` as a regular expression; a ``{name}`` is one path segment."""
+    out = ""
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", route)):
+        out += f"(?P<{piece}>[^/]+)" if i % 2 else re.escape(piece)
+    return re.compile(out)
+
+
+class WebApp:
+    """Routes to handlers, the worker threads to serve them with, and start/stop hooks."""
+
+    def __init__(
+        self,
+        routes: Sequence[tuple[str, Handler]],
+        threads: int,
+        on_start: Sequence[Callable[[], None]] = (),
+        on_stop: Sequence[Callable[[], None]] = (),
+    ) -> None:
+        self.routes = [(_pattern(route), handler) for route, handler in routes]
+        self.threads = threads
+        self.slots = StreamSlots(max(1, threads - RESERVED_THREADS))
+        self.stopping = threading.Event()
+        self._on_start = list(on_start)
+        self._on_stop = list(on_stop)
+
+    def start(self) -> None:
+        for hook in self._on_start:
+            hook()
+
+    def stop(self) -> None:
+        """End every stream and run the stop hooks (once)."""
+        if self.stopping.is_set():
+            return
+        self.stopping.set()
+        for hook in self._on_stop:
+            hook()
+
+    def events(
+        self, request: Request, changes: Changes, snapshot: Callable[[], dict[str, str]]
+    ) -> Reply:
+        """A page's event stream: ``snapshot()`` now and after every change."""
+
+        def gone() -> bool:
+            return self.stopping.is_set() or request.gone()
+
+        return Reply(200, stream(changes, snapshot, self.slots, gone), stream_headers())
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        # WSGI hands the path over as latin-1; browsers send UTF-8.
+        path = environ.get("PATH_INFO", "").encode("latin-1").decode("utf-8", "replace")
+        reply = plain("Not Found", 404)
+        for pattern, handler in self.routes:
+            found = pattern.fullmatch(path)
+            if found is None:
+                continue
+            if environ.get("REQUEST_METHOD") in ("GET", "HEAD"):
+                reply = handler(Request(environ, found.groupdict()))
+            else:
+                reply = plain("Method Not Allowed", 405)
+                reply.headers.append(("Allow", "GET, HEAD"))
+            break
+        headers = reply.headers
+        body = reply.body
+        if isinstance(body, bytes):
+            headers = [*headers, ("Content-Length", str(len(body)))]
+        start_response(f"{reply.status} {_REASONS.get(reply.status, '')}".strip(), headers)
+        if environ.get("REQUEST_METHOD") == "HEAD":
+            return []
+        return [body] if isinstance(body, bytes) else body
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``:PORT`` for 127.0.0.1) as a host and a port number."""
+    host, sep, port = text.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(
+            f"--listen {text!r} should look like HOST:PORT, e.g. 127.0.0.1:8080 "
+            "(0.0.0.0:8080 to let the whole network watch)"
+        )
+    return (host.strip("[]") or "127.0.0.1"), int(port)
+
+
+def serve(app: WebApp, listen: str) -> None:
+    """Run ``app`` on ``HOST:PORT`` until SIGTERM or Ctrl-C."""
+    from waitress.server import create_server
+
+    host, port = parse_listen(listen)
+    try:
+        server = create_server(
+            app,
+            host=host,
+            port=port,
+            threads=app.threads,
+            # Keep reading each connection, so a stream notices its page has gone.
+            channel_request_lookahead=1,
+            ident="tabletop",
+        )
+    except OSError as exc:
+        raise RuntimeError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another port "
+            "or stop what uses it"
+        ) from None
+    except ValueError:
+        raise RuntimeError(
+            f"cannot listen on {host}:{port}: no such address; give one of this computer's "
+            "addresses, e.g. 127.0.0.1:8080, or 0.0.0.0:8080 for every network"
+        ) from None
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        app.stop()
+        raise KeyboardInterrupt
+
+    main = threading.current_thread() is threading.main_thread()
+    before = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        app.start()
+        # Returns when a signal's KeyboardInterrupt ends its loop; waitress then waits
+        # for the worker threads, which the ended streams have let go.
+        server.run()
+    finally:
+        app.stop()
+        server.close()
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
