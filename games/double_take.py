@@ -34,6 +34,7 @@ from games.core import (
 FILES = "abcdefgh"
 RED: PlayerId = 0
 GREEN: PlayerId = 1
+SEAT_NAMES = ("red", "green")
 PIECES_EACH = 12
 WINNING_COUNT = 4
 """Own pieces on the far row that win at once (every own point of that row)."""
@@ -66,6 +67,8 @@ class _Geometry:
     flanks: Mapping[Cell, tuple[tuple[Cell, Cell], ...]]
     """For a point P: (P+d, P+2d) for each row/column direction d that fits the board."""
     corners: frozenset[Cell]
+    far: tuple[frozenset[Cell], frozenset[Cell]]
+    """The points of each seat's far row (its last rank, of either colour)."""
 
     def far_rank(self, player: PlayerId) -> int:
         return self.rows if player == RED else 1
@@ -116,7 +119,11 @@ def _geometry(rows: int) -> _Geometry:
                     if adjacent not in corners:
                         pairs.append((adjacent, _name(r + 2 * dr, f + 2 * df)))
             flanks[cell] = tuple(pairs)
-    return _Geometry(rows, tuple(cells), rank_of, colour, links, link, flanks, corners)
+    far = (
+        frozenset(c for c in cells if rank_of[c] == rows),
+        frozenset(c for c in cells if rank_of[c] == 1),
+    )
+    return _Geometry(rows, tuple(cells), rank_of, colour, links, link, flanks, corners, far)
 
 
 def _rank(cell: Cell) -> int:
@@ -128,6 +135,13 @@ def _listing(cells: tuple[Cell, ...]) -> str:
     if len(cells) == 1:
         return cells[0]
     return ", ".join(cells[:-1]) + " and " + cells[-1]
+
+
+_PIECES: tuple[tuple[Piece, Piece], ...] = tuple(
+    (Piece("man", name, owner), Piece("man", name, owner, "far-row"))
+    for owner, name in enumerate(SEAT_NAMES)
+)
+"""Each seat's piece in ``layout``: away from its far row, and on it."""
 
 
 # -- actions ------------------------------------------------------------------------
@@ -160,7 +174,7 @@ class DoubleTake(Game):
     title: ClassVar[str] = "Double Take"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
-    seat_names: ClassVar[tuple[str, ...]] = ("red", "green")
+    seat_names: ClassVar[tuple[str, ...]] = SEAT_NAMES
 
     def __init__(
         self,
@@ -189,6 +203,8 @@ class DoubleTake(Game):
         self._to_move: PlayerId = RED
         self._outcome: Outcome | None = None
         self._seen: Counter[PositionKey] = Counter()
+        self._steps_now: tuple[Step, ...] | None = None
+        self._layout_now: Layout | None = None
         self._settle(mover=None)
 
     @classmethod
@@ -264,11 +280,12 @@ class DoubleTake(Game):
         return counts
 
     def layout(self) -> Layout:
-        out: Layout = {}
-        for cell, owner in self._board.items():
-            state = "far-row" if self._on_far_row(cell, owner) else ""
-            out[cell] = Piece(kind="man", label=self.seat_names[owner], owner=owner, state=state)
-        return out
+        if self._layout_now is None:
+            far = self._geo.far
+            self._layout_now = {
+                cell: _PIECES[owner][cell in far[owner]] for cell, owner in self._board.items()
+            }
+        return dict(self._layout_now)
 
     def position_key(self) -> PositionKey:
         """The board and the player to move: what the repetition rule compares."""
@@ -289,8 +306,17 @@ class DoubleTake(Game):
         """
         if self._outcome is not None:
             return []
-        steps: list[Action] = list(self._steps(self._to_move))
+        steps: list[Action] = list(self.legal_steps())
         return steps or [Pass()]
+
+    def legal_steps(self) -> tuple[Step, ...]:
+        """Every Step the player to move may make, as ``legal_actions`` lists them.
+
+        Worked out once per position: the same tuple until an action is applied.
+        """
+        if self._steps_now is None:
+            self._steps_now = tuple(self._steps(self._to_move))
+        return self._steps_now
 
     def sandwiched(self, frm: Cell, to: Cell) -> tuple[Cell, ...]:
         """The enemy pieces, sorted, that moving the piece on ``frm`` to ``to`` would take.
@@ -317,7 +343,7 @@ class DoubleTake(Game):
         if isinstance(action, Step):
             return self._check_step(action)
         if isinstance(action, Pass):
-            if any(True for _ in self._steps(self._to_move)):
+            if self.legal_steps():
                 return Verdict.reject(f"{self._seat()} can move, so may not pass")
             return Verdict.ok()
         if isinstance(action, Resign):
@@ -388,7 +414,7 @@ class DoubleTake(Game):
         return self.seat_names[self._to_move]
 
     def _on_far_row(self, cell: Cell, owner: PlayerId) -> bool:
-        return self._geo.rank[cell] == self._geo.far_rank(owner)
+        return cell in self._geo.far[owner]
 
     def _far_count(self, player: PlayerId) -> int:
         far = self._geo.far_rank(player)
@@ -476,6 +502,8 @@ class DoubleTake(Game):
 
     def _settle(self, mover: PlayerId | None) -> None:
         """Decide whether the position after an action (or set up) ends the game."""
+        self._steps_now = None
+        self._layout_now = None
         contenders = (mover,) if mover is not None else (1 - self._to_move, self._to_move)
         for player in contenders:
             if self._far_count(player) >= WINNING_COUNT:

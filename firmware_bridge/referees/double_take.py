@@ -35,20 +35,20 @@ class DoubleTakeReferee(Referee[DoubleTake]):
         super().__init__(game, facts)
         self.turn = DoubleTakeTurn()
         self.view = DoubleTakeView(game, facts, self, self.turn)
+        self._footprints: tuple[tuple[Step, ...], list[Footprint]] = ((), [])
 
     # -- recognition --------------------------------------------------------------
     def footprints(self) -> list[Footprint]:
-        out = []
-        for action in self.game.legal_actions():
-            if isinstance(action, Step):
-                out.append(
-                    Footprint(
-                        action,
-                        frozenset((action.frm, *action.captures)),
-                        frozenset((action.to,)),
-                    )
-                )
-        return out
+        """The footprint of every legal step, built once per position."""
+        game = self.game
+        steps = game.legal_steps() if game.outcome is None else ()
+        if steps is not self._footprints[0]:
+            prints = [
+                Footprint(step, frozenset((step.frm, *step.captures)), frozenset((step.to,)))
+                for step in steps
+            ]
+            self._footprints = (steps, prints)
+        return list(self._footprints[1])
 
     def on_board(self) -> None:
         if self.game.outcome is not None or self.facts.restoring:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from games.core import Action, Pass
@@ -15,6 +16,12 @@ from ..view import Controls, View
 from .double_take_turn import DoubleTakeTurn
 
 
+@cache
+def _grid(rows: int) -> tuple[tuple[str | None, ...], ...]:
+    """The points of a board of ``rows`` ranks, the far rank first."""
+    return tuple(tuple(f"{f}{r}" for f in "abcdefgh") for r in range(rows, 0, -1))
+
+
 class DoubleTakeView(View[DoubleTake]):
     def __init__(
         self, game: DoubleTake, facts: Facts, controls: Controls, turn: DoubleTakeTurn
@@ -23,9 +30,7 @@ class DoubleTakeView(View[DoubleTake]):
         self.turn = turn
 
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
-        files = "abcdefgh"
-        ranks = range(self.game.rows, 0, -1)
-        return tuple(tuple(f"{f}{r}" for f in files) for r in ranks)
+        return _grid(self.game.rows)
 
     def describe(self, action: Action) -> str:
         if isinstance(action, Step):

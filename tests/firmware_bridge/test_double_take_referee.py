@@ -5,8 +5,8 @@ from __future__ import annotations
 from firmware_bridge.journal import Journal
 from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.session import Session
-from games.core import Pass
-from games.double_take import GREEN, RED, DoubleTake
+from games.core import Pass, Resign
+from games.double_take import GREEN, RED, DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
 
@@ -21,3 +21,20 @@ def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
     assert [e.payload for e in journal.entries(session.game_id)] == [Pass().to_dict()]
     assert session.screen().lines[0] == "Red cannot move: passes"
     assert session.state()["oled"][1:3] == ["Red cannot", "move: passes"], "wrapped as drawn"
+
+
+def test_footprints_follow_the_position_move_after_move() -> None:
+    game = DoubleTake()
+    journal = Journal(":memory:")
+    session = Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee)
+    referee = session.referee
+    assert isinstance(referee, DoubleTakeReferee)
+    for _ in range(12):
+        steps = [a for a in game.legal_actions() if isinstance(a, Step)]
+        prints = referee.footprints()
+        assert [fp.action for fp in prints] == steps
+        assert all(fp.places == {s.to} for fp, s in zip(prints, steps, strict=True))
+        assert all(fp.lifts == {s.frm, *s.captures} for fp, s in zip(prints, steps, strict=True))
+        session.commit(max(steps, key=lambda s: (len(s.captures), s.frm, s.to)))
+    game.play(Resign(game.to_move))
+    assert referee.footprints() == []

@@ -473,3 +473,25 @@ def test_random_play_keeps_every_rule(seed: int, rows: int) -> None:
         for cell, piece in game.layout().items():
             assert game.colour(cell) == piece.owner
     assert len(game.history) < 400
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.sampled_from([8, 9, 10]))
+def test_moves_and_layout_kept_for_a_position_follow_every_action(seed: int, rows: int) -> None:
+    game = DoubleTake(options={"rows": rows})
+    rng = random.Random(seed)
+    while game.outcome is None:
+        steps = game.legal_steps()
+        assert game.legal_steps() is steps, "worked out once per position"
+        owners = {cell: piece.owner for cell, piece in game.layout().items()}
+        fresh = DoubleTake.from_position(owners, game.to_move, rows=rows)
+        assert steps == fresh.legal_steps()
+        assert [a for a in game.legal_actions() if a != Pass()] == list(steps)
+        far = {RED: str(rows), GREEN: "1"}
+        assert {cell: (p.owner, p.state) for cell, p in game.layout().items()} == {
+            cell: (owner, "far-row" if cell[1:] == far[owner] else "")
+            for cell, owner in owners.items()
+        }
+        game.layout().clear()  # a caller's copy: the game's own stays whole
+        assert len(game.layout()) == len(owners)
+        game.play(rng.choice(game.legal_actions()))
