@@ -217,6 +217,11 @@ class Crosslet(Game):
         self._generator = generator
         self._board: dict[Cell, str] = {}
         self._placer: dict[Cell, PlayerId] = {}
+        self._pieces: Layout = {}
+        """What ``layout`` gives, kept as the tiles are laid (tiles are never taken off)."""
+        self._judged: tuple[PlaceTiles, int, _Placement] | None = None
+        """The last placement ``check`` accepted, with the number of actions played then:
+        ``apply`` plays it without working it out again."""
         self._scores = [0] * players
         self._scoreless = 0
         self._outcome: Outcome | None = None
@@ -335,13 +340,7 @@ class Crosslet(Game):
         return dict(self._board)
 
     def layout(self) -> Layout:
-        out: Layout = {}
-        for cell, letter in self._board.items():
-            if letter.islower():
-                out[cell] = Piece("tile", BLANK, self._placer[cell], f"blank:{letter.upper()}")
-            else:
-                out[cell] = Piece("tile", letter, self._placer[cell])
-        return out
+        return dict(self._pieces)
 
     def cells(self) -> list[Cell]:
         return list(ALL_CELLS)
@@ -428,7 +427,8 @@ class Crosslet(Game):
                 names = ", ".join(self.seat_name(p) for p in self._pending)
                 raise IllegalMove(f"the game is over: the count waits for the racks of {names}")
             if isinstance(action, PlaceTiles):
-                self._placement(action, check_words=True)
+                placement = self._placement(action, check_words=True)
+                self._judged = (action, len(self.history), placement)
             elif isinstance(action, Exchange):
                 self._check_exchange(action)
             elif isinstance(action, ExchangeCount):
@@ -625,13 +625,21 @@ class Crosslet(Game):
     def _apply(self, action: Action) -> Verdict:
         seat = self._turn
         if isinstance(action, PlaceTiles):
-            p = self._placement(action, check_words=False)
+            judged, self._judged = self._judged, None
+            if judged is not None and judged[1] == len(self.history) and judged[0] == action:
+                p = judged[2]
+            else:
+                p = self._placement(action, check_words=False)
             events = [ScoreEvent(seat, w.points, w.word) for w in p.words]
             if len(p.placed) == RACK_SIZE:
                 events.append(ScoreEvent(seat, ALL_TILES_BONUS, "all 7 tiles"))
             for cell, letter in p.placed.items():
                 self._board[cell] = letter
                 self._placer[cell] = seat
+                if letter.islower():
+                    self._pieces[cell] = Piece("tile", BLANK, seat, f"blank:{letter.upper()}")
+                else:
+                    self._pieces[cell] = Piece("tile", letter, seat)
             self._take_off_rack(seat, p.used)
             if self._table:
                 self._pool.subtract(p.used)

@@ -73,20 +73,43 @@ def cell_name(col: int, row: int) -> Cell:
 
 def parse_cell(cell: str) -> Point:
     """(column, row) of a cell name; IllegalMove if it is not on the board."""
-    if (
-        isinstance(cell, str)
-        and 2 <= len(cell) <= 3
-        and cell[0] in COLUMNS
-        and cell[1:].isdigit()
-        and 1 <= int(cell[1:]) <= SIZE
-        and cell[1] != "0"
-    ):
-        return COLUMNS.index(cell[0]), int(cell[1:]) - 1
-    raise IllegalMove(f"{cell!r} is not a cell of the board (A1 to O15)")
+    try:
+        return _POINTS[cell]
+    except (KeyError, TypeError):
+        raise IllegalMove(f"{cell!r} is not a cell of the board (A1 to O15)") from None
 
 
 ALL_CELLS: tuple[Cell, ...] = tuple(cell_name(c, r) for r in range(SIZE) for c in range(SIZE))
 """Every cell in reading order: A1, B1, ... O1, A2, ... O15."""
+
+_POINTS: dict[Cell, Point] = {cell_name(c, r): (c, r) for r in range(SIZE) for c in range(SIZE)}
+_READING: dict[Cell, int] = {cell: i for i, cell in enumerate(ALL_CELLS)}
+"""Each cell's place in reading order."""
+
+
+def _neighbour(cell: Cell, dc: int, dr: int) -> Cell | None:
+    col, row = _POINTS[cell]
+    col, row = col + dc, row + dr
+    return cell_name(col, row) if 0 <= col < SIZE and 0 <= row < SIZE else None
+
+
+_LINES: tuple[tuple[dict[Cell, Cell | None], dict[Cell, Cell | None]], ...] = tuple(
+    (
+        {cell: _neighbour(cell, -dc, -dr) for cell in ALL_CELLS},
+        {cell: _neighbour(cell, dc, dr) for cell in ALL_CELLS},
+    )
+    for dc, dr in ((1, 0), (0, 1))
+)
+"""``_LINES[axis]``: the cell before and the cell after each cell, across (0) then
+down (1); None past the board's edge."""
+_NEIGHBOURS: dict[Cell, tuple[Cell, ...]] = {
+    cell: tuple(
+        n for n in (_neighbour(cell, dc, dr) for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1))) if n
+    )
+    for cell in ALL_CELLS
+}
+_LETTER_BONUS: dict[Cell, int] = {cell: LETTER_MULTIPLIER[r][c] for cell, (c, r) in _POINTS.items()}
+_WORD_BONUS: dict[Cell, int] = {cell: WORD_MULTIPLIER[r][c] for cell, (c, r) in _POINTS.items()}
 
 
 def tile_points(letter: str) -> int:
@@ -110,59 +133,66 @@ def formed_words(board: Mapping[Cell, str], placed: Mapping[Cell, str]) -> list[
     lower case for a blank); both use the board's letter convention. Words come
     across before down, each group in reading order of its first cell.
     """
-    grid: dict[Point, str] = {parse_cell(c): ch for c, ch in board.items()}
-    new: dict[Point, str] = {parse_cell(c): ch for c, ch in placed.items()}
-    grid.update(new)
+    if not (board.keys() <= _POINTS.keys() and placed.keys() <= _POINTS.keys()):
+        for cell in (*board, *placed):
+            parse_cell(cell)  # says which cell is not on the board
     found: list[FormedWord] = []
-    for dc, dr in ((1, 0), (0, 1)):
-        starts: set[Point] = set()
-        for point in new:
-            col, row = point
-            while (col - dc, row - dr) in grid:
-                col, row = col - dc, row - dr
-            starts.add((col, row))
-        for start in sorted(starts, key=lambda p: (p[1], p[0])):
-            col, row = start
-            points: list[Point] = []
-            while (col, row) in grid:
-                points.append((col, row))
-                col, row = col + dc, row + dr
-            if len(points) >= 2:
-                found.append(_score_run(points, grid, new))
+    # Only the lines through a placed tile are walked, never the whole board.
+    for back, ahead in _LINES:
+        starts: set[Cell] = set()
+        for cell in placed:
+            first, before = cell, back[cell]
+            while before is not None and (before in placed or before in board):
+                first, before = before, back[before]
+            starts.add(first)
+        for start in sorted(starts, key=_READING.__getitem__):
+            run: list[Cell] = []
+            cell_or_edge: Cell | None = start
+            while cell_or_edge is not None and (cell_or_edge in placed or cell_or_edge in board):
+                run.append(cell_or_edge)
+                cell_or_edge = ahead[cell_or_edge]
+            if len(run) >= 2:
+                found.append(_score_run(run, board, placed))
     return found
 
 
 def _score_run(
-    points: list[Point], grid: Mapping[Point, str], new: Mapping[Point, str]
+    run: list[Cell], board: Mapping[Cell, str], placed: Mapping[Cell, str]
 ) -> FormedWord:
     total = 0
     multiplier = 1
-    for col, row in points:
-        value = tile_points(grid[col, row])
-        if (col, row) in new:
+    letters: list[str] = []
+    for cell in run:
+        if cell in placed:
+            letter = placed[cell]
             # Bonuses count only on the turn a tile covers them.
-            value *= LETTER_MULTIPLIER[row][col]
-            multiplier *= WORD_MULTIPLIER[row][col]
-        total += value
-    word = "".join(grid[p].upper() for p in points)
-    return FormedWord(word, tuple(cell_name(c, r) for c, r in points), total * multiplier)
+            total += tile_points(letter) * _LETTER_BONUS[cell]
+            multiplier *= _WORD_BONUS[cell]
+        else:
+            letter = board[cell]
+            total += tile_points(letter)
+        letters.append(letter.upper())
+    return FormedWord("".join(letters), tuple(run), total * multiplier)
 
 
 def joined(cells: Iterable[Cell]) -> bool:
     """Whether the cells form one group through edge-to-edge neighbours."""
-    points = {parse_cell(c) for c in cells}
-    if not points:
+    listed = list(cells)
+    group = set(listed)
+    if not group <= _POINTS.keys():
+        for cell in listed:
+            parse_cell(cell)  # says which cell is not on the board
+    if not group:
         return True
-    start = next(iter(points))
+    start = next(iter(group))
     seen = {start}
     todo = [start]
     while todo:
-        col, row = todo.pop()
-        for q in ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1)):
-            if q in points and q not in seen:
+        for q in _NEIGHBOURS[todo.pop()]:
+            if q in group and q not in seen:
                 seen.add(q)
                 todo.append(q)
-    return len(seen) == len(points)
+    return len(seen) == len(group)
 
 
 def rack_points(rack: Iterable[str]) -> int:

@@ -72,6 +72,8 @@ from .crosslet_turn import (
     TURN_MENU,
     TURNS,
     CrossletTurn,
+    TileReader,
+    label_letter,
     order,
     profile_racks,
     short,
@@ -97,6 +99,7 @@ class CrossletReferee(Referee[Crosslet]):
     def __init__(self, game: Crosslet, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = CrossletTurn()
+        self.tiles = TileReader(facts, tile_letter)
         racks = profile_racks(facts)
         self.rack_cells: dict[int, tuple[str, ...]] = {
             seat: cells for seat, cells in racks.items() if seat < game.players
@@ -123,14 +126,13 @@ class CrossletReferee(Referee[Crosslet]):
     # -- tags -----------------------------------------------------------------------
     def letter(self, sensed: str) -> str | None:
         """The tile a sensed tag shows; None for an unknown tag or an untagged piece."""
-        label = self.sensed_label(sensed)
-        return None if label is None else tile_letter(label)
+        return self.tiles.letter(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         if sensed == OCCUPIED:
             # A board without tag readers cannot tell one tile from another.
             return self.facts.labels is None
-        return self.letter(sensed) == tile_letter(piece.label)
+        return self.tiles.letter(sensed) == label_letter(piece.label)
 
     # -- the board ------------------------------------------------------------------
     def on_board(self) -> None:

@@ -48,6 +48,7 @@ from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
 from ..referee import Referee
+from .crosslet_turn import TileReader
 from .doublecross_turn import (
     COLUMN_MENU,
     ORDER,
@@ -75,6 +76,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
     def __init__(self, game: DoubleCross, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DoubleCrossTurn()
+        self.tiles = TileReader(facts, tile_letter)
         printed = facts.profile is not None and facts.profile.specials_printed
         if not game.history and not printed:
             self.turn.markers = list(game.set_up_specials)
@@ -89,13 +91,12 @@ class DoubleCrossReferee(Referee[DoubleCross]):
 
     # -- tags -----------------------------------------------------------------------
     def letter(self, sensed: str) -> str | None:
-        label = self.sensed_label(sensed)
-        return None if label is None else tile_letter(label)
+        return self.tiles.letter(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         if sensed == OCCUPIED:
             return self.facts.labels is None
-        return self.letter(sensed) == piece.label
+        return self.tiles.letter(sensed) == piece.label
 
     def strange_tile(self, cell: str) -> str:
         """Why the piece on ``cell`` is not a tile the referee can read."""

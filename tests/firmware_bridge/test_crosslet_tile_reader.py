@@ -1,0 +1,60 @@
+"""The word games read each tile's tag once: what the tag table says, remembered."""
+
+from __future__ import annotations
+
+from firmware_bridge.facts import Facts
+from firmware_bridge.referees.crosslet_turn import TileReader, label_letter, tile_letter
+from firmware_bridge.referees.doublecross_turn import tile_letter as doublecross_letter
+from firmware_bridge.tags import TagTable
+from hardware.board import OCCUPIED
+
+
+class CountingTable(TagTable):
+    """A tag table that counts its look-ups."""
+
+    asked = 0
+
+    def lookup(self, tag: str) -> str | None:
+        self.asked += 1
+        return super().lookup(tag)
+
+
+def test_a_known_tag_is_looked_up_once_however_often_it_is_sensed() -> None:
+    table = CountingTable({"04A224B2": "e", "04A224B3": "?"})
+    reader = TileReader(Facts(labels=table.lookup), tile_letter)
+    assert [reader.letter("04A224B2") for _ in range(5)] == ["E"] * 5
+    assert [reader.letter("04a2:24b3") for _ in range(3)] == ["?"] * 3
+    assert table.asked == 2
+
+
+def test_an_unknown_tag_is_asked_again_and_read_once_enrolled() -> None:
+    table = CountingTable()
+    reader = TileReader(Facts(labels=table.lookup), tile_letter)
+    assert reader.letter("04A224B2") is None
+    assert reader.letter("04A224B2") is None
+    table.enrol("04A224B2", "Q")
+    assert reader.letter("04A224B2") == "Q"
+    assert table.asked == 3
+
+
+def test_a_tag_that_is_no_tile_stays_unread() -> None:
+    table = TagTable({"04A224B2": "6-3:6", "04A224B3": "?"})
+    reader = TileReader(Facts(labels=table.lookup), doublecross_letter)
+    assert reader.letter("04A224B2") is None
+    assert reader.letter("04A224B3") is None  # DoubleCross has no blanks
+    assert reader.letter(OCCUPIED) is None
+
+
+def test_a_new_tag_table_is_read_afresh() -> None:
+    facts = Facts(labels=TagTable({"04A224B2": "A"}).lookup)
+    reader = TileReader(facts, tile_letter)
+    assert reader.letter("04A224B2") == "A"
+    facts.labels = TagTable({"04A224B2": "B"}).lookup
+    assert reader.letter("04A224B2") == "B"
+    facts.labels = None  # a board without tag readers
+    assert reader.letter("04A224B2") is None
+
+
+def test_the_labels_of_the_games_pieces_read_as_tag_labels_do() -> None:
+    for label in ["A", "Z", "?", "blank", " e ", "AB", "6-3:6", ""]:
+        assert label_letter(label) == tile_letter(label)

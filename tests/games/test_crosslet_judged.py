@@ -1,0 +1,65 @@
+"""Crosslet plays a placement that ``examine`` accepted without working it out again,
+and only that placement in that position."""
+
+from __future__ import annotations
+
+from games.core import Pass, Piece
+from games.crosslet import Crosslet, PlaceTiles
+from tests.games.crosslet_helpers import place, rigged_game
+
+# Seat 0 holds CATSAND, seat 1 holds CRATEZO, seat 0 then draws EXITONA.
+OPENING = ("CATSAND", "CRATEZO", "EXITONA")
+
+
+def fresh_play(action: PlaceTiles) -> tuple[list[tuple[int, int, str]], dict[str, str]]:
+    """The score events and board of ``action`` played on a new opening game."""
+    game = rigged_game(*OPENING)
+    verdict = game.play(action)
+    assert verdict.accepted
+    return [(e.player, e.points, e.reason) for e in verdict.events], game.board_letters()
+
+
+def played(game: Crosslet, action: PlaceTiles) -> tuple[list[tuple[int, int, str]], dict[str, str]]:
+    verdict = game.apply(action)
+    return [(e.player, e.points, e.reason) for e in verdict.events], game.board_letters()
+
+
+def test_the_placement_applied_is_the_one_given_not_the_one_examined_last() -> None:
+    cat, sand = place("H8 C, I8 A, J8 T"), place("H8 S, H9 A, H10 N, H11 D")
+    game = rigged_game(*OPENING)
+    assert game.examine(cat).accepted
+    assert game.examine(sand).accepted
+    assert played(game, cat) == fresh_play(cat)
+
+
+def test_an_examined_placement_is_worked_out_again_once_the_position_moved_on() -> None:
+    game = rigged_game(*OPENING)
+    game.play(place("H8 C, I8 A, J8 T"))
+    ta = place("J9 A")
+    assert game.examine(ta).accepted  # seat 1 would make TA down
+    game.play(Pass())
+    assert game.play(place("I9 S")).accepted  # seat 0 makes AS down, beside J9
+    verdict = game.apply(ta)
+    # Now the A makes SA across as well: the words of the position it is played in.
+    assert [(e.reason, e.points) for e in verdict.events] == [("SA", 2), ("TA", 2)]
+
+
+def test_a_blank_applied_after_examination_stands_for_its_letter() -> None:
+    game = rigged_game("CATS?ND", "CRATEZO", "EXITONA")
+    action = place("H8 C, I8 ?, J8 T", blanks="I8 A")
+    assert game.examine(action).accepted
+    events, board = played(game, action)
+    assert board == {"H8": "C", "I8": "a", "J8": "T"}
+    assert events == [(0, 8, "CAT")]  # C 3 + blank 0 + T 1, doubled on the centre
+    assert game.layout()["I8"] == Piece("tile", "?", 0, "blank:A")
+
+
+def test_the_layout_follows_every_placement_and_is_a_copy() -> None:
+    game = rigged_game(*OPENING)
+    game.play(place("H8 C, I8 A, J8 T"))
+    game.play(place("J9 A"))  # seat 1 makes TA down
+    layout = game.layout()
+    assert list(layout) == ["H8", "I8", "J8", "J9"]
+    assert layout["J9"] == Piece("tile", "A", 1)
+    layout.clear()
+    assert len(game.layout()) == 4
