@@ -322,28 +322,25 @@ class _Rack:
     @classmethod
     def of(cls, counts: Mapping[str, int]) -> _Rack:
         """The rack of ``counts`` (tile to how many, letters in rack order)."""
-        order = [ch for ch in counts if ch != BLANK] + [BLANK]
         steps: dict[str, int] = {}
-        size = 1
-        for ch in order:
-            steps[ch] = size
-            size *= counts.get(ch, 0) + 1
+        # Built a digit at a time, the lowest first: each letter's numbers repeat those
+        # of the letters before it once for each count of it.
+        letters = [0]
+        left = [0]
+        for ch in [ch for ch in counts if ch != BLANK]:
+            steps[ch] = len(letters)
+            bit = 1 << _INDEX[ch]
+            count = counts[ch]
+            letters = [m | bit if k else m for k in range(count + 1) for m in letters]
+            left = [n + k for k in range(count + 1) for n in left]
+        steps[BLANK] = len(letters)
+        blanks = counts.get(BLANK, 0)
+        reach = letters + [_ALL] * (blanks * len(letters))
+        letters = letters * (blanks + 1)
+        left = [n + k for k in range(blanks + 1) for n in left]
         tiles = sum(counts.values())
-        letters = [0] * size
-        reach = [0] * size
-        bonus = [0] * size
-        for number in range(size):
-            mask = 0
-            left = 0
-            for ch in order:
-                digit = number // steps[ch] % (counts.get(ch, 0) + 1)
-                left += digit
-                if digit and ch != BLANK:
-                    mask |= 1 << _INDEX[ch]
-            letters[number] = mask
-            reach[number] = _ALL if number >= steps[BLANK] else mask
-            bonus[number] = ALL_TILES_BONUS if tiles - left == RACK_SIZE else 0
-        return cls(steps, letters, reach, bonus, size - 1)
+        bonus = [ALL_TILES_BONUS if tiles - n == RACK_SIZE else 0 for n in left]
+        return cls(steps, letters, reach, bonus, len(letters) - 1)
 
 
 class MoveGenerator:
@@ -472,6 +469,8 @@ class MoveGenerator:
         # Left parts that may start a word at an anchor, by the letters the anchor allows
         # and the tiles right after it: the same for every line and both directions.
         starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
+        # The left parts of each length whose node leads on by each letter.
+        leading: dict[tuple[int, int], list[_Left]] = {}
         # The lowest score kept: the best so far when only the best are kept.
         floor = [-1]
         steps = held_rack.steps
@@ -490,6 +489,7 @@ class MoveGenerator:
                 held,
                 lefts,
                 starts,
+                leading,
                 out,
                 floor,
                 best_only,
@@ -576,6 +576,7 @@ class MoveGenerator:
         held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
         best_only: bool,
@@ -609,6 +610,7 @@ class MoveGenerator:
                     held,
                     lefts,
                     starts,
+                    leading,
                     out,
                     floor,
                     best_only,
@@ -627,6 +629,7 @@ class MoveGenerator:
         held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
         best_only: bool,
@@ -806,7 +809,7 @@ class MoveGenerator:
                     known = starts[key] = ([], [])
                 chosen, ends = known
                 if len(ends) <= room:
-                    self._starts(lefts, room, ok, ahead, chosen, ends)
+                    self._starts(lefts, leading, room, ok, ahead, chosen, ends)
                 plain = plains[anchor]
                 for node, spelled, _, _, points, _, _, state, node_mask, total in chosen[
                     : ends[room]
@@ -825,6 +828,7 @@ class MoveGenerator:
     def _starts(
         self,
         lefts: list[list[_Left]],
+        leading: dict[tuple[int, int], list[_Left]],
         room: int,
         ok: int,
         ahead: tuple[int, ...],
@@ -835,7 +839,8 @@ class MoveGenerator:
         lengths after those already chosen up to ``room``, after which a tile left on
         the rack can go on an anchor that allows the letters ``ok`` and lead on through
         the tiles ``ahead`` of it, in order, and to ``ends`` how many are chosen after
-        each length.
+        each length. ``leading``: the parts of each length whose node leads on by
+        each letter, as they are needed.
 
         The parts one letter longer are those tiles on the anchor: a part is chosen
         when one of its longer parts ends in a letter of ``ok`` at a node from which
@@ -856,8 +861,14 @@ class MoveGenerator:
                 # The longer parts that put a letter of ``ok`` on the anchor, at a node
                 # from which the first tile ahead leads on.
                 passed = set()
-                step = 1 << head
-                longer = [p for p in lefts[length + 1] if p[8] & step and p[6] & ok]
+                longer = leading.get((length + 1, head))
+                if longer is None:
+                    step = 1 << head
+                    longer = leading[length + 1, head] = [
+                        p for p in lefts[length + 1] if p[8] & step
+                    ]
+                if ok != _ALL:
+                    longer = [p for p in longer if p[6] & ok]
                 for part in longer:
                     if part[5] in passed:
                         continue
