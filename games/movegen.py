@@ -284,18 +284,63 @@ _POINTS = {".": 0} | _VALUES | {ch.lower(): 0 for ch in _VALUES}
 _OCCUPIED = str.maketrans({ch: "0" if ch == "." else "1" for ch in _POINTS})
 """Turns a line into a binary number, 1 for a tile."""
 
-_Left = tuple[int, str, int, int, tuple[int, ...], int, int, tuple[str, ...], int, int]
+_Left = tuple[int, str, int, int, tuple[int, ...], int, int, int, int, int]
 """A left part: (node, letters spelled, the rack's letters left, the letters that may
 follow it from the rack: every one after the node while a blank is left, the points
 of its tiles, the place of the part one letter shorter in its list, the bit of its
-last letter, the rack's tiles it uses, the letters after its node, its points)."""
+last letter, the rack left (see ``_Rack``), the letters after its node, its points)."""
 
-_Held = tuple[list[tuple[str, int, int, int]], dict[int, list[tuple[str, int, int, int]]]]
-"""The rack's letters in rack order, as (letter, its bit, the bits before it, its
-points), and those of each set of letters that may be laid, as they are needed."""
+_Tile = tuple[str, int, int, int, int]
+"""A letter of the rack: (letter, its bit, the bits before it, its points, its step
+in the rack's number)."""
+
+_Held = tuple[list[_Tile], dict[int, list[_Tile]]]
+"""The rack's letters in rack order, and those of each set of letters that may be
+laid, as they are needed."""
 
 _Starts = tuple[list[_Left], list[int]]
 """The left parts chosen for an anchor, shorter first, and where those of each length end."""
+
+
+@dataclass(frozen=True)
+class _Rack:
+    """A rack and what is left of it as the search lays its tiles, as one number: the
+    count of each letter left is a digit (the blanks' the highest), so laying a tile
+    subtracts its step, and what is left is looked up by that number rather than
+    counted. ``full`` is the whole rack."""
+
+    steps: dict[str, int]
+    """The step of each tile, ``?`` for a blank (in rack order, the blank last)."""
+    letters: list[int]
+    """For each number, the mask of the letters left (blanks aside)."""
+    reach: list[int]
+    """For each number, the letters a tile left can be: all of them while a blank is."""
+    bonus: list[int]
+    """For each number, the bonus of a move that leaves the rack so: all tiles laid."""
+    full: int
+
+    @classmethod
+    def of(cls, counts: Mapping[str, int]) -> _Rack:
+        """The rack of ``counts`` (tile to how many, letters in rack order)."""
+        steps: dict[str, int] = {}
+        # Built a digit at a time, the lowest first: each letter's numbers repeat those
+        # of the letters before it once for each count of it.
+        letters = [0]
+        left = [0]
+        for ch in [ch for ch in counts if ch != BLANK]:
+            steps[ch] = len(letters)
+            bit = 1 << _INDEX[ch]
+            count = counts[ch]
+            letters = [m | bit if k else m for k in range(count + 1) for m in letters]
+            left = [n + k for k in range(count + 1) for n in left]
+        steps[BLANK] = len(letters)
+        blanks = counts.get(BLANK, 0)
+        reach = letters + [_ALL] * (blanks * len(letters))
+        letters = letters * (blanks + 1)
+        left = [n + k for k in range(blanks + 1) for n in left]
+        tiles = sum(counts.values())
+        bonus = [ALL_TILES_BONUS if tiles - n == RACK_SIZE else 0 for n in left]
+        return cls(steps, letters, reach, bonus, len(letters) - 1)
 
 
 class MoveGenerator:
@@ -417,17 +462,22 @@ class MoveGenerator:
             if t != BLANK and t not in _VALUES:
                 raise ValueError(f"{tile!r} is not a tile; racks hold A to Z and ? for a blank")
             counts[t] = counts.get(t, 0) + 1
-        lefts = self._left_parts(counts)
-        counts.setdefault(BLANK, 0)
+        held_rack = _Rack.of(counts)
+        lefts = self._left_parts(counts, held_rack)
         out: list[_Found] = []
         empty = not board
         # Left parts that may start a word at an anchor, by the letters the anchor allows
         # and the tiles right after it: the same for every line and both directions.
         starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
+        # The left parts of each length whose node leads on by each letter.
+        leading: dict[tuple[int, int], list[_Left]] = {}
         # The lowest score kept: the best so far when only the best are kept.
         floor = [-1]
+        steps = held_rack.steps
         letters = [
-            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch]) for ch in counts if ch != BLANK
+            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch], steps[ch])
+            for ch in counts
+            if ch != BLANK
         ]
         held: _Held = (letters, {})
         for lines, crossing, down_lines in ((across, down, False), (down, across, True)):
@@ -435,10 +485,11 @@ class MoveGenerator:
                 lines,
                 crossing,
                 down_lines,
-                counts,
+                held_rack,
                 held,
                 lefts,
                 starts,
+                leading,
                 out,
                 floor,
                 best_only,
@@ -446,7 +497,7 @@ class MoveGenerator:
             )
         return out
 
-    def _left_parts(self, rack: dict[str, int]) -> list[list[_Left]]:
+    def _left_parts(self, counts: dict[str, int], rack: _Rack) -> list[list[_Left]]:
         """Every start of a word the rack can spell, up to 6 letters, grouped by length,
         in the order a depth-first walk finds them (rack letters in rack order, then a
         blank for each letter A to Z); a lower-case letter is a blank. The same for
@@ -454,21 +505,27 @@ class MoveGenerator:
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
+        steps = rack.steps
+        haves = rack.letters
         letters = [
-            (ch, _BELOW[_INDEX[ch]], 1 << _INDEX[ch], _VALUES[ch]) for ch in rack if ch != BLANK
+            (ch, _BELOW[_INDEX[ch]], 1 << _INDEX[ch], _VALUES[ch], steps[ch])
+            for ch in counts
+            if ch != BLANK
         ]
+        blank_step = steps[BLANK]
         by_length: list[list[_Left]] = [[] for _ in range(RACK_SIZE)]
-        held = sum(bit for _, _, bit, _ in letters)
-        blanks = rack.get(BLANK, 0)
+        full = rack.full
+        held = haves[full]
+        blanks = counts.get(BLANK, 0)
         by_length[0].append(
-            (0, "", held, masks[0] if blanks else masks[0] & held, (), -1, 0, (), masks[0], 0)
+            (0, "", held, masks[0] if blanks else masks[0] & held, (), -1, 0, full, masks[0], 0)
         )
 
         def grow(
             node: int,
             spelled: str,
             points: tuple[int, ...],
-            uses: tuple[str, ...],
+            state: int,
             have: int,
             blanks: int,
             total: int,
@@ -480,36 +537,33 @@ class MoveGenerator:
             mask = masks[node]
             start = first[node]
             usable = mask & have
-            for ch, low, bit, value in letters if usable else ():
+            for ch, low, bit, value, step in letters if usable else ():
                 if not usable & bit:
                     continue
                 child = targets[start + (mask & low).bit_count()]
-                left = rack[ch] - 1
-                rack[ch] = left
-                now = have if left else have & ~bit
+                left = state - step
+                now = haves[left]
                 more = (*points, value)
-                used = (*uses, ch)
                 word = spelled + ch
                 m = masks[child]
                 reach = m if blanks else m & now
-                into.append((child, word, now, reach, more, parent, bit, used, m, total + value))
+                into.append((child, word, now, reach, more, parent, bit, left, m, total + value))
                 if deeper and reach:
-                    grow(child, word, more, used, now, blanks, total + value)
-                rack[ch] = left + 1
+                    grow(child, word, more, left, now, blanks, total + value)
             if blanks:
                 more = (*points, 0)
-                used = (*uses, BLANK)
+                left = state - blank_step
                 for child in targets[start : first[node + 1]]:
                     bit = mask & -mask
                     mask ^= bit
                     word = spelled + _LOWER[bit.bit_length() - 1]
                     m = masks[child]
                     reach = m if blanks > 1 else m & have
-                    into.append((child, word, have, reach, more, parent, bit, used, m, total))
+                    into.append((child, word, have, reach, more, parent, bit, left, m, total))
                     if deeper and reach:
-                        grow(child, word, more, used, have, blanks - 1, total)
+                        grow(child, word, more, left, have, blanks - 1, total)
 
-        grow(0, "", (), (), held, blanks, 0)
+        grow(0, "", (), full, held, blanks, 0)
         grow = _unlinked  # it called itself: a cycle of references, broken here
         return by_length
 
@@ -518,10 +572,11 @@ class MoveGenerator:
         lines: list[str],
         crossing: list[str],
         down: bool,
-        rack: dict[str, int],
+        rack: _Rack,
         held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
         best_only: bool,
@@ -555,6 +610,7 @@ class MoveGenerator:
                     held,
                     lefts,
                     starts,
+                    leading,
                     out,
                     floor,
                     best_only,
@@ -569,10 +625,11 @@ class MoveGenerator:
         tile_bits: int,
         anchor_bits: int,
         crossed_bits: int,
-        rack: dict[str, int],
+        rack: _Rack,
         held: _Held,
         lefts: list[list[_Left]],
         starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
         best_only: bool,
@@ -592,17 +649,20 @@ class MoveGenerator:
         plains = (_PLAIN_DOWN if down else _PLAIN_ACROSS)[line]
         index = cells.encode("latin-1").translate(_CELL_NUMBERS)
         letters, choices = held
-        have = sum(bit for _, bit, _, _ in letters)
-        reach = _ALL if rack[BLANK] else have
-        # Tiles laid right of the anchor, as (position, letter).
+        haves = rack.letters
+        reaches = rack.reach
+        bonuses = rack.bonus
+        blank_step = rack.steps[BLANK]
+        full = rack.full
+        reach = reaches[full]
+        # Tiles laid right of the anchor before the cell being tried, as (position, letter).
         placed: list[tuple[int, str]] = []
-        # The anchor and the left part being extended: its tiles, their points, and
-        # whether a single tile laid on the anchor is the same move as one across.
+        # The anchor and the left part being extended: its tiles, and the one cell (if
+        # any) where a single tile is the same move as one across (found that way).
         anchor = 0
         spelled = ""
         begin = 0
-        laid_sum = 0
-        laid_mul = 1
+        twin_at = -1
         single_is_twin = False
 
         # From each cell: the letters of the run of tiles on the board that starts there,
@@ -636,22 +696,22 @@ class MoveGenerator:
         )
 
         def place(
-            node: int, pos: int, fits: int, msum: int, wmul: int, xsum: int, have: int
+            node: int, pos: int, fits: int, msum: int, wmul: int, xsum: int, state: int
         ) -> None:
             """Lay each tile of ``fits`` (the letters after ``node`` that the empty cell
-            ``pos`` allows) that the rack holds; record the words that end there and go
-            on. ``have``: the rack's letters left."""
+            ``pos`` allows) that the rack left (``state``) holds; record the words that
+            end there and go on. ``msum`` and ``wmul``: the points of the word's tiles
+            so far, and its word multiplier; ``xsum``: the points of the words across."""
             m = masks[node]
             start = first[node]
             lm, wm, cross, base, run, rpts, stop, ok_next = cell_data[pos]
             wmul *= wm
             msum += rpts
-            usable = fits & have
-            blanks = rack[BLANK]
+            usable = fits & haves[state]
             tried = choices.get(usable)
             if tried is None:
                 tried = choices[usable] = [t for t in letters if t[1] & usable]
-            for ch, bit, low, value in tried:
+            for ch, _, low, value, step in tried:
                 n = targets[start + (m & low).bit_count()]
                 for i in run:
                     mm = masks[n]
@@ -659,33 +719,27 @@ class MoveGenerator:
                         break
                     n = targets[first[n] + (mm & below[i]).bit_count()]
                 else:
-                    left = rack[ch] - 1
-                    rack[ch] = left
-                    placed.append((pos, ch))
+                    left = state - step
                     v = value * lm
                     xs = xsum + (base + v) * wm if cross else xsum
-                    if final[n]:
-                        tiles = len(spelled) + len(placed)
-                        if not (tiles == 1 and single_is_twin):
-                            score = (msum + v + laid_sum) * wmul * laid_mul + xs
-                            if tiles == RACK_SIZE:
-                                score += ALL_TILES_BONUS
-                            if score >= floor[0]:
-                                if best_only and score > floor[0]:
-                                    out.clear()
-                                    floor[0] = score
-                                laid = zip(range(begin, anchor), spelled, strict=True)
-                                out.append((score, down, line, (*laid, *placed)))
+                    if final[n] and pos != twin_at:
+                        score = (msum + v) * wmul + xs + bonuses[left]
+                        if score >= floor[0]:
+                            if best_only and score > floor[0]:
+                                out.clear()
+                                floor[0] = score
+                            laid = zip(range(begin, anchor), spelled, strict=True)
+                            out.append((score, down, line, (*laid, *placed, (pos, ch))))
                     if ok_next:
-                        now = have if left else have & ~bit
                         nxt = masks[n] & ok_next
-                        if nxt & (_ALL if blanks else now):
-                            place(n, stop, nxt, msum + v, wmul, xs, now)
-                    placed.pop()
-                    rack[ch] = left + 1
-            if blanks:
-                rack[BLANK] = blanks - 1
-                more = _ALL if blanks > 1 else have
+                        if nxt & reaches[left]:
+                            placed.append((pos, ch))
+                            place(n, stop, nxt, msum + v, wmul, xs, left)
+                            placed.pop()
+            if state >= blank_step:
+                left = state - blank_step
+                more = reaches[left]
+                bonus = bonuses[left]
                 xs = xsum + base * wm if cross else xsum
                 while fits:
                     bit = fits & -fits
@@ -697,25 +751,21 @@ class MoveGenerator:
                             break
                         n = targets[first[n] + (mm & below[i]).bit_count()]
                     else:
-                        placed.append((pos, _BLANK_AS[bit]))
-                        if final[n]:
-                            tiles = len(spelled) + len(placed)
-                            if not (tiles == 1 and single_is_twin):
-                                score = (msum + laid_sum) * wmul * laid_mul + xs
-                                if tiles == RACK_SIZE:
-                                    score += ALL_TILES_BONUS
-                                if score >= floor[0]:
-                                    if best_only and score > floor[0]:
-                                        out.clear()
-                                        floor[0] = score
-                                    laid = zip(range(begin, anchor), spelled, strict=True)
-                                    out.append((score, down, line, (*laid, *placed)))
+                        if final[n] and pos != twin_at:
+                            score = msum * wmul + xs + bonus
+                            if score >= floor[0]:
+                                if best_only and score > floor[0]:
+                                    out.clear()
+                                    floor[0] = score
+                                laid = zip(range(begin, anchor), spelled, strict=True)
+                                tile = (pos, _BLANK_AS[bit])
+                                out.append((score, down, line, (*laid, *placed, tile)))
                         if ok_next:
                             nxt = masks[n] & ok_next
                             if nxt & more:
-                                place(n, stop, nxt, msum, wmul, xs, have)
-                        placed.pop()
-                rack[BLANK] = blanks
+                                placed.append((pos, _BLANK_AS[bit]))
+                                place(n, stop, nxt, msum, wmul, xs, left)
+                                placed.pop()
 
         previous = -1
         while anchor_bits:
@@ -740,14 +790,16 @@ class MoveGenerator:
                     pos += 1
                 fits = masks[node] & ok
                 if pos == anchor and fits & reach:
-                    spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
-                    place(node, anchor, fits, msum, 1, 0, have)
+                    spelled, begin = "", anchor
+                    twin_at = anchor if single_is_twin else -1
+                    place(node, anchor, fits, msum, 1, 0, full)
             elif anchor == previous + 1:
                 # No room for a left part: a word starting on the anchor.
                 fits = masks[0] & ok
                 if fits & reach:
-                    spelled, begin, laid_sum, laid_mul = "", anchor, 0, 1
-                    place(0, anchor, fits, 0, 1, 0, have)
+                    spelled, begin = "", anchor
+                    twin_at = anchor if single_is_twin else -1
+                    place(0, anchor, fits, 0, 1, 0, full)
             else:
                 room = min(anchor - previous - 1, RACK_SIZE - 1)
                 ahead = runs[anchor + 1]
@@ -757,29 +809,26 @@ class MoveGenerator:
                     known = starts[key] = ([], [])
                 chosen, ends = known
                 if len(ends) <= room:
-                    self._starts(lefts, room, ok, ahead, chosen, ends)
+                    self._starts(lefts, leading, room, ok, ahead, chosen, ends)
                 plain = plains[anchor]
-                for node, spelled, rest, _, points, _, _, uses, node_mask, total in chosen[
+                for node, spelled, _, _, points, _, _, state, node_mask, total in chosen[
                     : ends[room]
                 ]:
                     begin = anchor - len(spelled)
+                    # A single tile is a left part of none laid on the anchor.
+                    twin_at = begin if single_is_twin else -1
                     if anchor - begin <= plain:
-                        laid_sum = total
-                        laid_mul = 1
+                        place(node, anchor, node_mask & ok, total, 1, 0, state)
                     else:
                         laid_sum = sum(map(operator.mul, points, lms[begin:anchor]))
                         laid_mul = math.prod(wms[begin:anchor])
-                    for ch in uses:
-                        rack[ch] -= 1
-                    place(node, anchor, node_mask & ok, 0, 1, 0, rest)
-                    for ch in uses:
-                        rack[ch] += 1
+                        place(node, anchor, node_mask & ok, laid_sum, laid_mul, 0, state)
             previous = anchor
-        place = _unlinked  # it called itself: a cycle of references, broken here
 
     def _starts(
         self,
         lefts: list[list[_Left]],
+        leading: dict[tuple[int, int], list[_Left]],
         room: int,
         ok: int,
         ahead: tuple[int, ...],
@@ -790,7 +839,8 @@ class MoveGenerator:
         lengths after those already chosen up to ``room``, after which a tile left on
         the rack can go on an anchor that allows the letters ``ok`` and lead on through
         the tiles ``ahead`` of it, in order, and to ``ends`` how many are chosen after
-        each length.
+        each length. ``leading``: the parts of each length whose node leads on by
+        each letter, as they are needed.
 
         The parts one letter longer are those tiles on the anchor: a part is chosen
         when one of its longer parts ends in a letter of ``ok`` at a node from which
@@ -811,8 +861,14 @@ class MoveGenerator:
                 # The longer parts that put a letter of ``ok`` on the anchor, at a node
                 # from which the first tile ahead leads on.
                 passed = set()
-                step = 1 << head
-                longer = [p for p in lefts[length + 1] if p[8] & step and p[6] & ok]
+                longer = leading.get((length + 1, head))
+                if longer is None:
+                    step = 1 << head
+                    longer = leading[length + 1, head] = [
+                        p for p in lefts[length + 1] if p[8] & step
+                    ]
+                if ok != _ALL:
+                    longer = [p for p in longer if p[6] & ok]
                 for part in longer:
                     if part[5] in passed:
                         continue
