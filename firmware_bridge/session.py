@@ -485,6 +485,17 @@ class Session(Generic[G]):
             self._shown_at = self.now
         return lay_out(screen, self.size, self.now - self._shown_at)
 
+    def show_first(self) -> None:
+        """Hand the display the screen as it stands, before the board has been read.
+
+        A table shows its game this way as soon as the game is set, before its board
+        and buttons are opened. Nothing else is done: the screen's pages count, the
+        status LED and the listeners are told, from the first :meth:`refresh`, which
+        draws the screen again (a display skips a frame identical to the last).
+        """
+        if self.display is not None:
+            self.display.show(draw_layout(lay_out(self.screen(), self.size, 0.0)))
+
     def refresh(self) -> None:
         layout = self._layout()
         if layout != self._last_layout:

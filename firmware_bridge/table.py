@@ -2,10 +2,11 @@
 
 ``tabletop run``, ``tabletop sim`` and the tests all build the sensor board (with
 its settle filter, whichever kind of board it is), the OLED, the buzzer and LED,
-and a game's session here, so the three cannot drift apart. Only what differs is
-passed in: the pin factory (the Pi's or gpiozero's mock pins), the OLED device
-(luma's real driver or its dummy) and, in simulation, the serial port of the
-simulated Pico.
+and a game's session here, so the three cannot drift apart. The OLED opens apart
+from the rest (``open_display``, then ``open_inputs``), so that a table can show its
+game before its board and buttons are opened. Only what differs is passed in: the
+pin factory (the Pi's or gpiozero's mock pins), the OLED device (luma's real driver
+or its dummy) and, in simulation, the serial port of the simulated Pico.
 """
 
 from __future__ import annotations
@@ -81,22 +82,52 @@ def open_devices(
     frames_dir: Path | None = None,
 ) -> Devices:
     """Open the devices the profile wires: the Pi's own unless a factory or device is given."""
+    if pin_factory is None:
+        # First: on a machine that is not a Pi, that is what to hear about.
+        from hardware.pins import real_pin_factory
+
+        pin_factory = real_pin_factory()
+    oled = open_display(profile, oled_device=oled_device, frames_dir=frames_dir)
+    try:
+        return open_inputs(profile, clock, oled, pin_factory=pin_factory, port=port)
+    except BaseException:
+        oled.close()
+        raise
+
+
+def open_display(
+    profile: Profile, *, oled_device: Any = None, frames_dir: Path | None = None
+) -> Any:
+    """The profile's OLED (the real one unless a luma device is given): all the first
+    frame needs of the hardware, so that it can be shown before the rest is opened."""
     from hardware.oled import Oled, open_oled
+
+    device = oled_device if oled_device is not None else open_oled(profile.oled)
+    return Oled(device, wiring=profile.oled, frames_dir=frames_dir)
+
+
+def open_inputs(
+    profile: Profile,
+    clock: Clock,
+    oled: Any,
+    *,
+    pin_factory: Any = None,
+    port: str | None = None,
+) -> Devices:
+    """The rest of the table beside its open ``oled``: the pins, the buzzer and LED, and
+    the sensor board; on failure what was opened here is closed again (not the OLED)."""
     from hardware.signals import Signals
 
     if pin_factory is None:
         from hardware.pins import real_pin_factory
 
         pin_factory = real_pin_factory()
-    device = oled_device if oled_device is not None else open_oled(profile.oled)
-    oled = Oled(device, wiring=profile.oled, frames_dir=frames_dir)
     # Deferred: a move's beep starts after the loop step that drew its frame.
     signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=pin_factory, deferred=True)
     try:
         board = sensor_board(profile, pin_factory, clock, port=port)
     except BaseException:
         signals.close()
-        oled.close()
         raise
     return Devices(pin_factory, oled, signals, board)
 

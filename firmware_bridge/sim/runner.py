@@ -16,30 +16,33 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import Action, Game, GameError
 from hardware.board import SensorBoard
-from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
 from hardware.dice import DiceSource
 from hardware.oled import dummy_oled
-from hardware.pins import mock_pin_factory
-from hardware.sim_matrix import SimulatedMatrix
 from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
 
 from ..decisions import Played
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
-from ..lobby import Lobby, Memory, Start, lobby_choices, menu_file
 from ..loop import Loop
 from ..referee import TAKE_BACK
 from ..session import Session
-from ..table import new_session, open_devices
+from ..table import new_session, open_display, open_inputs
 from ..tags import TagTable
-from .hands import Hand, hand_for
 from .script import GAME_VERBS, Line, ScriptError, seconds
-from .world import MatrixSurface, SerialSurface, Surface, World
+from .world import Surface, World
 
 if TYPE_CHECKING:
+    from hardware.buttons import ButtonStation, SimButtons
+
     from ..link.simboard import SimulatedSerialBoard
+    from ..lobby import Lobby, Start
+    from .hands import Hand
+
+# What the first frame does not need is imported once it is shown: gpiozero (the
+# pins, buttons, buzzer and LED), the serial link and the simulated Pico, the start
+# menu and the simulated hands.
 
 DEFAULT_PACE_S = 0.25
 """How long a hand takes between two actions, unless the script says otherwise."""
@@ -77,6 +80,15 @@ class SimOptions:
     players, move for every seat)."""
 
 
+@dataclass(frozen=True)
+class _NewGame:
+    """A new game given on the command line (the start menu gives a ``Start``)."""
+
+    players: int
+    options: dict[str, Any]
+    computer: frozenset[int] = frozenset()
+
+
 class _Idle:
     """The table before its game is put on it."""
 
@@ -103,7 +115,6 @@ class Simulation:
             opts.profile or (kit.default_profile if kit is not None else "sim")
         )
         self.clock = FakeClock()
-        self.factory = mock_pin_factory()
         self.pace = DEFAULT_PACE_S
         self.rng = random.Random(opts.seed)
         self.dice = DiceSource.seeded(opts.seed)
@@ -114,10 +125,14 @@ class Simulation:
         self.lobby: Lobby | None = None
         """The start menu, while it is open."""
         self._lobby_text: list[str] | None = None
+        self.signals: Any = None
+        """The buzzer and LED, once the table's inputs are open."""
         self._build(kit)
 
     # -- set-up ---------------------------------------------------------------------
     def _build(self, kit: Kit | None) -> None:
+        """Set the table up as the daemon does: the game first, shown on the OLED, then
+        the board, the buttons, the buzzer and the LED."""
         profile = self.profile
         journal_path = self.opts.journal
         options = dict(self.opts.options or {})
@@ -147,18 +162,55 @@ class Simulation:
             kit = find_kit(record.game)
         self.resumed = record is not None
         """Whether the game was resumed from the journal (its seed and options are its own)."""
-        cells = tuple(profile.cells)
         self.save_to = journal_path.with_suffix(".board.json") if journal_path else None
         self.tags = TagTable()
+        self.oled = open_display(
+            profile, oled_device=dummy_oled(profile.oled), frames_dir=self.opts.frames
+        )
+        begin: GameRecord | _NewGame | None = None
+        if record is not None:
+            begin = record
+        elif not self.opts.lobby:
+            begin = _NewGame(self.opts.players, dict(self.opts.options or {}))
+        session = None
+        if begin is not None:
+            assert kit is not None
+            session = self._new_session(kit, begin)
+            if not session.restoring:
+                # A resumed game's screen waits for the board: it asks for fixes.
+                session.show_first()
+        try:
+            self._open_inputs()
+        except BaseException:
+            self.oled.close()
+            raise
+        if session is not None:
+            assert begin is not None
+            self._seat(session, begin)
+
+    def _open_inputs(self) -> None:
+        """The simulated board and its sensor board, the buttons, the buzzer and the LED."""
+        from hardware.buttons import ButtonStation, SimButtons
+        from hardware.pins import mock_pin_factory
+
+        profile = self.profile
+        cells = tuple(profile.cells)
+        self.factory = mock_pin_factory()
         self.serial_sim: SimulatedSerialBoard | None = None
         port: str | None = None
+        surface: Surface
         if profile.matrix is not None:
+            from hardware.sim_matrix import SimulatedMatrix
+
+            from .world import MatrixSurface
+
             self.matrix = SimulatedMatrix(self.factory, profile.matrix, cells)
-            surface: Surface = MatrixSurface(self.matrix)
+            surface = MatrixSurface(self.matrix)
             self.interval = 1.0 / profile.matrix.scan_hz
         else:
             # Imported here: a board on GPIO does not need the serial link.
             from ..link.simboard import SimulatedSerialBoard
+            from .world import SerialSurface
 
             assert profile.serial is not None
             wiring = profile.serial
@@ -168,34 +220,23 @@ class Simulation:
             surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
             port = self.serial_sim.port_name
             self.interval = SERIAL_STEP_S
-        devices = open_devices(
-            profile,
-            self.clock,
-            pin_factory=self.factory,
-            oled_device=dummy_oled(profile.oled),
-            port=port,
-            frames_dir=self.opts.frames,
-        )
+        devices = open_inputs(profile, self.clock, self.oled, pin_factory=self.factory, port=port)
         self.board: SensorBoard = devices.board
-        self.oled = devices.oled
         self.signals = devices.signals
+        if self._session is not None:
+            self._session.signals = self.signals
         self.world = World(cells, surface, self.save_to)
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
         self.loop = Loop(self._menu(self.opts.game) if self.opts.lobby else _Idle(), self.board)
-        self.station = ButtonStation(
+        self.station: ButtonStation = ButtonStation(
             profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
         )
-        self.buttons = SimButtons(self.factory, profile.buttons, self.clock)
-        if record is not None:
-            assert kit is not None
-            self._play(kit, record)
-        elif not self.opts.lobby:
-            assert kit is not None
-            start = Start(kit.name, self.opts.players, options=dict(self.opts.options or {}))
-            self._play(kit, start)
+        self.buttons: SimButtons = SimButtons(self.factory, profile.buttons, self.clock)
 
     def _menu(self, preselect: str | None) -> Lobby:
+        from ..lobby import Lobby, Memory, lobby_choices, menu_file
+
         self.lobby = Lobby(
             lobby_choices(self.profile, table=False),
             self.oled,
@@ -207,6 +248,11 @@ class Simulation:
 
     def _play(self, kit: Kit, begin: GameRecord | Start) -> None:
         """Put a game on the table: the journal's unfinished one, or a new one."""
+        self._seat(self._new_session(kit, begin), begin)
+
+    def _new_session(self, kit: Kit, begin: GameRecord | Start | _NewGame) -> Session[Any]:
+        """The session of the game ``begin`` names (journaled, if it is new), its
+        computer seats taken."""
         profile = self.profile
         self.kit = kit
         if isinstance(begin, GameRecord):
@@ -237,13 +283,26 @@ class Simulation:
             last_played=last_played,
         )
         self._session = session
-        self._hand: Hand[Any] = hand_for(session.referee)
-        if isinstance(begin, Start):
+        if not isinstance(begin, GameRecord):
             computer = begin.computer
             if self.opts.humans is not None:
                 computer = frozenset(range(game.players)) - self.opts.humans
             if computer:
                 session.seat_computer(computer)
+            # The simulated hand sets a new game's board up as it starts; one started
+            # from the menu waits for it, as the daemon's does.
+            session.restoring = self.lobby is not None
+        else:
+            session.restoring = True
+        return session
+
+    def _seat(self, session: Session[Any], begin: GameRecord | Start | _NewGame) -> None:
+        """Put the session on the table: the hand that plays it, its listeners, the
+        pieces on the board, and the loop's events."""
+        from .hands import hand_for
+
+        game = session.game
+        self._hand: Hand[Any] = hand_for(session.referee)
         session.played.append(self._on_played)
         if self.listeners:
             session.listeners.append(self._on_state)
@@ -254,11 +313,7 @@ class Simulation:
             self.world.save_to = None
             self.world.load(saved)
             self.world.save_to = self.save_to
-            session.restoring = True
         else:
-            # The simulated hand sets a new game's board up as it starts; one started
-            # from the menu waits for it, as the daemon's does.
-            session.restoring = self.lobby is not None
             self.world.load({c: p.label for c, p in game.layout().items()})
         self.lobby = None
         self.loop.switch(session)
@@ -279,6 +334,8 @@ class Simulation:
     def hand(self) -> Hand[Any]:
         """The hand for the session's referee (a take-back gives the game a new one)."""
         if self._hand.referee is not self.session.referee:
+            from .hands import hand_for
+
             self._hand = hand_for(self.session.referee)
         return self._hand
 
@@ -390,6 +447,8 @@ class Simulation:
         elif verb in ("unplug", "replug") and self.serial_sim is None:
             raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
         elif verb in GAME_VERBS:
+            from .hands import Hand
+
             if type(self.hand).script_steps is Hand.script_steps:
                 raise ValueError(f"'{verb}' has no meaning in {self.kit.name}")
             self.hand.check_script_line(verb, args)
