@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.core import BadSettings, Game, Player, UnknownGame
+from games.core import BadSettings, Game, GameError, Player, UnknownGame
 from games.registry import find_game
 
 if TYPE_CHECKING:
@@ -146,10 +146,26 @@ def _new_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) 
     return Crosslet(players, rng, options, lexicon=lexicon, generator=generator)
 
 
+class JournaledWords:
+    """The words of a journaled Crosslet game, taken on trust.
+
+    The referee checked every word against its list before the action was journaled,
+    and Crosslet's points come from the letters and the cells alone, so a game that
+    is only followed needs no word list (and no 6 MB index). Not for DoubleCross,
+    whose points are judged word by word.
+    """
+
+    def is_word(self, s: str) -> bool:
+        return True
+
+    def words(self) -> Iterable[str]:
+        raise GameError("a followed game takes its words on trust: it has no word list")
+
+
 def _followed_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
     from games.crosslet import Crosslet
 
-    return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
+    return Crosslet(players, rng, options, lexicon=JournaledWords())
 
 
 def _new_doublecross(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
@@ -162,7 +178,8 @@ _FOLLOWED_GAME_MAKERS: dict[str, Callable[[int, random.Random, Mapping[str, Any]
     "crosslet": _followed_crosslet,
     "doublecross": _new_doublecross,
 }
-"""The games that need more than their class to be made: their word list."""
+"""The games that need more than their class to be made: Crosslet its words on trust,
+DoubleCross its word list."""
 
 
 def _crosslet() -> Kit:

@@ -8,15 +8,20 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from firmware_bridge import kits
 from firmware_bridge.export import export_game
-from firmware_bridge.kits import KITS, find_kit, new_game
+from firmware_bridge.kits import KITS, JournaledWords, find_kit, lexicon_for, new_game
 from firmware_bridge.live import LiveFile, live_path, read_live
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.project import describe
+from firmware_bridge.spectate.server import BoardView
+from games.core import GameError
+from games.crosslet import Crosslet
 
 
 def test_live_file_holds_the_latest_state_whole(tmp_path: Path) -> None:
@@ -140,9 +145,53 @@ def test_the_web_view_loads_no_referee_screens_or_device_library(tmp_path: Path,
         "hardware.buttons",
     }
     assert not any(m.startswith("firmware_bridge.referees") for m in ours)
+    # Crosslet is followed without its word list: the journal's words are trusted.
+    assert "firmware_bridge.lexicon_store" not in ours
     assert "importlib.metadata" not in loaded
     # No event loop, and so no OpenSSL: the server is threaded.
     assert not {"asyncio", "ssl"} & loaded
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_crosslet_followed_on_trust_shows_what_the_word_list_would(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = tmp_path / "j.sqlite"
+    sim = Simulation(SimOptions(game="crosslet", seed=seed, journal=journal))
+    try:
+        sim.start()
+        sim.play_computer()
+    finally:
+        sim.close()
+    trusting = BoardView(Follower(journal))
+    trusting.poll()
+    assert isinstance(trusting.follower.game, Crosslet)
+    assert isinstance(trusting.follower.game.lexicon, JournaledWords)
+
+    def judging(players: int, rng: random.Random, options: dict[str, Any]) -> Crosslet:
+        return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
+
+    monkeypatch.setitem(kits._FOLLOWED_GAME_MAKERS, "crosslet", judging)
+    checked = BoardView(Follower(journal))
+    checked.poll()
+    assert not isinstance(checked.follower.game.lexicon, JournaledWords)
+    try:
+        assert trusting.follower.record() == checked.follower.record()
+        assert trusting.parts() == checked.parts()
+        exported = export_game(journal)
+        record = trusting.follower.record()
+        assert record is not None and record["scores"] == exported["scores"]
+        assert [m["points"] for m in record["moves"]] == [m["points"] for m in exported["moves"]]
+    finally:
+        trusting.close()
+        checked.close()
+
+
+def test_a_followed_crosslet_has_no_word_list_to_search() -> None:
+    game = new_game("crosslet", 2, random.Random(1), {})
+    assert isinstance(game, Crosslet)
+    with pytest.raises(GameError, match="on trust"):
+        game.generator  # noqa: B018
 
 
 @pytest.mark.parametrize("name", sorted(KITS))
