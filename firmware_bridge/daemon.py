@@ -33,7 +33,7 @@ from .lobby import Choice, Lobby, Memory, lobby_choices, menu_file
 from .loop import Loop
 from .replay import in_force
 from .session import Session
-from .table import Devices, new_session, open_devices
+from .table import Devices, new_session, open_display, open_inputs
 from .tags import TagTable
 
 log = logging.getLogger("tabletop")
@@ -52,11 +52,18 @@ class Table:
     """What is on the table: the lobby choosing a game, or a game's session.
 
     Starts by resuming the newest unfinished game, else the configured game, else
-    the lobby; after a game, ok opens the lobby again on the same game.
+    the lobby; after a game, ok opens the lobby again on the same game. Built
+    without its loop, it shows what it starts with on the display and waits for
+    :meth:`attach` to be given the loop and the buzzer and LED.
     """
 
     def __init__(
-        self, config: RunConfig, journal: Journal, loop: Loop, display: Any, signals: Any
+        self,
+        config: RunConfig,
+        journal: Journal,
+        loop: Loop | None,
+        display: Any,
+        signals: Any,
     ) -> None:
         self.config = config
         self.journal = journal
@@ -66,6 +73,20 @@ class Table:
         self.labels = TagTable.load(config.tags).lookup
         self.session: Session[Any] | None = None
         self.lobby: Lobby | None = None
+
+    def attach(self, loop: Loop, signals: Any) -> None:
+        """Give the table started without them its loop and its buzzer and LED: from
+        now on events reach what is on the table, as if it had had them from the start."""
+        self.loop = loop
+        self.signals = signals
+        if self.session is not None:
+            if signals is not None:
+                self.session.signals = signals
+            loop.switch(self.session)
+            self.session.refresh()
+        elif self.lobby is not None:
+            loop.switch(self.lobby)
+            self.lobby.refresh()
 
     def start(self) -> None:
         record = self.journal.unfinished()
@@ -97,7 +118,8 @@ class Table:
         self.session = None
         memory = Memory(menu_file(self.config.journal))
         self.lobby = Lobby(choices(self.config.profile), self.display, preselect, memory)
-        self.loop.switch(self.lobby)
+        if self.loop is not None:
+            self.loop.switch(self.lobby)
         self.lobby.refresh()
 
     def new_game(
@@ -143,6 +165,10 @@ class Table:
         self.session = session
         # Spectators (tabletop web, publish) read what only the session knows from here.
         session.listeners.append(LiveFile(self.journal.path, session.game_id))
+        if self.loop is None:
+            # Before the board is open: the game's screen, and nothing else yet.
+            session.show_first()
+            return
         self.loop.switch(session)
         session.refresh()
 
@@ -200,12 +226,25 @@ def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float:
     return min(WATCHDOG_EVERY_S, half) if half > 0 else WATCHDOG_EVERY_S
 
 
+def open_pi_display(profile: Profile) -> Any:
+    """The profile's OLED, on a Raspberry Pi (anywhere else, that is what is said)."""
+    from hardware.pi import require_pi
+
+    require_pi()
+    return open_display(profile)
+
+
 def run_daemon(
     config_path: Path,
     out: TextIO,
-    devices: Callable[[Profile, Clock], Devices] = open_devices,
+    display: Callable[[Profile], Any] = open_pi_display,
+    inputs: Callable[[Profile, Clock, Any], Devices] = open_inputs,
 ) -> int:
     """Run the referee until SIGTERM or SIGINT; the exit status.
+
+    The OLED is opened first and shows the game (or the start menu) at once; then
+    ``inputs`` opens the pins, the buzzer and LED and the sensor board beside it, and
+    the buttons follow. Nothing is read before then, so no input can be missed.
 
     The sd_notify messages go to systemd from this loop only, never from a thread:
     READY=1 once the devices are open and the game is on the table, WATCHDOG=1 as
@@ -230,18 +269,25 @@ def run_daemon(
         print(f"tabletop: {exc}", file=sys.stderr)
         return EXIT_JOURNAL
     try:
-        hardware = devices(profile, clock)
+        oled = display(profile)
     except BaseException:
         journal.close()
         raise
-    if notice is not None:
-        log.error("%s", notice)
-        show_notice(hardware.oled, notice)
-        time.sleep(NOTICE_S)
+    try:
+        if notice is not None:
+            log.error("%s", notice)
+            show_notice(oled, notice)
+            time.sleep(NOTICE_S)
+        table = Table(config, journal, None, oled, None)
+        table.start()
+        hardware = inputs(profile, clock, oled)
+    except BaseException:
+        oled.close()
+        journal.close()
+        raise
     loop = Loop(Lobby(choices(profile)), hardware.board)
-    table = Table(config, journal, loop, hardware.oled, hardware.signals)
     loop.on_error = table.event_failed
-    table.start()
+    table.attach(loop, hardware.signals)
     station = ButtonStation(
         profile.buttons, pin_factory=hardware.pin_factory, clock=clock, on_event=loop.put
     )

@@ -8,18 +8,10 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hardware.errors import HardwareError, NotAPi, PinLibraryMissing
+from hardware.errors import HardwareError, PinLibraryMissing
+from hardware.pi import DEVICE_TREE_MODEL, pi_model, require_pi
 
-DEVICE_TREE_MODEL = Path("/proc/device-tree/model")
-
-
-def pi_model(model_path: Path = DEVICE_TREE_MODEL) -> str | None:
-    """The Raspberry Pi model this runs on, or None on any other machine."""
-    try:
-        model = model_path.read_bytes().rstrip(b"\0").decode(errors="replace").strip()
-    except OSError:
-        return None
-    return model if model.startswith("Raspberry Pi") else None
+__all__ = ["DEVICE_TREE_MODEL", "SimPin", "mock_pin_factory", "pi_model", "real_pin_factory"]
 
 
 def _lgpio() -> Any:
@@ -41,11 +33,7 @@ def real_pin_factory(*, model_path: Path = DEVICE_TREE_MODEL) -> Any:
     when neither library is installed, and :class:`HardwareError` when the
     GPIO chip cannot be opened.
     """
-    if pi_model(model_path) is None:
-        raise NotAPi(
-            f"this machine is not a Raspberry Pi ({model_path} does not name one), so it has "
-            "no GPIO pins to use: run on the Pi, or use the simulated board (tabletop sim)"
-        )
+    require_pi(model_path)
     missing: list[str] = []
     failures: list[str] = []
     for name, make in (("lgpio", _lgpio), ("RPi.GPIO", _rpigpio)):

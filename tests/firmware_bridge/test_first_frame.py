@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from firmware_bridge import daemon
+from firmware_bridge.journal import Journal
+from firmware_bridge.loop import Loop
 from firmware_bridge.sim.runner import SimOptions, Simulation
+from firmware_bridge.table import open_display
+from hardware.oled import dummy_oled
+from wiring.config import load_config
+from wiring.profile import Profile
 
 # Runs ``tabletop sim`` and, at the first frame handed to the OLED, prints what is loaded.
 PROBE = """
@@ -70,3 +79,69 @@ def test_a_resumed_game_waits_for_the_board_before_its_first_frame(tmp_path: Pat
         assert _frames(again) >= 1
     finally:
         again.close()
+
+
+class _Stop(Exception):
+    pass
+
+
+@pytest.mark.parametrize("journaled", [False, True])
+def test_the_daemon_shows_its_game_before_it_opens_the_board(
+    tmp_path: Path, journaled: bool
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    config = tmp_path / "tabletop.toml"
+    config.write_text(
+        'profile = "double-take-gpio"\n'
+        f'journal = "{journal}"\n'
+        'game = "double-take"\nplayers = 2\nseed = 5\nlog_level = "WARNING"\n',
+        encoding="utf-8",
+    )
+    if journaled:  # a game to resume, not a new one
+        with Journal(journal) as saved:
+            saved.new_game("double-take", 2, 5, {}, "double-take-gpio")
+    first: list[bytes] = []
+
+    def display(profile: Profile) -> Any:
+        return open_display(profile, oled_device=dummy_oled(profile.oled))
+
+    def inputs(profile: Profile, clock: Any, oled: Any) -> Any:
+        # The game is on the glass before anything of the board is opened or read.
+        assert oled.frames_shown == 1
+        first.append(oled.last_frame.tobytes())
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        daemon.run_daemon(config, io.StringIO(), display, inputs)
+
+    # It is the frame the table shows once its loop, board and signals are attached.
+    cfg = load_config(config)
+    with Journal(journal) as again:
+        oled = open_display(cfg.profile, oled_device=dummy_oled(cfg.profile.oled))
+        table = daemon.Table(cfg, again, None, oled, None)
+        table.start()
+        assert oled.frames_shown == 1
+        led = _Led()
+        table.attach(Loop(daemon.Lobby(daemon.choices(cfg.profile)), _NoBoard()), led)
+        assert oled.frames_shown == 1
+        assert oled.last_frame.tobytes() == first[0]
+        assert table.session is not None and table.session.signals is led
+        assert led.states == ["busy"]  # the board is yet to be checked against the game
+
+
+class _Led:
+    def __init__(self) -> None:
+        self.states: list[str] = []
+
+    def led_status(self, state: str) -> None:
+        self.states.append(state)
+
+
+class _NoBoard:
+    cells = ()
+
+    def poll(self, now: float) -> list[Any]:
+        return []
+
+    def close(self) -> None:
+        pass

@@ -27,16 +27,15 @@ DRIVER = textwrap.dedent(
 
     daemon.NOTICE_S = 0.0  # no need to wait for anyone to read it here
 
-    def devices(profile, clock):
-        return table.open_devices(
-            profile,
-            clock,
-            pin_factory=mock_pin_factory(),
-            oled_device=dummy_oled(profile.oled),
-            frames_dir=Path(sys.argv[2]),
+    def display(profile):
+        return table.open_display(
+            profile, oled_device=dummy_oled(profile.oled), frames_dir=Path(sys.argv[2])
         )
 
-    sys.exit(daemon.run_daemon(Path(sys.argv[1]), sys.stdout, devices))
+    def inputs(profile, clock, oled):
+        return table.open_inputs(profile, clock, oled, pin_factory=mock_pin_factory())
+
+    sys.exit(daemon.run_daemon(Path(sys.argv[1]), sys.stdout, display, inputs))
     """
 )
 

@@ -53,7 +53,10 @@ DRIVER = textwrap.dedent(
         def close(self):
             self.board.close()
 
-    def devices(profile, clock):
+    def display(profile):
+        return Oled(dummy_oled(profile.oled))
+
+    def inputs(profile, clock, oled):
         factory = mock_pin_factory()
         board = HangingBoard(sensor_board(profile, factory, clock))
         signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=factory)
@@ -61,9 +64,9 @@ DRIVER = textwrap.dedent(
         s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         s.sendto(b"TEST=devices-open", os.environ["NOTIFY_SOCKET"])
         s.close()
-        return Devices(factory, Oled(dummy_oled(profile.oled)), signals, board)
+        return Devices(factory, oled, signals, board)
 
-    sys.exit(run_daemon(Path(sys.argv[1]), sys.stdout, devices))
+    sys.exit(run_daemon(Path(sys.argv[1]), sys.stdout, display, inputs))
     """
 )
 
