@@ -16,7 +16,7 @@ from games.core import Game
 
 from .board_png import board_png
 from .journal import GameRecord, JournalError
-from .kits import find_kit
+from .kits import new_game
 from .replay import journaled_game, replay_entries
 from .spectate.geometry import geometry
 from .spectate.project import result_text
@@ -35,8 +35,7 @@ def saved_game(path: Path, game_id: int | None = None) -> SavedGame:
     if not path.exists():
         raise JournalError(f"there is no journal {path}: give the file tabletop sim or run wrote")
     with journaled_game(path, game_id) as (journal, record):
-        kit = find_kit(record.game)
-        game = kit.new_game(record.players, random.Random(record.seed), record.options)
+        game = new_game(record.game, record.players, random.Random(record.seed), record.options)
         for _ in replay_entries(journal, record.id, game):
             pass
     return SavedGame(record, game)

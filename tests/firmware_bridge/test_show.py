@@ -205,3 +205,35 @@ def test_a_doublecross_board_shows_its_specials_and_which_tiles_are_stable() -> 
     x0, y0, _, y1 = cell_box(geo, loose)
     assert _near(image.getpixel((x0 + 2, (y0 + y1) // 2)), _rgb(seat_colour(seats, 0)))
     assert _near(image.getpixel((x0 + 4, (y0 + y1) // 2)), _rgb(TILE_FILL))
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        ("UPDATE inputs SET payload = '{\"type\": \"fly\"}' WHERE seq = 3", "game 1"),
+        ("UPDATE inputs SET payload = 'not json' WHERE seq = 2", "game 1"),
+        ("UPDATE inputs SET payload = (SELECT payload FROM inputs WHERE seq = 1) "
+         "WHERE seq = 2", "does not replay"),
+    ],
+)  # fmt: skip
+def test_a_journal_whose_moves_do_not_replay_is_named_damaged_and_nothing_is_drawn(
+    edit: str, says: str, journals: dict[str, Path], tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "edited.sqlite"
+    shutil.copy(journals["double-take"], path)
+    db = sqlite3.connect(path)
+    with db:
+        db.execute(edit)
+    db.close()
+    before = path.read_bytes()
+    png = tmp_path / "board.png"
+    assert main(["show", "--journal", str(path), "--png", str(png)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and says in err
+    assert "Traceback" not in err
+    assert not png.exists()
+    assert path.read_bytes() == before
