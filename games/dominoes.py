@@ -43,6 +43,7 @@ from games.dominoes_board import (
     BadCell,
     Board,
     Domino,
+    Laid,
     cell_index,
     double_six_sets,
     track_pips,
@@ -191,6 +192,7 @@ class Dominoes(Game):
         # Only the wording of a refusal differs when a discard trims an overfull hand.
         self._trimming = False
         self._outcome: Outcome | None = None
+        self._layout_now: tuple[list[Laid], int, Layout] = ([], 0, {})
 
     @classmethod
     def from_position(
@@ -310,12 +312,18 @@ class Dominoes(Game):
         return track_pips(space)
 
     def layout(self) -> Layout:
-        out: Layout = {}
-        for laid in self.board.laid:
-            d = laid.domino
-            for cell, pip in ((laid.cell_a, d.a), (laid.cell_b, d.b)):
-                out[NAMES[cell]] = Piece(kind="domino", label=f"{d}:{pip}", owner=laid.owner)
-        return out
+        # Dominoes are only ever added to a board, so its list and length tell
+        # whether the layout made last time still stands.
+        every = self.board.laid
+        made, count, layout = self._layout_now
+        if made is not every or count != len(every):
+            layout = {}
+            for laid in every:
+                d = laid.domino
+                for cell, pip in ((laid.cell_a, d.a), (laid.cell_b, d.b)):
+                    layout[NAMES[cell]] = Piece("domino", f"{d}:{pip}", laid.owner)
+            self._layout_now = (every, len(every), layout)
+        return dict(layout)
 
     def cells(self) -> list[Cell]:
         return list(NAMES)

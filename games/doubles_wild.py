@@ -104,6 +104,13 @@ class Phase(StrEnum):
 ROLL, REROLL_OR_ACT, PLACE, BATTLE, OVER = Phase
 
 
+_BALLS: tuple[tuple[Piece, Piece], ...] = tuple(
+    (Piece("ball", colour, seat), Piece("ball", colour, seat, "protected"))
+    for seat, colour in enumerate(COLOURS)
+)
+"""Each seat's ball in ``layout``: on its own, and part of a line."""
+
+
 def _pair_name(red: Pair, blue: Pair) -> str:
     return f"red {red[0]}+{red[1]}, blue {blue[0]}+{blue[1]}"
 
@@ -149,6 +156,7 @@ class DoublesWild(Game):
         self._last_battle: BattleState | None = None
         self._scores = [0] * players
         self._outcome: Outcome | None = None
+        self._layout_now: tuple[tuple[int, ...], Layout] = ((), {})
 
     @classmethod
     def from_position(
@@ -306,16 +314,17 @@ class DoublesWild(Game):
         }
 
     def layout(self) -> Layout:
-        return {
-            geo.CELLS[i]: Piece(
-                kind="ball",
-                label=COLOURS[p],
-                owner=p,
-                state="protected" if geo.protected(self._board, i) else "",
-            )
-            for i, p in enumerate(self._board)
-            if p != geo.EMPTY
-        }
+        # Worked out again only when a ball has come or gone: the screen, the fixes
+        # and the referee all ask for it after every event.
+        board = tuple(self._board)
+        if board != self._layout_now[0]:
+            layout = {
+                geo.CELLS[i]: _BALLS[p][geo.protected(board, i)]
+                for i, p in enumerate(board)
+                if p != geo.EMPTY
+            }
+            self._layout_now = (board, layout)
+        return dict(self._layout_now[1])
 
     def state_dict(self) -> JSON:
         out = super().state_dict()

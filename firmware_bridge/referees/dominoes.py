@@ -74,12 +74,30 @@ class DominoesReferee(Referee[Dominoes]):
         super().__init__(game, facts)
         self.turn = DominoesTurn()
         self.view = DominoesView(game, facts, self, self.turn)
+        self._halves: dict[str, str] = {}
+        """Tag → the normalised half it was enrolled as, for the tag table of ``_read_by``."""
+        self._read_by: object = None
 
     # -- tags -----------------------------------------------------------------------
     def _label(self, sensed: str) -> str | None:
-        """The normalised half a tag shows; None for an unknown tag or an untagged piece."""
-        label = self.sensed_label(sensed)
-        return None if label is None else normalise_half(label)
+        """The normalised half a tag shows; None for an unknown tag or an untagged piece.
+
+        Every laid half is read again on every event, so a tag's half is looked up
+        once: an enrolled tag keeps its label while the table runs (enrolment is
+        a command of its own, and the table is read at start). A tag not known as
+        a half is looked up each time, as it may be enrolled later.
+        """
+        labels = self.facts.labels
+        if labels is not self._read_by:
+            self._halves.clear()
+            self._read_by = labels
+        half = self._halves.get(sensed)
+        if half is None:
+            label = self.sensed_label(sensed)
+            half = None if label is None else normalise_half(label)
+            if half is not None:
+                self._halves[sensed] = half
+        return half
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         if sensed == OCCUPIED:

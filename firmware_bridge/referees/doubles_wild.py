@@ -71,6 +71,7 @@ from .doubles_wild_turn import (
     Tumble,
     attackable,
     board_order,
+    shows,
     where,
 )
 from .doubles_wild_view import DoublesWildView
@@ -150,7 +151,9 @@ class DoublesWildReferee(Referee[DoublesWild]):
     # -- the board ------------------------------------------------------------------
     def board_fixes(self) -> list[Fix]:
         """What must change on the board, with a won battle's swap that sensors miss."""
-        fixes = super().board_fixes()
+        # The screen and the status ask after every event, and the board is mostly right.
+        seen = self.facts.observation
+        fixes = [] if shows(self.game.layout(), seen, self.matches) else super().board_fixes()
         swap = self.turn.swap
         if swap is None or self.turn.swap_lifted:
             return fixes

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from games.core import Cell
+from games.core import Cell, Piece
 from games.doubles_wild import COLOURS, BattleState, DoublesWild
+from games.doubles_wild_board import CELLS
 
 from ..dice_faces import TUMBLE_FRAME_S, TUMBLE_S, tumble_faces
 
@@ -14,6 +16,7 @@ _Face = TypeVar("_Face", int, int | None)
 
 ROWS = range(3, 12)
 """Row and column numbers: two-dice sums without doubles."""
+SPOTS = frozenset(CELLS)
 
 
 def ball_colour(piece: str) -> str:
@@ -58,6 +61,26 @@ class Tumble:
 def _cell_index(cell: Cell) -> tuple[int, int]:
     row, col = cell[1:].split("c")
     return int(row), int(col)
+
+
+def shows(
+    layout: Mapping[Cell, Piece],
+    observation: Mapping[Cell, str],
+    matches: Callable[[Piece, str], bool],
+) -> bool:
+    """Whether the spots show ``layout`` and nothing else: the board needs no fix.
+
+    The quick answer to whether ``reconcile`` would find anything to do.
+    """
+    shown = 0
+    for cell, sensed in observation.items():
+        if not sensed or cell not in SPOTS:
+            continue  # a cell that is no spot is not the game's
+        piece = layout.get(cell)
+        if piece is None or not matches(piece, sensed):
+            return False
+        shown += 1
+    return shown == len(layout)
 
 
 def board_order(cells: set[Cell]) -> list[Cell]:

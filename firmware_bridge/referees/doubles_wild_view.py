@@ -35,6 +35,9 @@ from .doubles_wild_turn import (
     where,
 )
 
+GRID: tuple[tuple[str | None, ...], ...] = tuple(tuple(f"r{r}c{c}" for c in ROWS) for r in ROWS)
+"""The spots as the map draws them: row 3 at the top, column 3 on the left."""
+
 
 class DoublesWildView(View[DoublesWild]):
     def __init__(
@@ -45,7 +48,7 @@ class DoublesWildView(View[DoublesWild]):
 
     # -- the map --------------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
-        return tuple(tuple(f"r{r}c{c}" for c in ROWS) for r in ROWS)
+        return GRID
 
     # -- words ----------------------------------------------------------------------
     def name(self, seat: int) -> str:

@@ -339,3 +339,30 @@ def test_a_script_domino_is_tagged_half_by_half() -> None:
     assert hand_for(table.referee).piece_labels(["H8"], "6-3:6") == ["6-3:6"]
     with pytest.raises(ValueError, match="place H8,H9 6-3"):
         hand_for(table.referee).piece_labels(["H8", "I8"], "6-9")
+
+
+def test_a_laid_half_is_looked_up_once_and_a_tag_enrolled_later_is_read() -> None:
+    table = drawn()
+    looked_up: list[str] = []
+    lookup = table.tags.lookup
+
+    def counted(tag: str) -> str | None:
+        looked_up.append(tag)
+        return lookup(tag)
+
+    table.session.facts.labels = counted
+    table.lay("H8,I8", "2-1")
+    assert table.game.history[-1] == Place(2, 1, "H8", "I8")
+    laid = {table.board["H8"], table.board["I8"]}
+    before = sum(tag in laid for tag in looked_up)
+    for _ in range(3):
+        table.settle()
+        table.press("roll")
+    assert sum(tag in laid for tag in looked_up) == before, "read once, not at every event"
+    unknown = table.tag(None)
+    table.board["H9"] = unknown
+    table.settle()
+    assert table.referee.turn.rejection.startswith("an unknown piece on H9")
+    table.tags.enrol(unknown, "1-5:1")
+    table.settle()
+    assert table.referee.turn.waiting == "Lay the other half of 1-5 beside H9."

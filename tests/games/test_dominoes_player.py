@@ -12,7 +12,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 from games.core import Action
 from games.dominoes import Discard, Dominoes, DominoesPlayer, Draw, EndTurn, Place
-from games.dominoes_board import Board
+from games.dominoes_board import NAMES, Board
 from games.double_take import DoubleTake
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
@@ -157,6 +157,23 @@ def test_slots_kept_up_to_date_match_slots_found_afresh(seed: int, players: int)
             assert [(s.cells, s.needs) for s in game.board.slots()] == fresh_slots(game)
 
 
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 6))
+def test_layout_shows_every_half_laid_so_far(seed: int, players: int) -> None:
+    game = Dominoes(players, random.Random(seed))
+    rng = random.Random(seed)
+    while game.outcome is None:
+        layout = game.layout()
+        assert {cell: (p.label, p.owner) for cell, p in layout.items()} == {
+            NAMES[i]: (f"{d.domino}:{pip}", d.owner)
+            for d in game.board.laid
+            for i, pip in ((d.cell_a, d.domino.a), (d.cell_b, d.domino.b))
+        }
+        layout.clear()  # a caller's copy: the game's own stays whole
+        assert len(game.layout()) == 2 * len(game.board.laid)
+        assert game.play(rng.choice(game.legal_actions())).accepted
+
+
 def test_a_copy_plays_on_without_touching_the_original() -> None:
     game = position([(2, 2), (2, 1)], [0, 0])
     before = game.state_dict()
@@ -164,6 +181,7 @@ def test_a_copy_plays_on_without_touching_the_original() -> None:
     assert other.play(Place(2, 2, "D4", "E4")).accepted
     assert game.state_dict() == before
     assert game.phase == "play"
+    assert {"D4", "E4"} <= set(other.layout()) - set(game.layout())
 
 
 def test_benchmark_a_whole_computer_game(benchmark: BenchmarkFixture) -> None:

@@ -8,9 +8,11 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from games import doubles_wild_board as geo
 from games import doubles_wild_odds as odds
 from games.core import Action, GameError
 from games.doubles_wild import (
+    COLOURS,
     Attack,
     BattleRoll,
     DoublesWild,
@@ -19,6 +21,7 @@ from games.doubles_wild import (
     Place,
     Reroll,
     Roll,
+    dice_action,
 )
 from games.doubles_wild_player import DoublesWildPlayer, play_out
 
@@ -252,3 +255,28 @@ def test_attacker_odds_under_best_play_are_fixed() -> None:
     # Attacker-first and ties-to-defender favour the defender: the attacker wins
     # about 42 battles in 100 (a simulation of 20,000 battles gave 0.421).
     assert odds.attacker_chance() == pytest.approx(0.41846, abs=1e-5)
+
+
+@pytest.mark.parametrize(("n", "seed"), [(2, 3), (3, 4), (4, 5)])
+def test_layout_follows_every_ball_that_comes_and_goes(n: int, seed: int) -> None:
+    game = DoublesWild(n)
+    seats, dice = players(n, seed), roller(seed)
+    while game.outcome is None:
+        board = [geo.EMPTY] * len(geo.CELLS)
+        for cell, seat in game.board().items():
+            board[geo.INDEX[cell]] = seat
+        layout = game.layout()
+        assert {cell: (p.owner, p.label, p.state) for cell, p in layout.items()} == {
+            cell: (seat, COLOURS[seat], "protected" if geo.protected(board, i) else "")
+            for i, seat in enumerate(board)
+            for cell in [geo.CELLS[i]]
+            if seat != geo.EMPTY
+        }
+        layout.clear()  # a caller's copy: the game's own stays whole
+        assert len(game.layout()) == len(game.board())
+        action = seats[game.to_move].decide(game)
+        if action is None:
+            need = seats[game.to_move].roll_needed(game)
+            assert need is not None
+            action = dice_action(need[0], dice(need[1]))
+        assert game.play(action).accepted
