@@ -84,6 +84,10 @@ __all__ = [
 ]
 
 
+_PIECES: dict[tuple[str, int | None, bool], Piece] = {}
+"""One piece for each letter, owner and stability: a layout is built from these."""
+
+
 class DoubleCross(Game):
     """One game of DoubleCross; options are described in ``games.doublecross_setup``."""
 
@@ -122,6 +126,8 @@ class DoubleCross(Game):
             paid={start},
             turn=setup.first,
         )
+        self._laid_out: tuple[tuple[tuple[Any, ...], ...], Layout] = ((), {})
+        """The board's contents when ``layout`` was last built, and that layout."""
         self.record: list[list[Note]] = []
         """The notes of every accepted action, in order."""
         self.set_up_specials = describe_specials(setup.specials)
@@ -144,10 +150,22 @@ class DoubleCross(Game):
 
     def layout(self) -> Layout:
         b = self.state.board
-        return {
-            cell_name(i): Piece("tile", b.letters[i], b.owners[i], "stable" if b.stable[i] else "")
-            for i in b.occupied()
-        }
+        # The board is changed in place in many steps; its contents say whether the
+        # layout built last still stands.
+        key = (tuple(b.letters), tuple(b.owners), tuple(b.stable))
+        if key != self._laid_out[0]:
+            pieces = _PIECES
+            layout: Layout = {}
+            for i in b.occupied():
+                tile = (b.letters[i], b.owners[i], b.stable[i])
+                piece = pieces.get(tile)
+                if piece is None:
+                    piece = pieces[tile] = Piece(
+                        "tile", tile[0], tile[1], "stable" if tile[2] else ""
+                    )
+                layout[ALL_CELLS[i]] = piece
+            self._laid_out = (key, layout)
+        return dict(self._laid_out[1])
 
     def rack(self, player: PlayerId) -> list[str]:
         return list(self.state.racks[player])

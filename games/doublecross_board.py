@@ -142,7 +142,7 @@ class Board:
         return [i for i in range(CELLS) if letters[i] and not stable[i]]
 
     def text(self, cells: tuple[int, ...]) -> str:
-        return "".join(self.letters[i] for i in cells)
+        return "".join([self.letters[i] for i in cells])
 
     def letter_counts(self) -> Counter[str]:
         return Counter(x for x in self.letters if x)

@@ -25,6 +25,9 @@ from typing import Protocol
 
 from games.doublecross_board import AXES, NEIGHBOURS, STEP, Board, cell_name
 
+_REMEMBERED = 4096
+"""How many answers a judge keeps before it starts its memory afresh."""
+
 
 class Words(Protocol):
     """What DoubleCross needs of a lexicon (``games.lexicon.Lexicon`` has it all)."""
@@ -67,12 +70,23 @@ class Judge:
     def __init__(self, words: Words, min_word: int) -> None:
         self.words = words
         self.min_word = min_word
+        self._partial: dict[str, bool] = {}
+        """``is_partial`` of each text asked about."""
+        self._spans: dict[tuple[str, tuple[bool, ...], int, int], tuple[int, int] | None] = {}
+        """The word ``tile_word`` found in a line (the span's ends, or None), by the
+        line's letters and stable tiles and the judged run's ends in it: the same
+        line anywhere on the board has the same word."""
 
     def is_complete(self, text: str) -> bool:
         return len(text) >= self.min_word and self.words.is_word(text.lower())
 
     def is_partial(self, text: str) -> bool:
-        return len(text) >= 2 and self.words.is_substring(text.lower())
+        known = self._partial.get(text)
+        if known is None:
+            if len(self._partial) >= _REMEMBERED:
+                self._partial.clear()
+            known = self._partial[text] = len(text) >= 2 and self.words.is_substring(text.lower())
+        return known
 
     # -- runs and words ------------------------------------------------------------
     def line(self, board: Board, i: int, axis: int) -> tuple[int, ...]:
@@ -132,19 +146,32 @@ class Judge:
         text = board.text(line)
         first = line.index(run[0])
         last = first + len(run) - 1
-        top = len(line) - 1
-        starts = [
-            p for p in range(first + 1) if p == 0 or (stable[line[p]] and not stable[line[p - 1]])
-        ]
-        ends = [
-            q
-            for q in range(last, top + 1)
-            if q == top or (stable[line[q]] and not stable[line[q + 1]])
-        ]
+        flags = tuple([stable[j] for j in line])
+        key = (text, flags, first, last)
+        if key in self._spans:
+            span = self._spans[key]
+        else:
+            if len(self._spans) >= _REMEMBERED:
+                self._spans.clear()
+            span = self._spans[key] = self._word_span(text, flags, first, last)
+        if span is None:
+            return None
+        p, q = span
+        return Word(axis, line[p : q + 1], text[p : q + 1])
+
+    def _word_span(
+        self, text: str, stable: tuple[bool, ...], first: int, last: int
+    ) -> tuple[int, int] | None:
+        """The ends of the longest complete word in a line's ``text`` that holds the
+        judged run ``first``..``last`` and ends at the line's ends or a stable
+        block's outer edges (equal lengths: the one that starts first); None if none."""
+        top = len(text) - 1
+        starts = [p for p in range(first + 1) if p == 0 or (stable[p] and not stable[p - 1])]
+        ends = [q for q in range(last, top + 1) if q == top or (stable[q] and not stable[q + 1])]
         spans = sorted(((q - p, p, q) for p in starts for q in ends), key=lambda s: (-s[0], s[1]))
         for _, p, q in spans:
             if self.is_complete(text[p : q + 1]):
-                return Word(axis, line[p : q + 1], text[p : q + 1])
+                return p, q
         return None
 
     def refused(self, board: Board, i: int) -> bool:
@@ -180,15 +207,19 @@ class Judge:
     def orphans(self, board: Board) -> list[int]:
         """Unstable tiles not joined through edge-to-edge neighbours to a stable tile."""
         letters, stable = board.letters, board.stable
-        seen = {i for i, s in enumerate(stable) if s}
-        todo = list(seen)
-        while todo:
-            i = todo.pop()
+        loose = board.unstable()
+        # Walk from the unstable tiles that touch a stable one (there are few unstable
+        # tiles and many stable ones): an unstable tile is joined to a stable tile
+        # exactly when its group of unstable tiles touches one.
+        held = [i for i in loose if any(stable[j] for j in NEIGHBOURS[i])]
+        seen = set(held)
+        while held:
+            i = held.pop()
             for j in NEIGHBOURS[i]:
-                if letters[j] and j not in seen:
+                if letters[j] and not stable[j] and j not in seen:
                     seen.add(j)
-                    todo.append(j)
-        return [i for i in board.unstable() if i not in seen]
+                    held.append(j)
+        return [i for i in loose if i not in seen]
 
     def doomed(self, board: Board) -> list[int]:
         """Unstable tiles that settling destroys now: orphans, and tiles with no

@@ -60,7 +60,6 @@ from games.crosslet import (
     TableBag,
 )
 from games.crosslet_board import BLANK
-from hardware.board import OCCUPIED
 
 from ..events import ButtonEvent
 from ..facts import Facts
@@ -129,10 +128,7 @@ class CrossletReferee(Referee[Crosslet]):
         return self.tiles.letter(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
-        if sensed == OCCUPIED:
-            # A board without tag readers cannot tell one tile from another.
-            return self.facts.labels is None
-        return self.tiles.letter(sensed) == label_letter(piece.label)
+        return self.tiles.shows(sensed, label_letter(piece.label))
 
     # -- the board ------------------------------------------------------------------
     def on_board(self) -> None:
@@ -159,8 +155,13 @@ class CrossletReferee(Referee[Crosslet]):
         turn.laid = {}
         layout = game.layout()
         seen = self.seen()
+        shows = self.tiles.shows
         moved = sorted(
-            (c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])),
+            (
+                c
+                for c, p in layout.items()
+                if c not in seen or not shows(seen[c], label_letter(p.label))
+            ),
             key=order,
         )
         added = sorted((c for c in seen if c not in layout), key=order)

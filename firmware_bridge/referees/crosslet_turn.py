@@ -81,6 +81,16 @@ class TileReader:
             self._read[sensed] = letter
         return letter
 
+    def shows(self, sensed: str, tile: str | None) -> bool:
+        """Whether a sensed value shows ``tile``; an occupancy board sees any tile."""
+        known = self._read.get(sensed)
+        if known is not None and self.facts.labels is self._labels:
+            return known == tile
+        if sensed == OCCUPIED:
+            # A board without tag readers cannot tell one tile from another.
+            return self.facts.labels is None
+        return self.letter(sensed) == tile
+
 
 def short(seat: int) -> str:
     return f"P{seat + 1}"

@@ -94,9 +94,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         return self.tiles.letter(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
-        if sensed == OCCUPIED:
-            return self.facts.labels is None
-        return self.tiles.letter(sensed) == piece.label
+        return self.tiles.shows(sensed, piece.label)
 
     def strange_tile(self, cell: str) -> str:
         """Why the piece on ``cell`` is not a tile the referee can read."""
@@ -121,8 +119,9 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         turn = self.turn
         layout = game.layout()
         seen = self.seen()
+        shows = self.tiles.shows
         moved = sorted(
-            (c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])),
+            (c for c, p in layout.items() if c not in seen or not shows(seen[c], p.label)),
             key=order,
         )
         added = sorted((c for c in seen if c not in layout), key=order)

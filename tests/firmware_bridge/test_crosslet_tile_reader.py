@@ -58,3 +58,15 @@ def test_a_new_tag_table_is_read_afresh() -> None:
 def test_the_labels_of_the_games_pieces_read_as_tag_labels_do() -> None:
     for label in ["A", "Z", "?", "blank", " e ", "AB", "6-3:6", ""]:
         assert label_letter(label) == tile_letter(label)
+
+
+def test_a_sensed_tile_shows_the_letter_read_or_any_tile_without_tag_readers() -> None:
+    facts = Facts(labels=TagTable({"04A224B2": "E"}).lookup)
+    reader = TileReader(facts, tile_letter)
+    assert [reader.shows("04A224B2", "E") for _ in range(2)] == [True, True]
+    assert not reader.shows("04A224B2", "A")
+    assert not reader.shows(OCCUPIED, "E")  # a reader that read no tag
+    assert not reader.shows("04A224B9", "E")  # never enrolled
+    facts.labels = None
+    assert reader.shows(OCCUPIED, "E")
+    assert not reader.shows("04A224B2", "E")
