@@ -5,7 +5,10 @@ holds is taken from the daemon's. This plays a simulated game into a journal,
 starts ``tabletop web`` on it, fetches the page, ``/game.json`` and
 ``/state.json`` (so that everything a visitor causes is loaded), then reads the
 process's resident memory (RSS), the part of it no other process shares
-(private), and the processor time it takes over a few idle seconds.
+(private), and the processor time it takes over a few idle seconds. Then a game
+is played into a journal that ``tabletop web`` follows, a move every 0.3 s, and
+each move is timed from its commit to the journal to its event reaching an open
+page.
 
 The floor under the RSS is the web server itself: a WSGI application of one
 page under waitress, with as many worker threads as the view, measured the same
@@ -18,12 +21,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import http.client
+import json
 import os
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Sequence
@@ -32,6 +38,9 @@ from typing import Any
 
 RSS_TARGET_MB = 30.0
 IDLE_S = 3.0
+LATENCY_TARGET_S = 1.0
+PACE_S = 0.3
+"""Between the moves of the game whose moves are timed to the page."""
 
 HELLO = """
 import sys
@@ -119,6 +128,66 @@ def _journal(game: str, folder: Path) -> Path:
     return path
 
 
+class PageReader(threading.Thread):
+    """An open page's event stream: when each number of moves first reached it."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.conn.request("GET", "/events")
+        self.reply = self.conn.getresponse()
+        self.arrived: dict[int, float] = {}
+
+    def run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            while line := self.reply.readline():
+                if line.startswith(b"data: "):
+                    now = time.monotonic()
+                    moves = json.loads(line[6:])["parts"]["moves"].count("<li")
+                    self.arrived.setdefault(moves, now)
+
+
+def latencies(game: str, folder: Path, moves: int, pace_s: float) -> list[float]:
+    """Seconds from each move's commit to the journal to its event reaching an open
+    page, with a move every ``pace_s`` seconds."""
+    from firmware_bridge.sim.runner import SimOptions, Simulation
+
+    path = folder / f"{game}-live.sqlite"
+    sim = Simulation(SimOptions(game=game, seed=5, journal=path))
+    committed: dict[int, float] = {}
+
+    def commit(played: object) -> None:
+        n = len(sim.session.game.history)
+        committed.setdefault(n, time.monotonic())
+        if n >= moves:
+            raise _Enough
+        time.sleep(pace_s)
+
+    sim.commits.append(commit)
+    port = _free_port()
+    try:
+        sim.start()
+        cmd = [*tabletop(), "web", "--journal", str(path), "--listen", f"127.0.0.1:{port}"]
+        with subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as server:
+            try:
+                _get(port, "/")
+                page = PageReader(port)
+                page.start()
+                with contextlib.suppress(_Enough):
+                    sim.play_computer()
+                time.sleep(1.0)
+            finally:
+                server.terminate()
+                server.wait(timeout=10)
+    finally:
+        sim.close()
+    return [page.arrived[n] - t for n, t in committed.items() if n in page.arrived]
+
+
+class _Enough(Exception):
+    """Stops the measured game after enough moves."""
+
+
 def tabletop() -> list[str]:
     script = Path(sys.executable).parent / "tabletop"
     return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.cli"]
@@ -147,6 +216,12 @@ def run(quick: bool) -> list[dict[str, Any]]:
             figures.append(_fig(f"web view memory (RSS), {game}", "MB", RSS_TARGET_MB, got["rss"]))
             figures.append(_fig(f"  its own (private), {game}", "MB", None, got["private"]))
             figures.append(_fig(f"  processor while idle, {game}", "% core", None, got["idle"]))
+    with tempfile.TemporaryDirectory() as tmp:
+        moves = 10 if quick else 40
+        got_s = latencies("double-take", Path(tmp), moves, PACE_S)
+        figures.append(
+            _fig("move → open page, double-take", "s", LATENCY_TARGET_S, got_s, len(got_s), moves)
+        )
     floor = []
     for _ in range(runs):
         port = _free_port()
@@ -155,7 +230,16 @@ def run(quick: bool) -> list[dict[str, Any]]:
     return figures
 
 
-def _fig(figure: str, unit: str, target: float | None, samples: list[float]) -> dict[str, Any]:
+def _fig(
+    figure: str,
+    unit: str,
+    target: float | None,
+    samples: list[float],
+    got: int | None = None,
+    wanted: int | None = None,
+) -> dict[str, Any]:
+    if got is not None and got < (wanted or 0):
+        raise RuntimeError(f"{figure}: only {got} of {wanted} moves reached the page")
     return {"figure": figure, "unit": unit, "target": target, "better": "lower", "samples": samples}
 
 
