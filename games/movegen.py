@@ -828,6 +828,7 @@ class MoveGenerator:
                         laid_mul = math.prod(wms[begin:anchor])
                         place(node, anchor, node_mask & ok, laid_sum, laid_mul, 0, state)
             previous = anchor
+        place = _unlinked  # it called itself: a cycle of references, broken here
 
     def _starts(
         self,
