@@ -326,20 +326,24 @@ class _Rack:
         # Built a digit at a time, the lowest first: each letter's numbers repeat those
         # of the letters before it once for each count of it.
         letters = [0]
-        left = [0]
         for ch in [ch for ch in counts if ch != BLANK]:
             steps[ch] = len(letters)
             bit = 1 << _INDEX[ch]
             count = counts[ch]
             letters = [m | bit if k else m for k in range(count + 1) for m in letters]
-            left = [n + k for k in range(count + 1) for n in left]
         steps[BLANK] = len(letters)
         blanks = counts.get(BLANK, 0)
         reach = letters + [_ALL] * (blanks * len(letters))
         letters = letters * (blanks + 1)
-        left = [n + k for k in range(blanks + 1) for n in left]
+        bonus = [0] * len(letters)
         tiles = sum(counts.values())
-        bonus = [ALL_TILES_BONUS if tiles - n == RACK_SIZE else 0 for n in left]
+        if tiles == RACK_SIZE:
+            bonus[0] = ALL_TILES_BONUS  # every tile laid
+        elif tiles > RACK_SIZE:
+            left = [0]
+            for ch in steps:
+                left = [n + k for k in range(counts.get(ch, 0) + 1) for n in left]
+            bonus = [ALL_TILES_BONUS if tiles - n == RACK_SIZE else 0 for n in left]
         return cls(steps, letters, reach, bonus, len(letters) - 1)
 
 
@@ -824,6 +828,7 @@ class MoveGenerator:
                         laid_mul = math.prod(wms[begin:anchor])
                         place(node, anchor, node_mask & ok, laid_sum, laid_mul, 0, state)
             previous = anchor
+        place = _unlinked  # it called itself: a cycle of references, broken here
 
     def _starts(
         self,

@@ -3,6 +3,7 @@ against the search for every placement, over random positions and racks."""
 
 from __future__ import annotations
 
+import gc
 import itertools
 import random
 from collections import Counter
@@ -87,3 +88,25 @@ def test_the_best_placements_are_the_highest_scoring_of_all_in_the_order_found(
     assert [(m.tiles, m.blanks, m.score) for m in gen.best_moves(board, rack)] == expected
     best = gen.best(board, rack)
     assert (best.tiles, best.blanks, best.score) == expected[0] if best else not expected
+
+
+def test_a_search_leaves_nothing_for_the_garbage_collector(
+    enable_generator: MoveGenerator, enable_set: WordSet
+) -> None:
+    gen = enable_generator
+    game = Crosslet(2, random.Random(5), lexicon=enable_set, generator=gen)
+    player = CrossletPlayer(gen, random.Random(5))
+    for _ in range(6):
+        game.play(player.choose(game))
+    board = game.board_letters()
+    gc.collect()
+    gc.disable()
+    try:
+        for rack in (list("AEINRST"), list("QU?ZEAL")):
+            assert gen.best(board, rack) is not None
+            assert list(gen.moves(board, rack))
+            # The search's steps call themselves; once it is over, nothing of it may
+            # be left in a cycle that only the collector would free.
+            assert gc.collect() == 0
+    finally:
+        gc.enable()
