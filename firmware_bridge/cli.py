@@ -106,7 +106,6 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
 def _sim(args: argparse.Namespace, out: TextIO) -> int:
     from .checks import check_sim
     from .setup_file import game_options
-    from .sim.dry_run import check_script
     from .sim.runner import SimOptions, Simulation
     from .sim.script import with_board_cells
 
@@ -137,6 +136,8 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         lobby=lobby,
     )
     if isinstance(script, list) and args.journal is not None and not lobby:
+        from .sim.dry_run import check_script
+
         check_script(sim_options, script)
     sim = Simulation(sim_options)
     if script is not None:

@@ -16,7 +16,6 @@ import contextlib
 import json
 import logging
 import os
-import shutil
 import sqlite3
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -520,6 +519,8 @@ def _clean(text: str, limit: int = 160) -> str:
 
 
 def _free_bytes(path: Path) -> int:
+    import shutil  # here: only a failed write needs it
+
     for folder in (path.parent, *path.parents):
         try:
             return shutil.disk_usage(folder).free

@@ -8,7 +8,6 @@ The engines still check their own settings; this is the table the people read.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -244,6 +243,8 @@ def check_options(
                 leave = f"take {name} out of {source}" if source else f"leave out {shown}"
                 problems.append(f"{title} has no options: {leave}")
                 continue
+            import difflib  # here: only a misspelt name needs it
+
             near = difflib.get_close_matches(name, list(by_name), n=1, cutoff=0.6)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             problems.append(f"{title} has no option {name!r} ({shown}){hint}")

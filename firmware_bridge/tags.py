@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -121,6 +120,8 @@ class TagTable:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the table atomically: a crash leaves the old file or the new one."""
+        import tempfile  # here: only a save needs it
+
         file = Path(path)
         try:
             file.parent.mkdir(parents=True, exist_ok=True)

@@ -7,7 +7,6 @@ engine; :meth:`Listed.load` imports the one a table plays.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 from dataclasses import dataclass
 
@@ -54,6 +53,8 @@ def find_listed(name: str) -> Listed:
         if game.name == name:
             return game
     names = game_names()
+    import difflib  # here: only a misspelt name needs it
+
     near = difflib.get_close_matches(name, names, 1)
     hint = f"; did you mean '{near[0]}'?" if near else ""
     raise UnknownGame(f"no game called {name!r} (games: {', '.join(names)}){hint}")

@@ -8,8 +8,6 @@ merged key by key. ``[board] name`` is never inherited.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from importlib import resources
-from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +18,14 @@ from wiring.tomlfile import read_toml
 
 __all__ = ["ProfileError", "check_fits", "list_profiles", "load_profile"]
 
-_SHIPPED = "wiring.profiles"
+_SHIPPED = Path(__file__).parent / "profiles"
+"""The shipped profiles: the package ``wiring.profiles``, a folder of the installed
+package (importlib.resources would give the same path, and load zipfile to do it)."""
 _SUFFIX = ".toml"
 
 
-def _shipped_dir() -> Traversable:
-    return resources.files(_SHIPPED)
+def _shipped_dir() -> Path:
+    return _SHIPPED
 
 
 def list_profiles() -> list[str]:
@@ -45,7 +45,7 @@ def is_path(name_or_path: str) -> bool:
 class _Source:
     """One profile file: where it is, how messages name it, and its stem."""
 
-    def __init__(self, label: str, stem: str, file: Traversable | Path) -> None:
+    def __init__(self, label: str, stem: str, file: Path) -> None:
         self.label = label
         self.stem = stem
         self.file = file

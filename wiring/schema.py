@@ -6,7 +6,6 @@ key, says what is wrong and what to do.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
@@ -104,6 +103,8 @@ class Document:
 
 def closest(word: str, choices: list[str]) -> str:
     """A ``did you mean`` hint for a misspelt name, or a list of the choices."""
+    import difflib  # here: only a misspelt name needs it
+
     near = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
     if near:
         return f"did you mean {near[0]!r}?"

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wiring.errors import WiringError
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 _LOCATION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 

@@ -28,7 +28,6 @@ of the line makes that mistake on purpose (to see the referee refuse it).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -107,6 +106,8 @@ def check_line(line: Line) -> None:
     if n < low or (high is not None and n > high):
         raise line.error(f"'{line.verb}' takes {usage}")
     if line.verb in ("press", "hold") and line.args[0] not in BUTTONS:
+        import difflib  # here: only a misspelt word needs it
+
         near = difflib.get_close_matches(line.args[0], BUTTONS, 1)
         hint = f"; did you mean '{near[0]}'?" if near else ""
         raise line.error(f"no button '{line.args[0]}' (buttons: {', '.join(BUTTONS)}){hint}")
@@ -146,6 +147,8 @@ def parse_line(text: str, lineno: int, source: str) -> Line | None:
     verb = words[0].lower()
     line = Line(source, lineno, verb, tuple(words[1:]), deliberate)
     if verb not in VERBS:
+        import difflib  # here: only a misspelt word needs it
+
         near = difflib.get_close_matches(verb, VERBS, 1)
         hint = f"; did you mean '{near[0]}'?" if near else ""
         raise line.error(f"unknown action '{words[0]}'{hint}")
