@@ -312,13 +312,15 @@ class Dominoes(Game):
         return track_pips(space)
 
     def layout(self) -> Layout:
-        # Dominoes are only ever added to a board, so its list and length tell
-        # whether the layout made last time still stands.
+        # Dominoes are only ever added to a board, so the layout made last time for
+        # the same board stands, with the dominoes laid since added to a copy of it.
         every = self.board.laid
         made, count, layout = self._layout_now
-        if made is not every or count != len(every):
-            layout = {}
-            for laid in every:
+        if made is not every:
+            count, layout = 0, {}
+        if count != len(every):
+            layout = dict(layout)
+            for laid in every[count:]:
                 d = laid.domino
                 for cell, pip in ((laid.cell_a, d.a), (laid.cell_b, d.b)):
                     layout[NAMES[cell]] = Piece("domino", f"{d}:{pip}", laid.owner)

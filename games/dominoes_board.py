@@ -279,13 +279,15 @@ class Board:
 
     def _add_slots(self, found: dict[tuple[int, int], Slot], cells: set[int]) -> None:
         pip = self.pip
+        judged: set[tuple[int, int]] = set()  # a pair is met from both its cells
         for c in cells:
             if c in pip:
                 continue
             for n in NEIGHBOURS[c]:
                 key = (c, n) if c < n else (n, c)
-                if n in pip or key in found:
+                if n in pip or key in found or key in judged:
                     continue
+                judged.add(key)
                 slot = self._judge(key[0], key[1], explain=False)
                 if isinstance(slot, Slot):
                     found[key] = slot

@@ -36,10 +36,11 @@ There is no resigning: a long ``back`` does nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any
 
-from games.core import Action, Piece, Verdict
+from games.core import Action, Layout, Piece, Verdict
 from games.dominoes import Dominoes, Draw, EndTurn, Place
 from games.dominoes_board import NEIGHBOURS, cell_index
 from hardware.board import OCCUPIED
@@ -76,6 +77,9 @@ class DominoesReferee(Referee[Dominoes]):
         self.view = DominoesView(game, facts, self, self.turn)
         self._halves: dict[str, str] = {}
         """Tag → the normalised half it was enrolled as, for the tag table of ``_read_by``."""
+        self._kept: dict[str, tuple[str, str]] = {}
+        """Cell → (the label of the half laid there, what was sensed there) when the
+        two were seen to agree, for the tag table of ``_read_by``."""
         self._read_by: object = None
 
     # -- tags -----------------------------------------------------------------------
@@ -87,10 +91,7 @@ class DominoesReferee(Referee[Dominoes]):
         a command of its own, and the table is read at start). A tag not known as
         a half is looked up each time, as it may be enrolled later.
         """
-        labels = self.facts.labels
-        if labels is not self._read_by:
-            self._halves.clear()
-            self._read_by = labels
+        self._same_table()
         half = self._halves.get(sensed)
         if half is None:
             label = self.sensed_label(sensed)
@@ -98,6 +99,33 @@ class DominoesReferee(Referee[Dominoes]):
             if half is not None:
                 self._halves[sensed] = half
         return half
+
+    def _same_table(self) -> None:
+        """Forget what was read with another tag table than the facts' one now."""
+        labels = self.facts.labels
+        if labels is not self._read_by:
+            self._halves.clear()
+            self._kept.clear()
+            self._read_by = labels
+
+    def _moved(self, layout: Layout, seen: Mapping[str, str]) -> list[str]:
+        """The laid cells that do not show their half, in layout order.
+
+        A cell that showed its half with the same tag last time is not read again.
+        """
+        self._same_table()
+        kept = self._kept
+        moved = []
+        for cell, piece in layout.items():
+            sensed = seen.get(cell)
+            if sensed is None:
+                moved.append(cell)
+            elif kept.get(cell) != (piece.label, sensed):
+                if self.matches(piece, sensed):
+                    kept[cell] = (piece.label, sensed)
+                else:
+                    moved.append(cell)
+        return moved
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         if sensed == OCCUPIED:
@@ -126,7 +154,7 @@ class DominoesReferee(Referee[Dominoes]):
         turn.waiting = ""
         layout = game.layout()
         seen = self.facts.observation
-        moved = [c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])]
+        moved = self._moved(layout, seen)
         if moved:
             names = sorted({layout[c].label.split(":")[0] for c in moved})
             self._reject(f"put {' and '.join(names)} back on {span(moved)}")
@@ -318,7 +346,7 @@ class DominoesReferee(Referee[Dominoes]):
         game = self.game
         layout = game.layout()
         seen = self.facts.observation
-        moved = [c for c, p in layout.items() if c not in seen or not self.matches(p, seen[c])]
+        moved = self._moved(layout, seen)
         if moved:
             names = sorted({layout[c].label.split(":")[0] for c in moved})
             self._refuse_count(f"put {' and '.join(names)} back on {span(moved)} first")

@@ -170,6 +170,18 @@ def test_a_laid_domino_lifted_again_must_go_back() -> None:
     assert table.referee.turn.rejection == ""
 
 
+
+def test_a_laid_half_that_shows_another_tag_is_read_again() -> None:
+    table = drawn()
+    table.lay("H8,I8", "2-1")
+    table.board["I8"] = table.tag("4-5:4")  # swapped without the board seeing it empty
+    table.settle()
+    assert table.referee.turn.rejection == "put 2-1 back on I8"
+    table.board["I8"] = table.tag("1-2:1")  # the twin from the second set is as good
+    table.settle()
+    assert table.referee.turn.rejection == ""
+    assert table.session.pending_fixes() == []
+
 def test_chain_after_a_double_ends_on_ok() -> None:
     game = Dominoes.from_position(2, hands=[[(3, 3), (1, 3), (0, 2)], [(4, 4)]], phase="play")
     table = Table(game)

@@ -12,7 +12,7 @@ from pytest_benchmark.fixture import BenchmarkFixture
 
 from games.core import Action
 from games.dominoes import Discard, Dominoes, DominoesPlayer, Draw, EndTurn, Place
-from games.dominoes_board import NAMES, Board
+from games.dominoes_board import NAMES, NEIGHBOURS, Board, Slot
 from games.double_take import DoubleTake
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
@@ -141,7 +141,18 @@ def fresh_slots(game: Dominoes) -> list[tuple[tuple[int, int], tuple[int | None,
     board = Board()
     for laid in game.board.laid:
         board.lay(laid.domino, laid.cell_a, laid.cell_b, laid.owner)
-    return [(s.cells, s.needs) for s in board.slots()]
+    found = [(s.cells, s.needs) for s in board.slots()]
+    # Every pair of neighbouring empty cells, judged one by one, finds the same.
+    every = [
+        (slot.cells, slot.needs)
+        for a in range(len(NAMES))
+        for b in NEIGHBOURS[a]
+        if a < b and a not in board.pip and b not in board.pip
+        for slot in [board.analyse(a, b)]
+        if isinstance(slot, Slot)
+    ]
+    assert found == every
+    return found
 
 
 @settings(max_examples=10, deadline=None)
