@@ -55,6 +55,7 @@ from games.crosslet_board import (
     FormedWord,
     formed_words,
     joined,
+    joined_to,
     parse_cell,
     rack_points,
 )
@@ -222,6 +223,8 @@ class Crosslet(Game):
         self._judged: tuple[PlaceTiles, int, _Placement] | None = None
         """The last placement ``check`` accepted, with the number of actions played then:
         ``apply`` plays it without working it out again."""
+        self._played: tuple[PlaceTiles, int, list[FormedWord]] | None = None
+        """The last placement played, the number of actions played with it, its words."""
         self._scores = [0] * players
         self._scoreless = 0
         self._outcome: Outcome | None = None
@@ -451,6 +454,14 @@ class Crosslet(Game):
             return Verdict.reject(e.reason)
         return Verdict.ok()
 
+    def last_words(self, action: PlaceTiles) -> list[FormedWord] | None:
+        """The words ``action`` formed, with their points, if it is the last action
+        played; else None."""
+        played = self._played
+        if played is not None and played[1] == len(self.history) and played[0] == action:
+            return list(played[2])
+        return None
+
     def score_placement(self, action: PlaceTiles) -> list[tuple[str, int]]:
         """The words a placement forms with their points, then ``("all 7 tiles", 15)`` if earned.
 
@@ -499,7 +510,9 @@ class Crosslet(Game):
                 placed[cell] = named[cell]
         self._check_rack(used)
         if self._board:
-            if not joined([*self._board, *placed]):
+            # The board is one group (every placement joined it), so the new tiles
+            # need only reach it: the whole board is not walked again.
+            if not joined_to(self._board, placed):
                 raise IllegalMove("the tiles are not joined to the board")
         else:
             if CENTRE not in placed:
@@ -630,6 +643,7 @@ class Crosslet(Game):
                 p = judged[2]
             else:
                 p = self._placement(action, check_words=False)
+            self._played = (action, len(self.history) + 1, p.words)
             events = [ScoreEvent(seat, w.points, w.word) for w in p.words]
             if len(p.placed) == RACK_SIZE:
                 events.append(ScoreEvent(seat, ALL_TILES_BONUS, "all 7 tiles"))

@@ -195,6 +195,26 @@ def joined(cells: Iterable[Cell]) -> bool:
     return len(seen) == len(group)
 
 
+def joined_to(board: Mapping[Cell, str], placed: Iterable[Cell]) -> bool:
+    """Whether every placed cell reaches a tile of ``board`` through placed cells.
+
+    For a board that is one group (as a Crosslet board always is) this is
+    ``joined([*board, *placed])``, found by walking the placed tiles only.
+    """
+    listed = list(placed)
+    group = set(listed)
+    if not group <= _POINTS.keys():
+        return joined(listed)  # says which cell is not on the board
+    todo = [c for c in group if any(n in board for n in _NEIGHBOURS[c])]
+    seen = set(todo)
+    while todo:
+        for q in _NEIGHBOURS[todo.pop()]:
+            if q in group and q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return len(seen) == len(group)
+
+
 def rack_points(rack: Iterable[str]) -> int:
     """Sum of the tiles left on a rack (blanks 0)."""
     return sum(LETTER_VALUES[t] for t in rack)

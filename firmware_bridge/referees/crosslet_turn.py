@@ -153,6 +153,9 @@ def strange_tile(facts: Facts, cell: str) -> str:
 
 def formed(game: Crosslet, action: PlaceTiles) -> list[FormedWord]:
     """The words a placement forms (before or after it is played), with their points."""
+    words = game.last_words(action)
+    if words is not None:
+        return words
     board = game.board_letters()
     cells = [cell for cell, _ in action.tiles]
     if cells and all(cell in board for cell in cells):

@@ -24,6 +24,7 @@ from games.crosslet_board import (
     cell_name,
     formed_words,
     joined,
+    joined_to,
     parse_cell,
     tile_points,
 )
@@ -156,3 +157,32 @@ def test_a_cell_off_the_board_in_a_placement_is_named() -> None:
         formed_words({"H8": "A"}, {"P8": "B"})
     with pytest.raises(IllegalMove, match="'H0' is not a cell"):
         joined(["H8", "H0"])
+
+
+@st.composite
+def one_group_and_tiles(draw: st.DrawFn) -> tuple[dict[str, str], list[str]]:
+    """A board grown tile by tile from the centre (so one group, as a game's board is)
+    and new tiles on empty cells, near it or not."""
+    board = {"H8": "A"}
+    for _ in range(draw(st.integers(0, 40))):
+        edge = sorted({n for c in board for n in _around(c)} - board.keys())
+        board[draw(st.sampled_from(edge))] = "E"
+    free = st.sampled_from(ALL_CELLS).filter(lambda c: c not in board)
+    near = st.sampled_from(sorted({n for c in board for n in _around(c)} - board.keys()))
+    placed = draw(st.lists(st.one_of(free, near), max_size=7, unique=True))
+    return board, placed
+
+
+def _around(cell: str) -> list[str]:
+    col, row = parse_cell(cell)
+    steps = ((col + 1, row), (col - 1, row), (col, row + 1), (col, row - 1))
+    return [cell_name(c, r) for c, r in steps if 0 <= c < SIZE and 0 <= r < SIZE]
+
+
+@settings(max_examples=400, deadline=None)
+@given(one_group_and_tiles())
+def test_tiles_joined_to_a_board_of_one_group_are_joined_with_it(
+    position: tuple[dict[str, str], list[str]],
+) -> None:
+    board, placed = position
+    assert joined_to(board, placed) == reference_joined([*board, *placed])

@@ -63,3 +63,16 @@ def test_the_layout_follows_every_placement_and_is_a_copy() -> None:
     assert layout["J9"] == Piece("tile", "A", 1)
     layout.clear()
     assert len(game.layout()) == 4
+
+
+def test_the_last_placement_keeps_its_words_until_the_next_action() -> None:
+    game = rigged_game(*OPENING)
+    cat = place("H8 C, I8 A, J8 T")
+    assert game.last_words(cat) is None
+    game.play(cat)
+    words = game.last_words(cat)
+    assert words is not None
+    assert [(w.word, w.cells, w.points) for w in words] == [("CAT", ("H8", "I8", "J8"), 10)]
+    assert game.last_words(place("H8 C, I8 A")) is None  # not the placement played
+    game.play(Pass())
+    assert game.last_words(cat) is None
