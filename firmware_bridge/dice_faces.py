@@ -9,8 +9,9 @@ is a dotted frame. Rolled dice tumble for a moment through faces of a fixed sequ
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from .font import screen_font
 
@@ -48,22 +49,43 @@ def draw_die(
     draw: ImageDraw.ImageDraw, x: int, y: int, face: int | None, filled: bool = False
 ) -> None:
     """Draw one die with its top-left corner at (x, y); ``None`` is a die not yet rolled."""
-    box = (x, y, x + SIZE - 1, y + SIZE - 1)
+    lit, dark = _die_masks(face, filled)
+    draw.bitmap((x, y), lit, fill=255)
+    draw.bitmap((x, y), dark, fill=0)
+
+
+@cache
+def _die_masks(face: int | None, filled: bool) -> tuple[Image.Image, Image.Image]:
+    """The pixels a die lights and those it darkens; the rest of its square is left as
+    it was. Drawn once per face and style, on a dark and on a lit square: a pixel the
+    drawing leaves alone keeps the two squares' different values."""
+    on_dark, on_lit = Image.new("1", (SIZE, SIZE), 0), Image.new("1", (SIZE, SIZE), 255)
+    for square in (on_dark, on_lit):
+        _draw_die_pixels(ImageDraw.Draw(square), face, filled)
+    written = ImageChops.logical_xor(on_dark, on_lit).point(lambda v: 255 - v)
+    lit = ImageChops.logical_and(written, on_dark)
+    dark = ImageChops.logical_and(written, ImageChops.invert(on_dark))
+    return lit, dark
+
+
+def _draw_die_pixels(draw: ImageDraw.ImageDraw, face: int | None, filled: bool) -> None:
+    """A die at (0, 0), drawn shape by shape."""
+    last = SIZE - 1
     if face is None:
         for i in range(0, SIZE, 2):
-            for px, py in ((x + i, y), (x + i, y + SIZE - 1), (x, y + i), (x + SIZE - 1, y + i)):
+            for px, py in ((i, 0), (i, last), (0, i), (last, i)):
                 draw.point((px, py), fill=255)
         return
     if filled:
-        draw.rectangle(box, fill=255)
+        draw.rectangle((0, 0, last, last), fill=255)
     else:
-        draw.rectangle(box, outline=255)
+        draw.rectangle((0, 0, last, last), outline=255)
     ink = 0 if filled else 255
     for col, row in pips(face):
-        px, py = x + _PIP_AT[col], y + _PIP_AT[row]
+        px, py = _PIP_AT[col], _PIP_AT[row]
         draw.rectangle((px, py, px + 1, py + 1), fill=ink)
     # Dark corners round the die off, so that two dice side by side read as two.
-    for px, py in ((x, y), (x + SIZE - 1, y), (x, y + SIZE - 1), (x + SIZE - 1, y + SIZE - 1)):
+    for px, py in ((0, 0), (last, 0), (0, last), (last, last)):
         draw.point((px, py), fill=0)
 
 
