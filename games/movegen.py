@@ -284,19 +284,19 @@ _POINTS = {".": 0} | _VALUES | {ch.lower(): 0 for ch in _VALUES}
 _OCCUPIED = str.maketrans({ch: "0" if ch == "." else "1" for ch in _POINTS})
 """Turns a line into a binary number, 1 for a tile."""
 
-_Left = tuple[int, str, int, int, tuple[int, ...], int, int, int, int, int]
-"""A left part: (node, letters spelled, the rack's letters left, the letters that may
-follow it from the rack: every one after the node while a blank is left, the points
-of its tiles, the place of the part one letter shorter in its list, the bit of its
-last letter, the rack left (see ``_Rack``), the letters after its node, its points)."""
+_Left = tuple[int, str, int, int, int, int, int, int]
+"""A left part: (node, letters spelled, the letters that may follow it from the rack:
+every one after the node while a blank is left, the place of the part one letter
+shorter in its list, the bit of its last letter, the rack left (see ``_Rack``), the
+letters after its node, the points of its tiles)."""
 
-_Tile = tuple[str, int, int, int, int]
-"""A letter of the rack: (letter, its bit, the bits before it, its points, its step
-in the rack's number)."""
+_Tile = tuple[str, int, int, int]
+"""A letter of the rack: (letter, the bits before it, its points, its step in the
+rack's number)."""
 
-_Held = tuple[list[_Tile], dict[int, list[_Tile]]]
-"""The rack's letters in rack order, and those of each set of letters that may be
-laid, as they are needed."""
+_Held = tuple[list[tuple[int, _Tile]], dict[int, list[_Tile]]]
+"""The rack's letters in rack order, each with its bit, and those of each set of
+letters that may be laid, as they are needed."""
 
 _Starts = tuple[list[_Left], list[int]]
 """The left parts chosen for an anchor, shorter first, and where those of each length end."""
@@ -479,7 +479,7 @@ class MoveGenerator:
         floor = [-1]
         steps = held_rack.steps
         letters = [
-            (ch, 1 << _INDEX[ch], _BELOW[_INDEX[ch]], _VALUES[ch], steps[ch])
+            (1 << _INDEX[ch], (ch, _BELOW[_INDEX[ch]], _VALUES[ch], steps[ch]))
             for ch in counts
             if ch != BLANK
         ]
@@ -522,13 +522,12 @@ class MoveGenerator:
         held = haves[full]
         blanks = counts.get(BLANK, 0)
         by_length[0].append(
-            (0, "", held, masks[0] if blanks else masks[0] & held, (), -1, 0, full, masks[0], 0)
+            (0, "", masks[0] if blanks else masks[0] & held, -1, 0, full, masks[0], 0)
         )
 
         def grow(
             node: int,
             spelled: str,
-            points: tuple[int, ...],
             state: int,
             have: int,
             blanks: int,
@@ -547,15 +546,13 @@ class MoveGenerator:
                 child = targets[start + (mask & low).bit_count()]
                 left = state - step
                 now = haves[left]
-                more = (*points, value)
                 word = spelled + ch
                 m = masks[child]
                 reach = m if blanks else m & now
-                into.append((child, word, now, reach, more, parent, bit, left, m, total + value))
+                into.append((child, word, reach, parent, bit, left, m, total + value))
                 if deeper and reach:
-                    grow(child, word, more, left, now, blanks, total + value)
+                    grow(child, word, left, now, blanks, total + value)
             if blanks:
-                more = (*points, 0)
                 left = state - blank_step
                 for child in targets[start : first[node + 1]]:
                     bit = mask & -mask
@@ -563,11 +560,11 @@ class MoveGenerator:
                     word = spelled + _LOWER[bit.bit_length() - 1]
                     m = masks[child]
                     reach = m if blanks > 1 else m & have
-                    into.append((child, word, have, reach, more, parent, bit, left, m, total))
+                    into.append((child, word, reach, parent, bit, left, m, total))
                     if deeper and reach:
-                        grow(child, word, more, left, have, blanks - 1, total)
+                        grow(child, word, left, have, blanks - 1, total)
 
-        grow(0, "", (), full, held, blanks, 0)
+        grow(0, "", full, held, blanks, 0)
         grow = _unlinked  # it called itself: a cycle of references, broken here
         return by_length
 
@@ -714,8 +711,8 @@ class MoveGenerator:
             usable = fits & haves[state]
             tried = choices.get(usable)
             if tried is None:
-                tried = choices[usable] = [t for t in letters if t[1] & usable]
-            for ch, _, low, value, step in tried:
+                tried = choices[usable] = [t for bit, t in letters if bit & usable]
+            for ch, low, value, step in tried:
                 n = targets[start + (m & low).bit_count()]
                 for i in run:
                     mm = masks[n]
@@ -815,15 +812,14 @@ class MoveGenerator:
                 if len(ends) <= room:
                     self._starts(lefts, leading, room, ok, ahead, chosen, ends)
                 plain = plains[anchor]
-                for node, spelled, _, _, points, _, _, state, node_mask, total in chosen[
-                    : ends[room]
-                ]:
+                for node, spelled, _, _, _, state, node_mask, total in chosen[: ends[room]]:
                     begin = anchor - len(spelled)
                     # A single tile is a left part of none laid on the anchor.
                     twin_at = begin if single_is_twin else -1
                     if anchor - begin <= plain:
                         place(node, anchor, node_mask & ok, total, 1, 0, state)
                     else:
+                        points = map(_POINTS.__getitem__, spelled)
                         laid_sum = sum(map(operator.mul, points, lms[begin:anchor]))
                         laid_mul = math.prod(wms[begin:anchor])
                         place(node, anchor, node_mask & ok, laid_sum, laid_mul, 0, state)
@@ -857,7 +853,7 @@ class MoveGenerator:
         for length in range(len(ends), room + 1):
             parts = lefts[length]
             if not ahead:
-                chosen += [part for part in parts if part[3] & ok]
+                chosen += [part for part in parts if part[2] & ok]
                 ends.append(len(chosen))
                 continue
             head = ahead[0]
@@ -865,19 +861,21 @@ class MoveGenerator:
             if length + 1 < len(lefts):
                 # The longer parts that put a letter of ``ok`` on the anchor, at a node
                 # from which the first tile ahead leads on.
-                passed = set()
+                # The longer parts of a part are found one after another.
+                passed: list[int] = []
+                last = -1
                 longer = leading.get((length + 1, head))
                 if longer is None:
                     step = 1 << head
                     longer = leading[length + 1, head] = [
-                        p for p in lefts[length + 1] if p[8] & step
+                        p for p in lefts[length + 1] if p[6] & step
                     ]
                 if ok != _ALL:
-                    longer = [p for p in longer if p[6] & ok]
+                    longer = [p for p in longer if p[4] & ok]
                 for part in longer:
-                    if part[5] in passed:
+                    if part[3] == last:
                         continue
-                    m = part[8]
+                    m = part[6]
                     n = targets[first[part[0]] + (m & below[head]).bit_count()]
                     for i in rest:
                         mm = masks[n]
@@ -885,13 +883,14 @@ class MoveGenerator:
                             break
                         n = targets[first[n] + (mm & below[i]).bit_count()]
                     else:
-                        passed.add(part[5])
-                chosen += [parts[i] for i in sorted(passed)]
+                        last = part[3]
+                        passed.append(last)
+                chosen += [parts[i] for i in passed]
                 ends.append(len(chosen))
                 continue
             for part in parts:
                 node = part[0]
-                fits = part[3] & ok
+                fits = part[2] & ok
                 if not fits:
                     continue
                 m = masks[node]
