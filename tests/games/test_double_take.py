@@ -495,3 +495,24 @@ def test_moves_and_layout_kept_for_a_position_follow_every_action(seed: int, row
         game.layout().clear()  # a caller's copy: the game's own stays whole
         assert len(game.layout()) == len(owners)
         game.play(rng.choice(game.legal_actions()))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rows=st.sampled_from([8, 9, 10]))
+def test_legal_steps_are_every_step_check_accepts_in_board_order(seed: int, rows: int) -> None:
+    game = DoubleTake(options={"rows": rows})
+    rng = random.Random(seed)
+    order = {cell: i for i, cell in enumerate(game.cells())}
+    while game.outcome is None:
+        accepted = {
+            step
+            for frm, piece in game.layout().items()
+            if piece.owner == game.to_move
+            for to in game.cells()
+            for step in (Step(frm, to), Step(frm, to, game.sandwiched(frm, to)))
+            if game.check(step).accepted
+        }
+        steps = game.legal_steps()
+        assert set(steps) == accepted and len(steps) == len(accepted)
+        assert [order[s.frm] for s in steps] == sorted(order[s.frm] for s in steps)
+        game.play(rng.choice(game.legal_actions()))
