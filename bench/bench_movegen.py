@@ -144,6 +144,13 @@ def main() -> None:
         f"positions: {len(positions)} (racks with a blank: {len(blanks)}), moves per "
         f"position: median {statistics.median(counts):.0f}, max {max(counts)}"
     )
+    plain = [t for t, (_, rack) in zip(times, positions, strict=True) if "?" not in rack]
+    print(f"CPU time over all positions (last run): {sum(times):.0f} ms")
+    if plain:
+        print(
+            f"without a blank (last run): median {statistics.median(plain):.2f} ms, "
+            f"max {max(plain):.1f} ms"
+        )
     if blanks:
         print(
             f"with a blank (last run): median {statistics.median(blanks):.1f} ms, "
