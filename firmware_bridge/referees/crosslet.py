@@ -67,11 +67,11 @@ from ..fixes import Fix
 from ..referee import Referee
 from .crosslet_turn import (
     LETTERS,
-    ORDER,
     TURN_MENU,
     TURNS,
     CrossletTurn,
     TileReader,
+    game_cells,
     label_letter,
     order,
     profile_racks,
@@ -113,10 +113,7 @@ class CrossletReferee(Referee[Crosslet]):
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""
-        observation = self.facts.observation
-        if observation.keys() <= ORDER.keys():
-            return dict(observation)
-        return {c: v for c, v in observation.items() if c in ORDER}
+        return game_cells(self.facts.observation)
 
     def wants_fixes(self) -> bool:
         return self.turn.wants_fixes()
