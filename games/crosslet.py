@@ -536,13 +536,15 @@ class Crosslet(Game):
         if not self.rack_known(seat):
             self._check_unseen(seat, letters)
             return
-        have = Counter(self.rack(seat))
-        for letter, n in Counter(letters).items():
+        rack = self.rack(seat)
+        for letter in dict.fromkeys(letters):
+            have = rack.count(letter)
+            n = letters.count(letter)
             name = _tile_name(letter)
-            if have[letter] == 0:
+            if have == 0:
                 raise IllegalMove(f"you have no {name}")
-            if have[letter] < n:
-                raise IllegalMove(f"you have only {have[letter]} {name}, not {n}")
+            if have < n:
+                raise IllegalMove(f"you have only {have} {name}, not {n}")
 
     def _check_unseen(self, seat: PlayerId, letters: Sequence[str]) -> None:
         """Table racks, partly unknown: the tiles beyond the known ones must fit the

@@ -67,17 +67,18 @@ from ..fixes import Fix
 from ..referee import Referee
 from .crosslet_turn import (
     LETTERS,
-    ORDER,
     TURN_MENU,
     TURNS,
     CrossletTurn,
     TileReader,
+    game_cells,
     label_letter,
     order,
     profile_racks,
     short,
     spell,
     strange_tile,
+    taken_tiles,
     tile_letter,
 )
 from .crosslet_view import CrossletView
@@ -112,7 +113,7 @@ class CrossletReferee(Referee[Crosslet]):
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""
-        return {c: v for c, v in self.facts.observation.items() if c in ORDER}
+        return game_cells(self.facts.observation)
 
     def wants_fixes(self) -> bool:
         return self.turn.wants_fixes()
@@ -328,8 +329,7 @@ class CrossletReferee(Referee[Crosslet]):
             if isinstance(action, TURNS) and draws > 0:
                 turn.drawn = (mover, draws)
         else:
-            kept = Counter(before) - Counter(used)
-            taken = list((Counter(game.rack(mover)) - kept).elements())
+            taken = taken_tiles(before, used, game.rack(mover))
             turn.dealt = (mover, taken) if taken else None
         self.on_board()
 

@@ -92,6 +92,24 @@ class TileReader:
         return self.letter(sensed) == tile
 
 
+def taken_tiles(before: list[str], used: list[str], after: list[str]) -> list[str]:
+    """The tiles of the rack ``after`` that are not the ones kept of the rack ``before``
+    once ``used`` left it, each letter grouped where it first comes in ``after``."""
+    taken: list[str] = []
+    for tile in dict.fromkeys(after):
+        kept = max(0, before.count(tile) - used.count(tile))
+        taken += [tile] * (after.count(tile) - kept)
+    return taken
+
+
+def game_cells(observation: dict[str, str]) -> dict[str, str]:
+    """The cells of an observation that are the board's squares (not rack cells or
+    spare sensors)."""
+    if observation.keys() <= ORDER.keys():
+        return dict(observation)
+    return {c: v for c, v in observation.items() if c in ORDER}
+
+
 def short(seat: int) -> str:
     return f"P{seat + 1}"
 

@@ -84,7 +84,10 @@ class DoubleCrossReferee(Referee[DoubleCross]):
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells."""
-        return {c: v for c, v in self.facts.observation.items() if c in ORDER}
+        observation = self.facts.observation
+        if observation.keys() <= ORDER.keys():
+            return dict(observation)
+        return {c: v for c, v in observation.items() if c in ORDER}
 
     def wants_fixes(self) -> bool:
         return self.turn.wants_fixes()

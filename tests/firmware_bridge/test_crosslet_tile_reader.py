@@ -1,9 +1,20 @@
-"""The word games read each tile's tag once: what the tag table says, remembered."""
+"""The word games read each tile's tag once (what the tag table says, remembered), and
+name the tiles a rack took."""
 
 from __future__ import annotations
 
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from firmware_bridge.facts import Facts
-from firmware_bridge.referees.crosslet_turn import TileReader, label_letter, tile_letter
+from firmware_bridge.referees.crosslet_turn import (
+    TileReader,
+    label_letter,
+    taken_tiles,
+    tile_letter,
+)
 from firmware_bridge.referees.doublecross_turn import tile_letter as doublecross_letter
 from firmware_bridge.tags import TagTable
 from hardware.board import OCCUPIED
@@ -70,3 +81,20 @@ def test_a_sensed_tile_shows_the_letter_read_or_any_tile_without_tag_readers() -
     facts.labels = None
     assert reader.shows(OCCUPIED, "E")
     assert not reader.shows("04A224B2", "E")
+
+
+racks = st.lists(st.sampled_from("AEEQ?"), max_size=7)
+
+
+@settings(max_examples=300, deadline=None)
+@given(racks, racks, racks)
+def test_the_tiles_taken_are_the_new_rack_less_the_tiles_kept(
+    before: list[str], used: list[str], after: list[str]
+) -> None:
+    kept = Counter(before) - Counter(used)
+    assert taken_tiles(before, used, after) == list((Counter(after) - kept).elements())
+
+
+def test_tiles_taken_come_grouped_by_letter_in_the_order_the_rack_shows_them() -> None:
+    assert taken_tiles(list("CATSAND"), list("CAT"), list("SANDEAX")) == ["A", "E", "X"]
+    assert taken_tiles(list("EE"), [], list("AEAE")) == ["A", "A"]
