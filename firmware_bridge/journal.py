@@ -70,13 +70,14 @@ KINDS = ("action", "takeback", "seats")
 (``{"undo": [seq, ...]}``: the action entries it withdraws, which stay in the journal);
 the seats the computer plays (``{"computer": [seat, ...]}``)."""
 
-CHECKPOINT_EVERY = 32
+CHECKPOINT_EVERY = 8
 """Inputs committed between two checkpoints of the write-ahead log, which ``tidy`` runs
-after the frame is shown. Copied back so often, the log stays a few dozen pages long
-and is written over from its start: a commit's file sync then has the data alone to
-flush, not the file's growth as well (about half the commit's time here). SQLite's own
-checkpoint, at 1,000 pages, would run inside a commit, before the frame; it stays as
-the backstop and is never reached."""
+after the frame is shown. Copied back so often, the log stays a couple of dozen pages
+long and is written over from its start after the first few moves of a session: a
+commit's file sync then has the data alone to flush, not the file's growth as well
+(about a third of the commit's time here). SQLite's own checkpoint, at 1,000 pages,
+would run inside a commit, before the frame; it stays as the backstop and is never
+reached."""
 
 LOW_SPACE_BYTES = 1 << 20
 """Below this much free space, a write that fails is put down to a full disk."""
