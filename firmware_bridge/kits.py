@@ -142,8 +142,10 @@ def _new_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) 
     from games.crosslet import Crosslet
 
     lexicon = lexicon_for(options.get("words"))
-    generator = crosslet_generator(lexicon)
-    return Crosslet(players, rng, options, lexicon=lexicon, generator=generator)
+    # Loaded when a hint or a computer player first asks, not before the first frame.
+    return Crosslet(
+        players, rng, options, lexicon=lexicon, make_generator=lambda: crosslet_generator(lexicon)
+    )
 
 
 class JournaledWords:

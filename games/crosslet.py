@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -195,8 +195,10 @@ class Crosslet(Game):
 
     ``generator`` finds the placements that ``legal_actions``, ``shortlist`` and
     ``hint`` offer: pass the one loaded with the lexicon (games of one lexicon share
-    it). Without one, the game builds its own from ``lexicon.words()`` when first
-    asked, which takes seconds for a full dictionary.
+    it), or ``make_generator`` to have it loaded when first asked for (a game only
+    refereed between people never asks). Without either, the game builds its own
+    from ``lexicon.words()`` when first asked, which takes seconds for a full
+    dictionary.
     """
 
     name: ClassVar[str] = "crosslet"
@@ -212,10 +214,12 @@ class Crosslet(Game):
         *,
         lexicon: WordList,
         generator: MoveGenerator | None = None,
+        make_generator: Callable[[], MoveGenerator] | None = None,
     ) -> None:
         super().__init__(players, rng, options)
         self.lexicon = lexicon
         self._generator = generator
+        self._make_generator = make_generator
         self._board: dict[Cell, str] = {}
         self._placer: dict[Cell, PlayerId] = {}
         self._pieces: Layout = {}
@@ -364,9 +368,10 @@ class Crosslet(Game):
     # -- actions -----------------------------------------------------------------
     @property
     def generator(self) -> MoveGenerator:
-        """The move generator of this game's lexicon (built on first use if none was given)."""
+        """The move generator of this game's lexicon (made on first use if none was given)."""
         if self._generator is None:
-            self._generator = MoveGenerator(self.lexicon.words())
+            make = self._make_generator
+            self._generator = make() if make is not None else MoveGenerator(self.lexicon.words())
         return self._generator
 
     def legal_actions(self) -> list[Action]:
