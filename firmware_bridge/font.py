@@ -62,7 +62,15 @@ def text_mask(text: str) -> Image.Image:
 def draw_text(image: Image.Image, xy: tuple[int, int], text: str, fill: int) -> None:
     """Draw ``text`` on a 1-bit ``image`` at ``xy`` in ``fill`` (0 or 255), as
     ``ImageDraw.text`` with the screens' font does, from a cache of drawn strings."""
-    image.paste(fill, xy, text_mask(text))
+    mask = text_mask(text)
+    image.load()
+    if image.readonly:
+        image.paste(fill, xy, mask)  # it copies the pixels it shares before changing them
+        return
+    x, y = xy
+    width, height = mask.size
+    # What ``image.paste(fill, xy, mask)`` does, without its checks of the arguments.
+    image.im.paste(fill, (x, y, x + width, y + height), mask.im)
 
 
 @lru_cache(maxsize=TEXT_CACHE)
