@@ -97,7 +97,13 @@ def flow(text: str, rights: Sequence[int]) -> list[str]:
     """Break ``text`` into lines, the i-th no wider than ``rights[i]`` (the last width
     repeats). Words stay whole where they fit; no line holds a single letter alone
     when the word before it could keep it company."""
-    return list(_flow(text, tuple(rights)))
+    widths = tuple(rights)
+    # The last width repeats, so widths that only repeat it say nothing more: cut,
+    # they let one text laid out at several places of a screen share its cache entry.
+    end = len(widths)
+    while end > 1 and widths[end - 1] == widths[end - 2]:
+        end -= 1
+    return list(_flow(text, widths[:end]))
 
 
 @lru_cache(maxsize=1024)

@@ -119,3 +119,14 @@ def test_flow_breaks_lines_as_measuring_each_line_whole_does(
     text: str, rights: list[int]
 ) -> None:
     assert tuple(flow(text, rights)) == measured_flow(text, tuple(rights))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    text=st.text(alphabet=st.sampled_from("ab Wi.:-1\n "), max_size=80),
+    rights=st.lists(st.sampled_from([20, 65, 128]), min_size=1, max_size=6),
+)
+def test_widths_that_repeat_the_last_one_break_lines_as_the_full_list_does(
+    text: str, rights: list[int]
+) -> None:
+    assert tuple(flow(text, rights)) == measured_flow(text, tuple(rights))
