@@ -11,6 +11,7 @@ then tells the referee what became of each commit (``after_commit``,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -206,3 +207,49 @@ class Referee(ABC, Generic[G]):
     def pending_fixes(self) -> list[Fix]:
         """The fixes the table must carry out now, first one first."""
         return self.board_fixes() if self.wants_fixes() else []
+
+
+class TagReader:
+    """What the tag of each sensed piece shows (its label as ``parse`` reads it: a
+    letter tile, a domino half), read once per tag.
+
+    A tag keeps its label while a game is played (the daemon loads the tag table at
+    start, and enrolling adds tags without relabelling any), so a tag is looked up
+    and parsed once, not for every piece on the board at every board event. A tag
+    ``parse`` does not accept is asked about again each time: it may be enrolled
+    meanwhile. A new tag table (``facts.labels``) starts afresh.
+    """
+
+    def __init__(self, facts: Facts, parse: Callable[[str], str | None]) -> None:
+        self.facts = facts
+        self.parse = parse
+        self._labels = facts.labels
+        self._read: dict[str, str] = {}
+
+    def read(self, sensed: str) -> str | None:
+        """What a sensed tag shows; None for an unknown tag or an untagged piece."""
+        labels = self.facts.labels
+        if labels is not self._labels:
+            self._labels = labels
+            self._read = {}
+        known = self._read.get(sensed)
+        if known is not None:
+            return known
+        if sensed == OCCUPIED or labels is None:
+            return None
+        label = labels(sensed)
+        shown = None if label is None else self.parse(label)
+        if shown is not None:
+            self._read[sensed] = shown
+        return shown
+
+    def shows(self, sensed: str, tile: str | None) -> bool:
+        """Whether a sensed value shows ``tile`` (as ``parse`` gives it); an occupancy
+        board sees any tile."""
+        known = self._read.get(sensed)
+        if known is not None and self.facts.labels is self._labels:
+            return known == tile
+        if sensed == OCCUPIED:
+            # A board without tag readers cannot tell one tile from another.
+            return self.facts.labels is None
+        return self.read(sensed) == tile

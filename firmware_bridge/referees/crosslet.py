@@ -64,13 +64,12 @@ from games.crosslet_board import BLANK
 from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
-from ..referee import Referee
+from ..referee import Referee, TagReader
 from .crosslet_turn import (
     LETTERS,
     TURN_MENU,
     TURNS,
     CrossletTurn,
-    TileReader,
     game_cells,
     label_letter,
     order,
@@ -99,7 +98,7 @@ class CrossletReferee(Referee[Crosslet]):
     def __init__(self, game: Crosslet, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = CrossletTurn()
-        self.tiles = TileReader(facts, tile_letter)
+        self.tiles = TagReader(facts, tile_letter)
         racks = profile_racks(facts)
         self.rack_cells: dict[int, tuple[str, ...]] = {
             seat: cells for seat, cells in racks.items() if seat < game.players
@@ -126,7 +125,7 @@ class CrossletReferee(Referee[Crosslet]):
     # -- tags -----------------------------------------------------------------------
     def letter(self, sensed: str) -> str | None:
         """The tile a sensed tag shows; None for an unknown tag or an untagged piece."""
-        return self.tiles.letter(sensed)
+        return self.tiles.read(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         return self.tiles.shows(sensed, label_letter(piece.label))

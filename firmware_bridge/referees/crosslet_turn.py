@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,50 +45,6 @@ _PLAIN = {tile: tile for tile in (*LETTERS, BLANK)}
 def label_letter(label: str) -> str | None:
     """``tile_letter``, at once for the labels the game's own pieces carry."""
     return _PLAIN.get(label) or tile_letter(label)
-
-
-class TileReader:
-    """The letter the tag of each sensed tile shows, read once per tag.
-
-    A tag keeps its label while a game is played (the daemon loads the tag table at
-    start, and enrolling adds tags without relabelling any), so a tag is looked up
-    and parsed once, not for every tile on the board at every board event. A tag that
-    is not a letter is asked about again each time: it may be enrolled meanwhile. A
-    new tag table (``facts.labels``) starts afresh.
-    """
-
-    def __init__(self, facts: Facts, parse: Callable[[str], str | None]) -> None:
-        self.facts = facts
-        self.parse = parse
-        self._labels = facts.labels
-        self._read: dict[str, str] = {}
-
-    def letter(self, sensed: str) -> str | None:
-        """The tile a sensed tag shows; None for an unknown tag or an untagged piece."""
-        labels = self.facts.labels
-        if labels is not self._labels:
-            self._labels = labels
-            self._read = {}
-        known = self._read.get(sensed)
-        if known is not None:
-            return known
-        if sensed == OCCUPIED or labels is None:
-            return None
-        label = labels(sensed)
-        letter = None if label is None else self.parse(label)
-        if letter is not None:
-            self._read[sensed] = letter
-        return letter
-
-    def shows(self, sensed: str, tile: str | None) -> bool:
-        """Whether a sensed value shows ``tile``; an occupancy board sees any tile."""
-        known = self._read.get(sensed)
-        if known is not None and self.facts.labels is self._labels:
-            return known == tile
-        if sensed == OCCUPIED:
-            # A board without tag readers cannot tell one tile from another.
-            return self.facts.labels is None
-        return self.letter(sensed) == tile
 
 
 def taken_tiles(before: list[str], used: list[str], after: list[str]) -> list[str]:

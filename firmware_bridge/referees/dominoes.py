@@ -47,7 +47,7 @@ from hardware.board import OCCUPIED
 
 from ..events import ButtonEvent
 from ..facts import Facts
-from ..referee import Referee
+from ..referee import Referee, TagReader
 from .dominoes_count import LAY, LIFT, TieCount, mismatch, pair_halves
 from .dominoes_turn import (
     DominoesTurn,
@@ -75,8 +75,7 @@ class DominoesReferee(Referee[Dominoes]):
         super().__init__(game, facts)
         self.turn = DominoesTurn()
         self.view = DominoesView(game, facts, self, self.turn)
-        self._halves: dict[str, str] = {}
-        """Tag → the normalised half it was enrolled as, for the tag table of ``_read_by``."""
+        self._halves = TagReader(facts, normalise_half)
         self._kept: dict[str, tuple[str, str]] = {}
         """Cell → (the label of the half laid there, what was sensed there) when the
         two were seen to agree, for the tag table of ``_read_by``."""
@@ -87,24 +86,15 @@ class DominoesReferee(Referee[Dominoes]):
         """The normalised half a tag shows; None for an unknown tag or an untagged piece.
 
         Every laid half is read again on every event, so a tag's half is looked up
-        once: an enrolled tag keeps its label while the table runs (enrolment is
-        a command of its own, and the table is read at start). A tag not known as
-        a half is looked up each time, as it may be enrolled later.
+        once (``TagReader``); a tag not known as a half is looked up each time, as it
+        may be enrolled later.
         """
-        self._same_table()
-        half = self._halves.get(sensed)
-        if half is None:
-            label = self.sensed_label(sensed)
-            half = None if label is None else normalise_half(label)
-            if half is not None:
-                self._halves[sensed] = half
-        return half
+        return self._halves.read(sensed)
 
     def _same_table(self) -> None:
-        """Forget what was read with another tag table than the facts' one now."""
+        """Forget the cells seen to agree with another tag table than the facts' one now."""
         labels = self.facts.labels
         if labels is not self._read_by:
-            self._halves.clear()
             self._kept.clear()
             self._read_by = labels
 

@@ -47,8 +47,7 @@ from hardware.board import OCCUPIED
 from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
-from ..referee import Referee
-from .crosslet_turn import TileReader
+from ..referee import Referee, TagReader
 from .doublecross_turn import (
     COLUMN_MENU,
     ORDER,
@@ -76,7 +75,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
     def __init__(self, game: DoubleCross, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DoubleCrossTurn()
-        self.tiles = TileReader(facts, tile_letter)
+        self.tiles = TagReader(facts, tile_letter)
         printed = facts.profile is not None and facts.profile.specials_printed
         if not game.history and not printed:
             self.turn.markers = list(game.set_up_specials)
@@ -94,7 +93,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
 
     # -- tags -----------------------------------------------------------------------
     def letter(self, sensed: str) -> str | None:
-        return self.tiles.letter(sensed)
+        return self.tiles.read(sensed)
 
     def matches(self, piece: Piece, sensed: str) -> bool:
         return self.tiles.shows(sensed, piece.label)

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from firmware_bridge.facts import Facts
+from firmware_bridge.referee import TagReader
 from firmware_bridge.referees.crosslet_turn import (
-    TileReader,
     label_letter,
     taken_tiles,
     tile_letter,
@@ -32,38 +32,38 @@ class CountingTable(TagTable):
 
 def test_a_known_tag_is_looked_up_once_however_often_it_is_sensed() -> None:
     table = CountingTable({"04A224B2": "e", "04A224B3": "?"})
-    reader = TileReader(Facts(labels=table.lookup), tile_letter)
-    assert [reader.letter("04A224B2") for _ in range(5)] == ["E"] * 5
-    assert [reader.letter("04a2:24b3") for _ in range(3)] == ["?"] * 3
+    reader = TagReader(Facts(labels=table.lookup), tile_letter)
+    assert [reader.read("04A224B2") for _ in range(5)] == ["E"] * 5
+    assert [reader.read("04a2:24b3") for _ in range(3)] == ["?"] * 3
     assert table.asked == 2
 
 
 def test_an_unknown_tag_is_asked_again_and_read_once_enrolled() -> None:
     table = CountingTable()
-    reader = TileReader(Facts(labels=table.lookup), tile_letter)
-    assert reader.letter("04A224B2") is None
-    assert reader.letter("04A224B2") is None
+    reader = TagReader(Facts(labels=table.lookup), tile_letter)
+    assert reader.read("04A224B2") is None
+    assert reader.read("04A224B2") is None
     table.enrol("04A224B2", "Q")
-    assert reader.letter("04A224B2") == "Q"
+    assert reader.read("04A224B2") == "Q"
     assert table.asked == 3
 
 
 def test_a_tag_that_is_no_tile_stays_unread() -> None:
     table = TagTable({"04A224B2": "6-3:6", "04A224B3": "?"})
-    reader = TileReader(Facts(labels=table.lookup), doublecross_letter)
-    assert reader.letter("04A224B2") is None
-    assert reader.letter("04A224B3") is None  # DoubleCross has no blanks
-    assert reader.letter(OCCUPIED) is None
+    reader = TagReader(Facts(labels=table.lookup), doublecross_letter)
+    assert reader.read("04A224B2") is None
+    assert reader.read("04A224B3") is None  # DoubleCross has no blanks
+    assert reader.read(OCCUPIED) is None
 
 
 def test_a_new_tag_table_is_read_afresh() -> None:
     facts = Facts(labels=TagTable({"04A224B2": "A"}).lookup)
-    reader = TileReader(facts, tile_letter)
-    assert reader.letter("04A224B2") == "A"
+    reader = TagReader(facts, tile_letter)
+    assert reader.read("04A224B2") == "A"
     facts.labels = TagTable({"04A224B2": "B"}).lookup
-    assert reader.letter("04A224B2") == "B"
+    assert reader.read("04A224B2") == "B"
     facts.labels = None  # a board without tag readers
-    assert reader.letter("04A224B2") is None
+    assert reader.read("04A224B2") is None
 
 
 def test_the_labels_of_the_games_pieces_read_as_tag_labels_do() -> None:
@@ -73,7 +73,7 @@ def test_the_labels_of_the_games_pieces_read_as_tag_labels_do() -> None:
 
 def test_a_sensed_tile_shows_the_letter_read_or_any_tile_without_tag_readers() -> None:
     facts = Facts(labels=TagTable({"04A224B2": "E"}).lookup)
-    reader = TileReader(facts, tile_letter)
+    reader = TagReader(facts, tile_letter)
     assert [reader.shows("04A224B2", "E") for _ in range(2)] == [True, True]
     assert not reader.shows("04A224B2", "A")
     assert not reader.shows(OCCUPIED, "E")  # a reader that read no tag
