@@ -73,6 +73,26 @@ class Board:
         return {**self.index_entry(), "view": self.view, "moves": self.move_list()}
 
 
+def state_problem(view: dict[str, Any]) -> str | None:
+    """What a board's state message lacks that the hub's pages draw, or None: a state
+    without it (another program on the broker, a board of another version) is not
+    taken, so the board's last good state stays on the pages."""
+    seats = view.get("seats")
+    if not isinstance(view.get("title"), str):
+        return "it has no title"
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        return "its seats are not a list of names"
+    if not isinstance(view.get("scores"), dict):
+        return "its scores are not a table of seat to score"
+    played = view.get("moves_played")
+    if not isinstance(played, int) or isinstance(played, bool) or played < 0:
+        return "its count of moves played is not a whole number"
+    layout = view.get("layout")
+    if not isinstance(layout, dict) or not all(isinstance(c, dict) for c in layout.values()):
+        return "its layout is not a table of cells"
+    return None
+
+
 class Club:
     """Every board heard of, by name."""
 
@@ -98,6 +118,8 @@ class Club:
         if not board._game(data.get("journal_game")):
             return None
         if kind == "state":
+            if state_problem(data) is not None:
+                return None
             board.view = data
         elif kind == "board":
             geo = data.get("geometry")

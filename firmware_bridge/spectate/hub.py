@@ -16,7 +16,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
-from .club import Club
+from .club import Board, Club
 from .events import Changes
 from .mqtt import TOPIC_ROOT, BrokerSettings, topic
 from .page import board_page, card_html, card_id, hub_page, parts
@@ -50,6 +50,8 @@ class Hub:
         self.client.on_message = self._on_message
         self._gaps: dict[str, float] = {}
         self.messages = 0
+        self._undrawable: set[str] = set()
+        """Boards logged as impossible to draw (once each, not at every page)."""
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, 30)
@@ -89,8 +91,12 @@ class Hub:
         self.changes.bump()
 
     def changes_of(self, name: str) -> Changes:
+        """What a page of board ``name`` waits on: the board's own changes once it has
+        been heard of; before that, every change of the club (it may be the board
+        appearing). Only boards heard on the broker get a counter of their own, so
+        pages asking for made-up names leave nothing behind in a hub up for months."""
         with self.lock:
-            return self.board_changes.setdefault(name, Changes())
+            return self.board_changes.get(name, self.changes)
 
     def versions(self) -> dict[str, int]:
         with self.lock:
@@ -101,17 +107,33 @@ class Hub:
         with self.lock:
             boards = self.club.boards
             chosen = sorted(boards) if names is None else [n for n in names if n in boards]
-            return {
-                card_id(n): card_html(n, boards[n].view, boards[n].geometry, f"/board/{n}")
-                for n in chosen
-            }
+            return {card_id(n): self._card(boards[n]) for n in chosen}
+
+    def _card(self, board: Board) -> str:
+        """A board's card in the grid; one whose messages cannot be drawn says so
+        rather than taking the whole grid down with it."""
+        href = f"/board/{board.name}"
+        try:
+            return card_html(board.name, board.view, board.geometry, href)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._cannot_draw(board.name, exc)
+            return card_html(board.name, None, None, href, "cannot be drawn")
+
+    def _cannot_draw(self, name: str, exc: Exception) -> None:
+        if name not in self._undrawable:
+            self._undrawable.add(name)
+            log.warning("board %s sent a state or plan the pages cannot draw: %r", name, exc)
 
     def board_parts(self, name: str) -> dict[str, str]:
         with self.lock:
             board = self.club.boards.get(name)
             if board is None:
                 return parts(None, None, [], f"no board called {name} has been heard of")
-            return parts(board.view, board.geometry, board.move_list())
+            try:
+                return parts(board.view, board.geometry, board.move_list())
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                self._cannot_draw(name, exc)
+                return parts(None, None, [], f"{name} sent what this hub cannot draw")
 
 
 def hub_app(hub: Hub, threads: int = THREADS) -> WebApp:

@@ -194,10 +194,17 @@ def card_id(name: str) -> str:
     return "card-" + "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
 
 
-def card_html(name: str, view: Mapping[str, Any] | None, geo: Geometry | None, href: str) -> str:
-    """One board in the hub's grid: name, game, scores, turn, and the board small."""
+def card_html(
+    name: str,
+    view: Mapping[str, Any] | None,
+    geo: Geometry | None,
+    href: str,
+    note: str = "waiting…",
+) -> str:
+    """One board in the hub's grid: name, game, scores, turn, and the board small;
+    ``note`` in their place while there is no view."""
     if view is None:
-        return f'<a href="{escape(href)}"><h3>{escape(name)}</h3><p>waiting…</p></a>'
+        return f'<a href="{escape(href)}"><h3>{escape(name)}</h3><p>{escape(note)}</p></a>'
     scores = ", ".join(f"{k} {v}" for k, v in view["scores"].items())
     status = view.get("result") or (f"{view['turn']} to move" if view.get("turn") else "")
     svg = board_svg(geo, view["layout"], view["seats"], view.get("extra")) if geo else ""

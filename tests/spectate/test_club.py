@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ def _msg(club: Club, kind: str, data: dict[str, Any], board: str = "b") -> str |
 
 def test_club_counts_a_move_sent_twice_once_and_notices_gaps() -> None:
     club = Club()
-    assert _msg(club, "state", {"journal_game": 1, "moves_played": 3}) == "b"
+    assert _msg(club, "state", _state(moves_played=3)) == "b"
     assert club.boards["b"].missing() == 1
     for n in (1, 2, 1):
         _msg(club, "moves", {"journal_game": 1, "n": n, "action": {"type": "x"}})
@@ -129,3 +130,81 @@ def test_club_ignores_what_is_not_a_board_message() -> None:
     assert club.take("tabletop/b/state", b"") is None
     assert _msg(club, "moves", {"journal_game": 1, "n": "one"}) is None
     assert club.index()["count"] <= 1
+
+
+def test_pages_asking_for_boards_never_heard_of_leave_nothing_behind() -> None:
+    from paho.mqtt.client import MQTTMessage
+
+    from firmware_bridge.spectate.hub import Hub
+    from firmware_bridge.spectate.mqtt import BrokerSettings
+
+    hub = Hub(BrokerSettings.from_url("mqtt://127.0.0.1:1"))
+    for n in range(200):
+        assert hub.changes_of(f"nosuch{n}") is hub.changes
+    assert hub.board_changes == {}
+    assert hub.versions() == {}
+    # A page opened before its board is heard of is woken when the board appears.
+    waiting = hub.changes_of("b")
+    seen = waiting.version
+    assert "no board called b" in json.dumps(hub.board_parts("b"))
+    message = MQTTMessage(topic=b"tabletop/b/state")
+    message.payload = json.dumps(_state()).encode()
+    hub._on_message(hub.client, None, message)
+    assert waiting.version != seen
+    own = hub.changes_of("b")
+    assert own is not hub.changes
+    assert hub.board_changes == {"b": own}
+    assert "no board called b" not in json.dumps(hub.board_parts("b"))
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    """A board's state message with what the hub's pages draw."""
+    state = {
+        "journal_game": 1,
+        "moves_played": 0,
+        "title": "Double Take",
+        "seats": ["Red", "Green"],
+        "scores": {"Red": 0, "Green": 0},
+        "layout": {},
+    }
+    return {**state, **changes}
+
+
+def test_club_keeps_the_last_good_state_when_a_board_sends_one_it_cannot_show() -> None:
+    club = Club()
+    assert _msg(club, "state", _state(moves_played=2)) == "b"
+    bad = [
+        {k: v for k, v in _state().items() if k != "title"},
+        _state(seats="Red"),
+        _state(seats=["Red", 3]),
+        _state(scores=[0, 0]),
+        _state(moves_played=-1),
+        _state(moves_played="2"),
+        _state(moves_played=True),
+        _state(layout=["a1"]),
+        _state(layout={"a1": "red"}),
+    ]
+    for state in bad:
+        assert _msg(club, "state", state) is None, state
+        assert club.boards["b"].view == _state(moves_played=2)
+
+
+def test_a_board_the_pages_cannot_draw_is_named_and_the_others_still_shown() -> None:
+    from firmware_bridge.kits import find_kit
+    from firmware_bridge.spectate.geometry import geometry
+    from firmware_bridge.spectate.hub import Hub
+    from firmware_bridge.spectate.mqtt import BrokerSettings
+
+    hub = Hub(BrokerSettings.from_url("mqtt://127.0.0.1:1"))
+    game = find_kit("double-take").new_game(2, random.Random(1), {})
+    state = _state(layout=game.state_dict()["layout"])
+    geo = geometry(game)
+    for name in ("good", "odd"):
+        assert _msg(hub.club, "state", state, name) == name
+    _msg(hub.club, "board", {"journal_game": 1, "geometry": geo}, "good")
+    _msg(hub.club, "board", {"journal_game": 1, "geometry": {**geo, "cols": "x"}}, "odd")
+    cards = hub.cards()
+    assert "<svg" in cards["card-good"] and "Double Take" in cards["card-good"]
+    assert "cannot be drawn" in cards["card-odd"] and "<svg" not in cards["card-odd"]
+    assert "odd sent what this hub cannot draw" in hub.board_parts("odd")["panel"]
+    assert "cannot draw" not in hub.board_parts("good")["panel"]
