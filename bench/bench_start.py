@@ -16,7 +16,11 @@ when nothing at all has been compiled (an empty ``PYTHONPYCACHEPREFIX``).
 
 Another figure is the floor under the ratio: importing only the libraries the
 first frame cannot do without (Pillow to draw, luma for the display, SQLite for
-the journal, tomllib for the profile), against the same bare interpreter.
+the journal, tomllib for the profile), against the same bare interpreter. A
+last one imports, and does nothing else, every module the simulation has loaded
+when its first frame is shown (found by running it to that frame in a child):
+how much of the start is loading code, which importing less lazily or more
+lazily cannot change, only loading less code.
 
     python bench/bench_start.py [--quick]
 """
@@ -85,6 +89,37 @@ def bare_s(env: Mapping[str, str] | None = None, code: str = "pass") -> float:
     return time.perf_counter() - start
 
 
+# Run in a child: ``tabletop sim`` up to its first frame, then print the modules
+# loaded by then (in the order they were loaded) and stop.
+_MODULES_AT_FIRST_FRAME = """
+import os, sys
+from firmware_bridge import session
+shown = session.Session.show_first
+def show_first(self):
+    shown(self)
+    print(" ".join(m for m in sys.modules if not m.startswith("__")), flush=True)
+    os._exit(0)
+session.Session.show_first = show_first
+from firmware_bridge.cli import main
+sys.argv[0] = "tabletop"
+main()
+"""
+
+
+def first_frame_modules(game: str) -> list[str]:
+    """The modules ``tabletop sim --game G`` has loaded when its first frame is shown."""
+    with tempfile.TemporaryDirectory() as folder:
+        cmd = [sys.executable, "-c", _MODULES_AT_FIRST_FRAME, "sim", "--game", game]
+        done = subprocess.run(
+            [*cmd, "--json", "--script", "-", "--frames", folder],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    return done.stdout.split()
+
+
 def compile_packages() -> None:
     for package in PACKAGES:
         compileall.compile_dir(ROOT / package, quiet=1)
@@ -120,6 +155,15 @@ def run(quick: bool) -> list[dict[str, Any]]:
         bare = bare_s()
         floor.append(bare_s(code=FIRST_FRAME_LIBRARIES) / bare)
     figures.append(_fig("its libraries alone ÷ bare python (the floor)", "×", None, floor))
+    # Importing, with nothing else done, every module the first frame has loaded:
+    # what laziness alone could never take below.
+    modules = "import " + ", ".join(first_frame_modules(games[0]))
+    loaded = []
+    for _ in range(runs):
+        bare = bare_s()
+        loaded.append(bare_s(code=modules) / bare)
+    name = f"its modules alone ÷ bare python, {games[0]}"
+    figures.append(_fig(name, "×", None, loaded))
     with tempfile.TemporaryDirectory() as empty:
         env = {**os.environ, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
         cold = []
