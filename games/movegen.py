@@ -11,7 +11,8 @@ part from the rack through non-anchor cells, then extends right through the anch
 checking each new tile against the cross-word it makes across the line. Letters are
 tried only where the rack, the word graph and the cross-word all allow them (one AND
 of three masks), and a left part is tried at an anchor only if some tile left on the
-rack can go on the anchor (and lead on through the tiles right of it). Cross-checks
+rack can go on the anchor, lead on through the tiles right of it, and there end a word
+or be followed by a tile left on the rack that the next empty cell allows. Cross-checks
 are remembered by the letters above and below a cell, across searches. Scores are
 kept as the search goes; when only the best is wanted, a placement scoring less than
 the best so far is dropped as soon as it is found.
@@ -470,9 +471,10 @@ class MoveGenerator:
         lefts = self._left_parts(counts, held_rack)
         out: list[_Found] = []
         empty = not board
-        # Left parts that may start a word at an anchor, by the letters the anchor allows
-        # and the tiles right after it: the same for every line and both directions.
-        starts: dict[tuple[int, tuple[int, ...]], _Starts] = {}
+        # Left parts that may start a word at an anchor, by the letters the anchor allows,
+        # the tiles right after it and the letters the empty cell after those allows:
+        # the same for every line and both directions.
+        starts: dict[tuple[int, tuple[int, ...], int], _Starts] = {}
         # The left parts of each length whose node leads on by each letter.
         leading: dict[tuple[int, int], list[_Left]] = {}
         # The lowest score kept: the best so far when only the best are kept.
@@ -576,7 +578,7 @@ class MoveGenerator:
         rack: _Rack,
         held: _Held,
         lefts: list[list[_Left]],
-        starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        starts: dict[tuple[int, tuple[int, ...], int], _Starts],
         leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
@@ -629,7 +631,7 @@ class MoveGenerator:
         rack: _Rack,
         held: _Held,
         lefts: list[list[_Left]],
-        starts: dict[tuple[int, tuple[int, ...]], _Starts],
+        starts: dict[tuple[int, tuple[int, ...], int], _Starts],
         leading: dict[tuple[int, int], list[_Left]],
         out: list[_Found],
         floor: list[int],
@@ -804,13 +806,14 @@ class MoveGenerator:
             else:
                 room = min(anchor - previous - 1, RACK_SIZE - 1)
                 ahead = runs[anchor + 1]
-                key = (ok, ahead)
+                ok_next = cell_data[anchor][7]
+                key = (ok, ahead, ok_next)
                 known = starts.get(key)
                 if known is None:
                     known = starts[key] = ([], [])
                 chosen, ends = known
                 if len(ends) <= room:
-                    self._starts(lefts, leading, room, ok, ahead, chosen, ends)
+                    self._starts(lefts, leading, reaches, room, ok, ahead, ok_next, chosen, ends)
                 plain = plains[anchor]
                 for node, spelled, _, _, _, state, node_mask, total in chosen[: ends[room]]:
                     begin = anchor - len(spelled)
@@ -830,40 +833,57 @@ class MoveGenerator:
         self,
         lefts: list[list[_Left]],
         leading: dict[tuple[int, int], list[_Left]],
+        reaches: list[int],
         room: int,
         ok: int,
         ahead: tuple[int, ...],
+        ok_next: int,
         chosen: list[_Left],
         ends: list[int],
     ) -> None:
         """Add to ``chosen`` the left parts of ``lefts`` (one list a length) of the
         lengths after those already chosen up to ``room``, after which a tile left on
-        the rack can go on an anchor that allows the letters ``ok`` and lead on through
-        the tiles ``ahead`` of it, in order, and to ``ends`` how many are chosen after
-        each length. ``leading``: the parts of each length whose node leads on by
-        each letter, as they are needed.
+        the rack can go on an anchor that allows the letters ``ok``, lead on through
+        the tiles ``ahead`` of it, in order, and there end a word or be followed by a
+        tile on the next empty cell, which allows ``ok_next`` (0: the edge); and to
+        ``ends`` how many are chosen after each length. ``reaches``: the rack's
+        letters that may be laid, by what is left of it (``_Rack.reach``).
+        ``leading``: the parts of each length whose node leads on by each letter, as
+        they are needed.
 
         The parts one letter longer are those tiles on the anchor: a part is chosen
         when one of its longer parts ends in a letter of ``ok`` at a node from which
-        ``ahead`` can be spelled."""
+        ``ahead`` can be spelled, to a word's end or a letter of ``ok_next``. A part
+        not chosen would find nothing there; about half would, were it chosen for
+        ``ok`` and ``ahead`` alone."""
         masks = self.dawg.masks
         first = self.dawg.first
         targets = self.dawg.targets
+        final = self.dawg.final
         below = _BELOW
         for length in range(len(ends), room + 1):
             parts = lefts[length]
-            if not ahead:
-                chosen += [part for part in parts if part[2] & ok]
-                ends.append(len(chosen))
-                continue
-            head = ahead[0]
-            rest = ahead[1:]
-            if length + 1 < len(lefts):
+            # The longer parts of a part are found one after another.
+            passed: list[int] = []
+            last = -1
+            if length + 1 == len(lefts):
+                # No longer parts are kept: each letter is tried on the anchor.
+                self._last_starts(parts, ok, ahead, chosen)
+            elif not ahead:
+                # The longer parts that put a letter of ``ok`` on the anchor and there
+                # end a word or lead on to a letter of ``ok_next`` from the rack left
+                # (``part[2]``).
+                for part in lefts[length + 1]:
+                    if part[3] != last and part[4] & ok and (final[part[0]] or part[2] & ok_next):
+                        last = part[3]
+                        passed.append(last)
+                chosen += [parts[i] for i in passed]
+            else:
                 # The longer parts that put a letter of ``ok`` on the anchor, at a node
-                # from which the first tile ahead leads on.
-                # The longer parts of a part are found one after another.
-                passed: list[int] = []
-                last = -1
+                # from which the tiles ahead lead on, to a word's end or a letter of
+                # ``ok_next`` from the rack left.
+                head = ahead[0]
+                rest = ahead[1:]
                 longer = leading.get((length + 1, head))
                 if longer is None:
                     step = 1 << head
@@ -883,31 +903,41 @@ class MoveGenerator:
                             break
                         n = targets[first[n] + (mm & below[i]).bit_count()]
                     else:
-                        last = part[3]
-                        passed.append(last)
+                        if final[n] or masks[n] & ok_next & reaches[part[5]]:
+                            last = part[3]
+                            passed.append(last)
                 chosen += [parts[i] for i in passed]
-                ends.append(len(chosen))
-                continue
-            for part in parts:
-                node = part[0]
-                fits = part[2] & ok
-                if not fits:
-                    continue
-                m = masks[node]
-                start = first[node]
-                while fits:
-                    bit = fits & -fits
-                    fits ^= bit
-                    n = targets[start + (m & (bit - 1)).bit_count()]
-                    for i in ahead:
-                        mm = masks[n]
-                        if not mm >> i & 1:
-                            break
-                        n = targets[first[n] + (mm & below[i]).bit_count()]
-                    else:
-                        chosen.append(part)
-                        break
             ends.append(len(chosen))
+
+    def _last_starts(
+        self, parts: list[_Left], ok: int, ahead: tuple[int, ...], chosen: list[_Left]
+    ) -> None:
+        """``_starts`` for the longest left parts, which have no longer parts kept: add
+        to ``chosen`` those after which a letter of ``ok`` they may be followed by leads
+        on through the tiles ``ahead``."""
+        masks = self.dawg.masks
+        first = self.dawg.first
+        targets = self.dawg.targets
+        below = _BELOW
+        for part in parts:
+            node = part[0]
+            fits = part[2] & ok
+            if not fits:
+                continue
+            m = masks[node]
+            start = first[node]
+            while fits:
+                bit = fits & -fits
+                fits ^= bit
+                n = targets[start + (m & (bit - 1)).bit_count()]
+                for i in ahead:
+                    mm = masks[n]
+                    if not mm >> i & 1:
+                        break
+                    n = targets[first[n] + (mm & below[i]).bit_count()]
+                else:
+                    chosen.append(part)
+                    break
 
     def _cross_checks(
         self, crossing: list[str], line: int, crossed_bits: int

@@ -3,9 +3,11 @@ against the search for every placement, over random positions and racks."""
 
 from __future__ import annotations
 
+import bisect
 import gc
 import itertools
 import random
+import string
 from collections import Counter
 
 import pytest
@@ -110,3 +112,80 @@ def test_a_search_leaves_nothing_for_the_garbage_collector(
             assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def _leads_on(words: list[str], prefix: str) -> bool:
+    """Whether some word of ``words`` (sorted) starts with ``prefix``."""
+    i = bisect.bisect_left(words, prefix)
+    return i < len(words) and words[i].startswith(prefix)
+
+
+def _letters(mask: int) -> str:
+    return "".join(ch for i, ch in enumerate(string.ascii_lowercase) if mask >> i & 1)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    rack=st.lists(TILES, min_size=1, max_size=RACK_SIZE).filter(lambda r: r.count(BLANK) <= 1),
+    data=st.data(),
+)
+def test_a_left_part_is_tried_at_an_anchor_only_where_a_tile_on_it_can_find_a_word(
+    enable_generator: MoveGenerator, enable_set: WordSet, rack: list[str], data: st.DataObject
+) -> None:
+    """The left parts chosen for an anchor are, in order, those after which a tile left
+    on the rack can go on the anchor (a letter it allows), lead on through the tiles
+    after it, and there end a word or be followed by a tile left on the rack that the
+    next empty cell allows; the longest parts only need to lead on through the tiles."""
+    gen = enable_generator
+    words = [w for w in enable_set.words() if 2 <= len(w) <= 15]
+    is_word = set(words).__contains__
+    counts: dict[str, int] = {}
+    for tile in rack:
+        counts[tile] = counts.get(tile, 0) + 1
+    held = _Rack.of(counts)
+    lefts = gen._left_parts(counts, held)
+    # Tiles after the anchor taken from a word, so that some parts lead on through them.
+    word = data.draw(st.sampled_from(words))
+    cut = data.draw(st.integers(0, len(word) - 1))
+    after = word[cut + 1 : cut + 1 + data.draw(st.integers(0, 2))]
+    some = st.integers(1, ALL_LETTERS)
+    ok = data.draw(st.one_of(st.just(ALL_LETTERS), some)) | 1 << (ord(word[cut]) - ord("a"))
+    ok_next = data.draw(st.one_of(st.just(0), st.just(ALL_LETTERS), some))
+    room = data.draw(st.integers(0, RACK_SIZE - 1))
+
+    def left_after(laid: str) -> Counter[str]:
+        left = Counter(counts)
+        left.subtract(BLANK if ch.islower() else ch for ch in laid)
+        return left
+
+    def finds_a_word(spelled: str) -> bool:
+        left = left_after(spelled)
+        for letter in _letters(ok):
+            for tile in (letter.upper(), BLANK):
+                if left[tile] <= 0:
+                    continue
+                spelt = spelled.lower() + letter + after
+                if len(spelled) == RACK_SIZE - 1:
+                    if _leads_on(words, spelt):
+                        return True
+                    continue
+                if is_word(spelt):
+                    return True
+                rest = left - Counter(tile)
+                for then in _letters(ok_next):
+                    laid = rest[then.upper()] > 0 or rest[BLANK] > 0
+                    if laid and _leads_on(words, spelt + then):
+                        return True
+        return False
+
+    expected: list[str] = []
+    expected_ends: list[int] = []
+    for length in range(room + 1):
+        expected += [part[1] for part in lefts[length] if finds_a_word(part[1])]
+        expected_ends.append(len(expected))
+    chosen: list[tuple[int, str, int, int, int, int, int, int]] = []
+    ends: list[int] = []
+    ahead = tuple(ord(ch) - ord("a") for ch in after)
+    gen._starts(lefts, {}, held.reach, room, ok, ahead, ok_next, chosen, ends)
+    assert [part[1] for part in chosen] == expected
+    assert ends == expected_ends
