@@ -232,15 +232,22 @@ class DoubleCross(Game):
         return Verdict.ok(tally.events, tally.removed, summary)
 
     def decode(self, data: Mapping[str, Any]) -> Action:
-        return decode(data)
+        """The action ``data`` journals, read against this position: an ``end-game``
+        entry that names no seat (as journals written before the seat was recorded
+        have it) is the last passer's, when someone may end the game now."""
+        action = decode(data)
+        if isinstance(action, EndGame) and action.player is None:
+            return EndGame(self.state.may_end)
+        return action
 
     def iter_legal_actions(self) -> Iterator[Action]:
-        """Every action the player to move may take now, produced one at a time."""
+        """Every action that may be taken now, produced one at a time: the player to
+        move's, and after a full round of passes the last passer's ``EndGame``."""
         s = self.state
         if s.outcome is not None:
             return
         if s.may_end is not None:
-            yield EndGame()
+            yield EndGame(s.may_end)
         for letter in sorted(set(s.racks[s.turn])):
             for i in range(CELLS):
                 if not s.board.letters[i] and s.specials.get(i) != BLOCK:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.core import Action, GameError, Pass, Resign
+from games.core import Action, GameError, Pass, PlayerId, Resign
 
 
 class MalformedAction(GameError):
@@ -47,9 +47,18 @@ class NewLetters(Action):
 
 @dataclass(frozen=True)
 class EndGame(Action):
-    """The last of a full round of passes ends the game."""
+    """The seat that made the last of a full round of passes ends the game.
+
+    ``player`` is that seat: the rules refuse any other. ``None`` stands for "the last
+    passer, whoever it is": it is what an ``end-game`` entry journaled without a seat
+    reads back as, and ``DoubleCross.decode`` puts the last passer in its place while
+    someone may end the game, so such a journal replays to the same end and the end is
+    credited to the last passer. Where nobody may end the game it stays ``None`` and is
+    refused like any other ``EndGame`` there.
+    """
 
     type: ClassVar[str] = "end-game"
+    player: PlayerId | None = None
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,6 @@ class Undo(Action):
 _SIMPLE: dict[str, type[Action]] = {
     EndTurn.type: EndTurn,
     NewLetters.type: NewLetters,
-    EndGame.type: EndGame,
     Undo.type: Undo,
     Pass.type: Pass,
 }
@@ -87,6 +95,11 @@ def decode(data: Mapping[str, Any]) -> Action:
         if isinstance(player, bool) or not isinstance(player, int):
             raise MalformedAction(f"resign needs a seat number, not {player!r}")
         return Resign(player)
+    if kind == EndGame.type:
+        seat = data.get("player")
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise MalformedAction(f"end-game needs the seat number that ends it, not {seat!r}")
+        return EndGame(seat)
     if isinstance(kind, str) and kind in _SIMPLE:
         return _SIMPLE[kind]()
     raise MalformedAction(

@@ -116,12 +116,7 @@ class Rules:
                 return "the bag is empty: there are no new letters to draw"
             return None
         if isinstance(action, EndGame):
-            if s.may_end is None:
-                return (
-                    "the game ends this way only after a full round of passes "
-                    f"({s.players} in a row), by the last passer"
-                )
-            return None
+            return self._end_problem(s, action)
         if isinstance(action, Undo):
             return self._undo_problem(s)
         if isinstance(action, Resign):
@@ -168,6 +163,26 @@ class Rules:
             return f"{self.names[s.turn]} has no {action.kind} bomb (the tray holds {tray})"
         if s.specials.get(i) == BLOCK:
             return f"{cell_name(i)} is a blocking space: no bomb may go there"
+        return None
+
+    def _end_problem(self, s: State, action: EndGame) -> str | None:
+        seat = action.player
+        if seat is not None and (isinstance(seat, bool) or seat not in range(s.players)):
+            return (
+                f"there is no seat {seat!r} in this game: seats are numbered from 0 "
+                f"({self.names[0]}) to {s.players - 1} ({self.names[-1]})"
+            )
+        if s.may_end is None:
+            return (
+                "the game ends this way only after a full round of passes "
+                f"({s.players} in a row), by the last passer"
+            )
+        if seat is not None and seat != s.may_end:
+            last = self.names[s.may_end]
+            return (
+                f"only {last} may end the game ({last} made the last of {s.players} passes "
+                f"in a row), not {self.names[seat]}: play on, or let {last} end it"
+            )
         return None
 
     def _undo_problem(self, s: State) -> str | None:

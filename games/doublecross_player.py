@@ -8,7 +8,8 @@ as the points it brings this seat, less half of what it brings the others, less 
 risk of the unstable tiles it leaves. Near the end (30 tiles or fewer in the bag) a
 tile kept on the rack costs more than one left unstable on the board, so partial
 words found on the way are tried too. The player plays the best plan one action at a
-time and ends the turn when nothing pays.
+time and ends the turn when nothing pays. It never ends the game after a round of
+passes: that is the last passer's choice, and the seat it plays is the one to move.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 from dataclasses import dataclass
 
 from games.core import Action, Game, GameError, Player
-from games.doublecross_actions import EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
+from games.doublecross_actions import EndTurn, NewLetters, PlaceTile, PlayBomb
 from games.doublecross_board import (
     AXES,
     BLOCK,
@@ -263,11 +264,14 @@ class Planner:
         return out[:limit]
 
     def fallback(self) -> Action:
-        """What to do when nothing pays: end the game if allowed and ahead, else new
-        letters for a rack that found nothing, else end the turn."""
+        """What to do when nothing pays: new letters for a rack that found nothing,
+        else end the turn.
+
+        It never ends the game: only the last of a full round of passes may, and the
+        planner plays the seat to move, which that round has already passed by. Ending
+        the game is the last passer's own choice (the station's turn menu offers it).
+        """
         s = self.state
-        if s.may_end is not None:
-            return EndGame()
         rack = s.racks[self.seat]
         if not s.placed and not s.bombs and len(s.bag) >= RACK_SIZE and len(rack) == RACK_SIZE:
             return NewLetters()

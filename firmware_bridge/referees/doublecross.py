@@ -48,6 +48,7 @@ from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
 from ..referee import Referee, TagReader
+from ..replay import mover_of
 from .doublecross_turn import (
     COLUMN_MENU,
     ORDER,
@@ -155,7 +156,10 @@ class DoubleCrossReferee(Referee[DoubleCross]):
 
     def _commit(self, action: Action) -> None:
         game = self.game
-        self.turn.before = (game.to_move, game.rack(game.to_move))
+        mover = mover_of(game, action)
+        if mover not in range(game.players):
+            mover = game.to_move  # a seat that does not exist: the rules refuse it
+        self.turn.before = (mover, game.rack(mover))
         self.turn.note = ""
         self.commit(action)
 
@@ -240,7 +244,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         elif action == Ask.TURN and choice == Choice.UNDO:
             self._commit_fixed(Undo())
         elif action == Ask.TURN and choice == Choice.END_GAME:
-            self._commit_fixed(EndGame())
+            self._commit_fixed(EndGame(self.game.may_end))
         elif action == Ask.TURN:
             turn.bomb = str(choice)
             self.open_menu(Ask.COLUMN, f"Aim {turn.bomb}", COLUMN_MENU, subject="H8")

@@ -131,7 +131,7 @@ def turn_menu(game: DoubleCross) -> list[tuple[str, Any]]:
     for label, choice, action in (
         ("new letters", Choice.NEW_LETTERS, NewLetters()),
         ("undo last tile", Choice.UNDO, Undo()),
-        (f"{short(game.may_end)} ends the game", Choice.END_GAME, EndGame()),
+        (f"{short(game.may_end)} ends the game", Choice.END_GAME, EndGame(game.may_end)),
     ):
         if game.check(action).accepted:
             options.append((label, choice))

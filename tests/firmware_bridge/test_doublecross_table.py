@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,13 @@ from typing import Any
 import pytest
 
 from firmware_bridge.cli import main
+from firmware_bridge.export import export_game
 from firmware_bridge.facts import Facts
 from firmware_bridge.layout import render
 from firmware_bridge.referees.doublecross import DoubleCrossReferee
-from games.doublecross import DoubleCross
+from firmware_bridge.sim.runner import SimOptions, Simulation
+from firmware_bridge.sim.script import Line, parse_all
+from games.doublecross import DoubleCross, EndGame
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
 from wiring.errors import ProfileError
@@ -130,16 +134,66 @@ def test_new_letters_and_a_round_of_passes_let_the_last_passer_end_the_game() ->
         "player 1 ends the turn",
         "player 2 new letters",
         "player 1 passes",
-        "player 2 ends the game",
+        "player 1 ends the game",
     ]
     last = states[-1]
     assert last["outcome"]["reason"] == "the last passer ended the game"
+    assert last["said"] == "P1 ends the game"
     # 2 for the bomb picked up, -4 for X, -4 for the A the bomb took, -24 for six tiles left.
     assert last["scores"] == {"player 1": -30, "player 2": -28}
     assert last["oled"][0].startswith("Game over") and "bag 19" in shown(last)
     assert "P2 wins The last passer ended the game." in shown(last)
     may_end = next(s for s in states if s["may_end"] == "player 1")
     assert "P1 may end: back" in shown(may_end)
+
+
+def test_the_journal_credits_the_end_to_the_last_passer_also_when_written_without_a_seat(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "dc.sqlite"
+    options = [a for k, v in OPTIONS.items() for a in ("--option", f"{k}={json.dumps(v)}")]
+    args = ["sim", "--game", "doublecross", *options, "--journal", str(journal)]
+    assert main([*args, "--script", str(SCENARIOS / "dc_fixes.txt")], out=io.StringIO()) == 0
+    record = export_game(journal)
+    end = record["moves"][-1]
+    # Player 1 made the last pass; player 2 was to move when the game was ended.
+    assert end["action"] == {"type": "end-game", "player": 0}
+    assert end["player"] == "player 1"
+    # The same end as a journal written before the seat was recorded holds it.
+    with sqlite3.connect(journal) as db:
+        db.execute(
+            "UPDATE inputs SET payload = ? WHERE seq = (SELECT MAX(seq) FROM inputs)",
+            ('{"type": "end-game"}',),
+        )
+    db.close()
+    old = export_game(journal)
+    assert old["moves"][-1]["action"] == {"type": "end-game"}
+    assert old["moves"][-1]["player"] == "player 1"
+    assert old["outcome"] == record["outcome"]
+    assert old["outcome"]["reason"] == "the last passer ended the game"
+    assert old["scores"] == record["scores"] == {"player 1": -30, "player 2": -28}
+
+
+def test_the_simulated_hand_ends_the_game_only_for_the_last_passer() -> None:
+    sim = Simulation(SimOptions("doublecross", options=dict(OPTIONS)))
+    try:
+        sim.start()
+        # The markers, then player 1 and player 2 pass: player 2 made the last pass.
+        for line in parse_all("press ok\npress ok\npress ok\n"):
+            sim.run_line(line)
+        game = sim.session.game
+        assert (game.may_end, game.to_move) == (1, 0)
+        with pytest.raises(ValueError, match="player 1 cannot end the game from the turn menu"):
+            sim.hand.steps(EndGame(0))
+        with pytest.raises(ValueError, match="seat 5 cannot end the game"):
+            sim.hand.steps(EndGame(5))
+        for step in sim.hand.steps(EndGame(1)):
+            sim.run_line(Line("hand", 1, step[0], tuple(step[1:])))
+        assert game.history[-1] == EndGame(1)
+        assert game.outcome is not None
+        assert sim.session.state()["said"] == "P2 ends the game"
+    finally:
+        sim.close()
 
 
 def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:

@@ -44,11 +44,11 @@ def test_a_turn_refills_the_rack_from_the_front_of_the_bag() -> None:
 
 def test_a_full_round_of_passes_lets_the_last_passer_end_the_game() -> None:
     g = game()
-    assert "after a full round of passes" in g.play(EndGame()).reason
+    assert "after a full round of passes" in g.play(EndGame(0)).reason
     g.play(EndTurn())  # seat 1 passes
     g.play(Pass())  # seat 2 passes: the last of a round
     assert g.may_end == 1
-    verdict = g.play(EndGame())
+    verdict = g.play(EndGame(1))
     assert verdict.accepted
     assert g.outcome is not None and g.outcome.reason == "the last passer ended the game"
     # Racks left: 3 tiles (-12) and 2 tiles (-8).
@@ -62,7 +62,83 @@ def test_playing_on_after_the_round_of_passes_takes_the_chance_to_end_away() -> 
     g.play(EndTurn())
     play(g, "H9 R")
     assert g.may_end is None
-    assert not g.play(EndGame()).accepted
+    assert "after a full round of passes" in g.play(EndGame(0)).reason
+    assert "after a full round of passes" in g.play(EndGame(1)).reason
+
+
+def test_only_the_last_passer_may_end_the_game() -> None:
+    g = game()
+    g.play(EndTurn())
+    g.play(EndTurn())
+    assert (g.may_end, g.to_move) == (1, 0)
+    # The seat to move is not the last passer: it may play on, not end the game.
+    reason = g.play(EndGame(0)).reason
+    assert reason == (
+        "only player 2 may end the game (player 2 made the last of 2 passes in a row), "
+        "not player 1: play on, or let player 2 end it"
+    )
+    assert g.outcome is None and g.may_end == 1 and len(g.history) == 2
+
+
+@pytest.mark.parametrize("seat", [2, -1, True])
+def test_ending_the_game_for_a_seat_that_does_not_exist_is_refused(seat: Any) -> None:
+    g = game()
+    g.play(EndTurn())
+    g.play(EndTurn())
+    reason = g.play(EndGame(seat)).reason
+    assert reason == (
+        f"there is no seat {seat!r} in this game: seats are numbered from 0 (player 1) "
+        "to 1 (player 2)"
+    )
+    assert g.outcome is None
+    # Also where nobody may end the game, the seat is named first.
+    assert "there is no seat" in game().play(EndGame(seat)).reason
+
+
+def test_in_three_seats_the_last_passer_is_the_third_and_the_others_are_refused() -> None:
+    g = game(players=3, racks=("RTS", "EM", "AB"))
+    for _ in range(3):
+        g.play(EndTurn())
+    assert (g.may_end, g.to_move) == (2, 0)
+    for seat in (0, 1):
+        assert "only player 3 may end the game" in g.play(EndGame(seat)).reason
+    assert g.play(EndGame(2)).accepted
+    assert g.outcome is not None
+
+
+def test_the_legal_end_of_the_game_is_the_last_passers() -> None:
+    g = game()
+    assert not any(isinstance(a, EndGame) for a in g.legal_actions())
+    g.play(EndTurn())
+    g.play(EndTurn())
+    ends = [a for a in g.legal_actions() if isinstance(a, EndGame)]
+    assert ends == [EndGame(1)]
+    assert g.check(ends[0]).accepted
+
+
+def test_an_end_game_entry_journaled_without_a_seat_is_the_last_passers() -> None:
+    old = {"type": "end-game"}
+    g = game()
+    # Where nobody may end the game it names nobody, and is refused as before.
+    assert g.decode(old) == EndGame(None)
+    assert "after a full round of passes" in g.play(g.decode(old)).reason
+    g.play(EndTurn())
+    g.play(EndTurn())
+    action = g.decode(old)
+    assert action == EndGame(1)
+    ended = game()
+    ended.play(EndTurn())
+    ended.play(EndTurn())
+    assert ended.play(EndGame(1)).accepted
+    assert g.play(action).accepted
+    assert g.state_dict() == ended.state_dict()
+    assert g.history == ended.history
+
+
+def test_an_end_game_entry_with_a_seat_that_is_no_number_is_malformed() -> None:
+    for seat in ("1", 1.0, False):
+        with pytest.raises(MalformedAction, match="end-game needs the seat number"):
+            game().decode({"type": "end-game", "player": seat})
 
 
 def test_a_turn_with_a_tile_is_no_pass() -> None:
@@ -184,7 +260,7 @@ def test_the_json_picture_gives_each_cell_its_letter_owner_and_stability() -> No
         PlayBomb("ns", "H9"),
         EndTurn(),
         NewLetters(),
-        EndGame(),
+        EndGame(1),
         Undo(),
         Pass(),
         Resign(1),

@@ -67,7 +67,7 @@ class DoubleCrossHand(Hand[DoubleCrossReferee]):
         if isinstance(action, NewLetters):
             return steps + self.menu("newletters")
         if isinstance(action, EndGame):
-            return steps + self.menu("endgame")
+            return steps + self.end_game(action)
         if isinstance(action, Undo):
             return steps + self.menu("undo")
         if isinstance(action, Resign):
@@ -118,6 +118,19 @@ class DoubleCrossHand(Hand[DoubleCrossReferee]):
             raise ValueError(_unavailable(verb, self.referee))
         index = options.index(choice)
         return [("press", "back"), *[("press", "right")] * index, ("press", "ok")]
+
+    def end_game(self, action: EndGame) -> list[Step]:
+        """The turn menu's "P1 ends the game": it ends the game for the last passer only."""
+        game = self.referee.game
+        last = game.may_end
+        if last is not None and action.player not in (None, last):
+            seat = action.player
+            name = game.seat_name(seat) if seat in range(game.players) else f"seat {seat!r}"
+            raise ValueError(
+                f"{name} cannot end the game from the turn menu: it offers that only to "
+                f"{game.seat_name(last)}, who made the last of the round of passes"
+            )
+        return self.menu("endgame")
 
     def bomb(self, kind: str, cell: str) -> list[Step]:
         """The bomb gesture: the turn menu's bomb, then the column and the row."""
