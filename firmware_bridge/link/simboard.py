@@ -4,17 +4,22 @@ The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains,
 RFID readers); the firmware from ``firmware_bridge/firmware`` scans it through
 the fake ``machine`` pins and writes real frames into the pty, which the host
 opens with pyserial like any device. Nothing runs in a thread: ``step`` runs the
-firmware's loop once, so a test with a FakeClock stays deterministic.
+firmware's loop once and returns when what it wrote has reached the host's end of
+the pty, so a test with a FakeClock, and a simulated game, stays deterministic.
 """
 
 from __future__ import annotations
 
+import array
+import fcntl
 import importlib
 import math
 import os
 import random
 import shutil
 import tempfile
+import termios
+import time
 import tty
 from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
@@ -108,6 +113,24 @@ class LineNoise:
         return frame
 
 
+_PTY_HOLDS = 4095
+"""The most bytes the host's end of a pty holds unread (the line discipline's buffer)."""
+_DELIVERY_S = 0.5
+"""The longest wait for bytes to cross the pty (it takes microseconds)."""
+
+
+def _pending(fd: int | None) -> int:
+    """Bytes waiting to be read at ``fd`` (0 once it is closed)."""
+    if fd is None:
+        return 0
+    count = array.array("i", [0])
+    try:
+        fcntl.ioctl(fd, termios.FIONREAD, count)
+    except OSError:
+        return 0
+    return count[0]
+
+
 class _PtyPort:
     """The firmware's end of the pty, non-blocking; bytes that do not fit are lost,
     as on a UART nobody reads. ``noise`` (optional) damages what crosses it."""
@@ -116,6 +139,8 @@ class _PtyPort:
         self.master = master
         self.noise = noise
         self.dropped = 0
+        self.sent = 0
+        """Bytes written into the pty so far."""
 
     def read(self) -> bytes:
         try:
@@ -132,6 +157,7 @@ class _PtyPort:
             written = os.write(self.master, bytes(data))
         except (BlockingIOError, OSError):
             written = 0
+        self.sent += written
         self.dropped += len(data) - written
 
 
@@ -304,7 +330,23 @@ class SimulatedSerialBoard:
             if self.clock is None:
                 raise SimulatedBoardError("step needs a time: give now or a clock")
             now = self.clock.now()
+        waiting = _pending(self._slave)
+        sent = self.port.sent
         self.firmware.step(round(now * 1000))
+        if self.port.sent > sent:
+            self._delivered(waiting + self.port.sent - sent)
+
+    def _delivered(self, count: int) -> None:
+        """Wait until the host's end of the pty holds ``count`` bytes.
+
+        The kernel hands bytes written into a pty to its other end a moment later,
+        from a worker of its own; without this wait, whether the host reads a frame
+        in this step or the next would depend on that moment, and a simulated game's
+        intermediate states would differ from run to run."""
+        count = min(count, _PTY_HOLDS)
+        deadline = time.monotonic() + _DELIVERY_S
+        while _pending(self._slave) < count and time.monotonic() < deadline:
+            time.sleep(0)
 
     @property
     def noise(self) -> LineNoise | None:

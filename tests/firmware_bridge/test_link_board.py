@@ -3,6 +3,7 @@ and over an in-memory port for exact wire scenarios."""
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import Iterator
 
@@ -420,3 +421,48 @@ def test_a_settle_filter_of_other_cells_or_none_at_all_is_refused(clock: FakeClo
         SerialSensorBoard(wiring, CELLS, clock=clock, settle=SettleFilter(CELLS[:-1], 0.15))
     with pytest.raises(ValueError, match="needs a settle filter or a settle window"):
         SerialSensorBoard(wiring, CELLS, clock=clock)
+
+
+def test_what_the_firmware_writes_in_a_step_is_on_the_hosts_end_when_the_step_returns(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    # The kernel hands bytes across a pty a moment after they are written; the step
+    # waits for them, so the host reads every frame in the step it was sent.
+    import fcntl
+    import os
+    import termios
+    from array import array
+
+    host = host_for(sim, clock)
+    unread = array("i", [0])
+    fd = os.open(sim.port_name, os.O_RDONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    try:
+        steps_that_wrote = 0
+        for i in range(300):
+            if i % 10 == 0:
+                cell = CELLS[(i // 20) % len(CELLS)]
+                (sim.place if i % 20 == 0 else sim.lift)(cell)
+            clock.advance(0.01)
+            sent = sim.port.sent
+            sim.step()
+            fcntl.ioctl(fd, termios.FIONREAD, unread)
+            if sim.port.sent > sent:
+                steps_that_wrote += 1
+                assert unread[0] == sim.port.sent - sent, f"step {i}"
+            host.poll(clock.now())
+        assert steps_that_wrote >= 10
+    finally:
+        os.close(fd)
+        host.close()
+
+
+def test_a_simulated_rfid_game_prints_the_same_states_every_time() -> None:
+    from firmware_bridge.cli import main
+
+    runs = []
+    for _ in range(3):
+        out = io.StringIO()
+        assert main(["sim", "--game", "dominoes", "--json", "--seed", "1"], out=out) == 0
+        runs.append(out.getvalue())
+    assert runs[0].count("\n") > 50
+    assert runs[1] == runs[0] and runs[2] == runs[0]
