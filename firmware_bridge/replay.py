@@ -15,8 +15,8 @@ from .journal import Entry, GameRecord, Journal, JournalDamaged, JournalError
 
 def mover_of(game: Game, action: Action) -> int:
     """The seat ``action`` is credited to, judged before it is played."""
-    # An action that names its player (a rack seen, a resignation) is that
-    # player's, whoever is to move.
+    # An action that names its player (a rack seen, a resignation, the last
+    # passer's end of a DoubleCross game) is that player's, whoever is to move.
     player: int = getattr(action, "player", game.to_move)
     return player
 

@@ -196,6 +196,28 @@ def test_the_simulated_hand_ends_the_game_only_for_the_last_passer() -> None:
         sim.close()
 
 
+def test_a_person_who_made_the_last_pass_ends_the_game_while_the_computer_is_to_move() -> None:
+    # Nothing of player 2's rack makes a word with GYM: the computer asks for new letters.
+    options = {"start_word": "GYM", "racks": ["AEERST", "QJVKWZ"], "specials": {}, "first": 2}
+    sim = Simulation(SimOptions("doublecross", options=options, humans=frozenset({0})))
+    try:
+        sim.start()
+        sim.play_computer_seats()
+        game = sim.session.game
+        assert [a.type for a in game.history] == ["new-letters"]
+        sim.run_line(Line("person", 1, "press", ("ok",)))  # player 1 passes too
+        assert (game.may_end, game.to_move) == (0, 1)
+        # The computer would play on; the end is player 1's, not a move made for it.
+        assert not isinstance(sim.session.expected(), EndGame)
+        for line in parse_all("endgame\n"):
+            sim.run_line(line)
+        assert game.history[-1] == EndGame(0)
+        assert game.outcome is not None
+        assert sim.session.state()["said"] == "P1 ends the game"
+    finally:
+        sim.close()
+
+
 def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:
     states = scenario("dc_points.txt")
     assert moves(states) == [

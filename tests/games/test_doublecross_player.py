@@ -70,3 +70,15 @@ def test_near_the_end_it_lays_a_partial_word_rather_than_keep_the_tile() -> None
     assert DoubleCrossPlayer().choose(ending) == PlaceTile("H9", "R")  # AR, a partial word
     early = game(racks=("R", "EM"), bag="E" * 10 + "A" * 8 + "I" * 9 + "O" * 8 + "NNNNN")
     assert DoubleCrossPlayer().choose(early) == EndTurn()
+
+
+def test_after_a_round_of_passes_it_plays_on_instead_of_ending_the_game_for_another() -> None:
+    g = game(racks=("ZJ", "QX"))  # nothing to lay, and an empty bag: nothing pays
+    g.play(EndTurn())
+    g.play(EndTurn())
+    assert (g.may_end, g.to_move) == (1, 0)
+    action = DoubleCrossPlayer(random.Random(1)).choose(g)
+    # Only seat 2, the last passer, may end the game: the computer playing seat 1 passes.
+    assert action == EndTurn()
+    assert g.play(action).accepted
+    assert g.outcome is None and g.may_end == 0
