@@ -93,8 +93,19 @@ class Computer:
         return action
 
     def expected(self, game: Game) -> Action | None:
-        """The move the computer makes now, or None when a person is to move."""
-        if game.outcome is not None or game.to_move not in self.seats:
+        """The move the computer makes now, or None when a person is to move and no
+        computer seat acts out of turn (the last passer ending a DoubleCross game)."""
+        if game.outcome is not None:
+            return None
+        waiting = [seat for seat in game.out_of_turn_seats() if seat in self.seats]
+        if waiting:
+            rng = random.Random(f"{self.seed}:{len(game.history)}")
+            player = self.make_player(game, rng)
+            for seat in waiting:
+                action = player.out_of_turn(game, seat)
+                if action is not None:
+                    return action
+        if game.to_move not in self.seats:
             return None
         key = (id(game), len(game.history))
         if self._failed == key:

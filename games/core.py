@@ -257,6 +257,11 @@ class Game(ABC):
             return verdict
         return self.apply(action)
 
+    def out_of_turn_seats(self) -> tuple[PlayerId, ...]:
+        """The seats, other than the one to move, that the rules let act now (a player
+        who may end the game out of turn); most games have none."""
+        return ()
+
     def seat_name(self, player: PlayerId) -> str:
         if player < len(self.seat_names):
             return self.seat_names[player]
@@ -281,3 +286,8 @@ class Player(ABC):
     @abstractmethod
     def choose(self, game: Game) -> Action:
         """An action that ``game.check`` accepts."""
+
+    def out_of_turn(self, game: Game, seat: PlayerId) -> Action | None:
+        """What ``seat`` (one of ``game.out_of_turn_seats()``, played by the computer)
+        does now, or None to let the seat to move play."""
+        return None

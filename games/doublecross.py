@@ -194,6 +194,13 @@ class DoubleCross(Game):
         """The seat that may end the game now (the last of a round of passes)."""
         return self.state.may_end
 
+    def out_of_turn_seats(self) -> tuple[PlayerId, ...]:
+        """The last passer of a full round of passes, while they may end the game."""
+        seat = self.state.may_end
+        if seat is None or seat == self.to_move or self.outcome is not None:
+            return ()
+        return (seat,)
+
     @property
     def last_notes(self) -> list[Note]:
         return self.record[-1] if self.record else []

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from games.core import Action, Game, GameError, Player
-from games.doublecross_actions import EndTurn, NewLetters, PlaceTile, PlayBomb
+from games.core import Action, Game, GameError, Player, PlayerId
+from games.doublecross_actions import EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
 from games.doublecross_board import (
     AXES,
     BLOCK,
@@ -269,7 +269,8 @@ class Planner:
 
         It never ends the game: only the last of a full round of passes may, and the
         planner plays the seat to move, which that round has already passed by. Ending
-        the game is the last passer's own choice (the station's turn menu offers it).
+        the game is the last passer's own choice, out of turn (the station's turn menu
+        offers it; a computer seat makes it in ``DoubleCrossPlayer.out_of_turn``).
         """
         s = self.state
         rack = s.racks[self.seat]
@@ -302,6 +303,12 @@ class DoubleCrossPlayer(Player):
         self._plan = best.actions[1:]
         self._at = len(game.history) + 1
         return best.actions[0]
+
+    def out_of_turn(self, game: Game, seat: PlayerId) -> Action | None:
+        """The last passer of a full round of passes ends the game: the computer passes
+        only when nothing it could play pays, and a round of passes means no one else
+        found anything either, so waiting longer only passes the turn round again."""
+        return EndGame(seat) if seat in game.out_of_turn_seats() else None
 
 
 __all__ = ["DoubleCrossPlayer", "Planner"]

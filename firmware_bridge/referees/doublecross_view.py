@@ -8,7 +8,7 @@ from typing import Any, Protocol
 from PIL import ImageDraw
 
 from games.core import Action
-from games.doublecross import DoubleCross, EndTurn, NewLetters, PlaceTile, PlayBomb
+from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
 from games.doublecross_board import BLOCK, COLUMNS, SIZE
 
 from ..facts import Facts
@@ -140,6 +140,8 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
             return "press ok to end the turn"
         if isinstance(action, NewLetters):
             return "new letters (back: menu)"
+        if isinstance(action, EndGame) and action.player is not None:
+            return f"{short(action.player)} ends the game (back: menu)"
         return super().instruct(action)
 
     def header(self) -> tuple[str, str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from games.core import Action, Game, GameError
+from games.core import Action, Game, GameError, Player
 from hardware.board import SensorBoard
 from hardware.clock import FakeClock
 from hardware.dice import DiceSource
@@ -53,6 +53,17 @@ SERIAL_STEP_S = 0.01
 """How often the simulated Pico runs its loop and the host reads the link."""
 FIRMWARE_DEBOUNCE_S = 0.06
 """Margin for the Pico's own debounce before the host's settle window starts."""
+
+
+def _out_of_turn(game: Game, players: dict[int, Player]) -> Action | None:
+    """What a seat that is not to move does now, if the rules let it and its player
+    chooses to (the last passer ending a DoubleCross game)."""
+    for seat in game.out_of_turn_seats():
+        player = players.get(seat)
+        action = player.out_of_turn(game, seat) if player is not None else None
+        if action is not None:
+            return action
+    return None
 
 
 class SimError(RuntimeError):
@@ -598,6 +609,12 @@ class Simulation:
                 )
         raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
 
+    def _player(self, players: dict[int, Player], game: Game) -> Player:
+        """The computer player of the seat to move (made the first time it moves; a
+        new random draw every move, as the seeded games have always been played)."""
+        made = self.kit.make_player(game, random.Random(self.rng.random()))
+        return players.setdefault(game.to_move, made)
+
     def play_computer(
         self, max_plies: int = MAX_PLIES, choose: Callable[[Game], Action] | None = None
     ) -> None:
@@ -607,7 +624,7 @@ class Simulation:
         replays a known game). A resumed game first gets its board set up as the
         OLED asks, so a game stopped half-way through a move plays on.
         """
-        players: dict[int, Any] = {}
+        players: dict[int, Player] = {}
         plies = 0
         # A computer's hand is quick: just long enough for each step to settle.
         self.pace = self.profile.settle_ms / 1000 + 2 * self.interval
@@ -630,11 +647,7 @@ class Simulation:
             elif expected is not None:
                 action = expected  # the move the OLED shows for a computer seat
             else:
-                seat = game.to_move
-                player = players.setdefault(
-                    seat, self.kit.make_player(game, random.Random(self.rng.random()))
-                )
-                action = player.choose(game)
+                action = _out_of_turn(game, players) or self._player(players, game).choose(game)
             before = len(game.history)
             for step in self.hand.steps(action):
                 self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))

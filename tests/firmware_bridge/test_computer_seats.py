@@ -155,3 +155,60 @@ def test_a_computer_that_cannot_choose_leaves_the_turn_to_the_people() -> None:
         assert computer.expected(sim.session.game) is None  # asked again: no second try
     finally:
         sim.close()
+
+
+def _stuck_doublecross(tmp_path: Path) -> dict[str, object]:
+    """DoubleCross options where no one can lay a tile and the bag is empty: only a
+    round of passes and the last passer's end can finish the game."""
+    from firmware_bridge.setup_file import game_options
+
+    words = tmp_path / "words.txt"
+    words.write_text("cat\ncats\nact\n", encoding="utf-8")
+    options = game_options("doublecross", ["start_word=CAT", "first=1"], None, 2, words)
+    return {**options, "racks": ["ZJ", "QX"], "bag": "", "specials": {}}
+
+
+def test_computer_players_stuck_in_passes_end_the_game_as_the_last_passer(
+    tmp_path: Path,
+) -> None:
+    from games.doublecross import EndGame, EndTurn
+
+    sim = Simulation(SimOptions("doublecross", seed=1, options=_stuck_doublecross(tmp_path)))
+    try:
+        sim.start()
+        sim.play_computer()
+        game = sim.session.game
+        assert game.history == [EndTurn(), EndTurn(), EndGame(1)]
+        assert game.outcome is not None
+        assert game.outcome.reason == "the last passer ended the game"
+    finally:
+        sim.close()
+
+
+def test_a_computer_seat_that_passed_last_ends_the_game_while_a_person_is_to_move(
+    tmp_path: Path,
+) -> None:
+    from games.doublecross import EndGame, EndTurn
+
+    options = _stuck_doublecross(tmp_path)
+    sim = Simulation(SimOptions("doublecross", seed=1, options=options, humans=frozenset({0})))
+    try:
+        sim.start()
+        sim.set_up()
+        game = sim.session.game
+        assert sim.session.expected() is None  # the person's turn, and no one may end it
+        sim.run_line(Line("person", 1, "press", ("ok",)))  # the person passes
+        assert sim.session.expected() == EndTurn()  # the computer has nothing to lay
+        for step in sim.hand.steps(EndTurn()):
+            sim.run_line(Line("computer", 2, step[0], tuple(step[1:])))
+        assert (game.to_move, game.outcome) == (0, None)
+        # The computer was the last of the round of passes: it ends the game although
+        # the person is to move, and the OLED says so.
+        expected = sim.session.expected()
+        assert expected == EndGame(1)
+        assert f"Computer: {sim.session.referee.view.instruct(expected)}" in shown(sim)
+        sim.play_computer_seats()
+        assert game.history[-1] == EndGame(1)
+        assert game.outcome is not None
+    finally:
+        sim.close()

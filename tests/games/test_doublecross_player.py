@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from games.core import Action
-from games.doublecross import DoubleCross, EndTurn, PlaceTile, PlayBomb
+from games.doublecross import DoubleCross, EndGame, EndTurn, PlaceTile, PlayBomb
 from games.doublecross_player import DoubleCrossPlayer
 from tests.games.doublecross_helpers import game, play
 
@@ -82,3 +82,19 @@ def test_after_a_round_of_passes_it_plays_on_instead_of_ending_the_game_for_anot
     assert action == EndTurn()
     assert g.play(action).accepted
     assert g.outcome is None and g.may_end == 0
+
+
+def test_the_last_passer_played_by_the_computer_ends_the_game_out_of_turn() -> None:
+    g = game(racks=("ZJ", "QX"))  # nothing to lay, and an empty bag
+    player = DoubleCrossPlayer(random.Random(1))
+    assert g.out_of_turn_seats() == ()
+    assert player.out_of_turn(g, 1) is None
+    g.play(EndTurn())
+    g.play(EndTurn())
+    assert g.out_of_turn_seats() == (1,)
+    assert player.out_of_turn(g, 0) is None  # seat 1 is to move, not the last passer
+    action = player.out_of_turn(g, 1)
+    assert action == EndGame(1)
+    assert g.play(action).accepted
+    assert g.outcome is not None
+    assert g.out_of_turn_seats() == ()
