@@ -716,29 +716,32 @@ class MoveGenerator:
                 tried = choices[usable] = [t for bit, t in letters if bit & usable]
             for ch, low, value, step in tried:
                 n = targets[start + (m & low).bit_count()]
-                for i in run:
-                    mm = masks[n]
-                    if not mm >> i & 1:
-                        break
-                    n = targets[first[n] + (mm & below[i]).bit_count()]
-                else:
-                    left = state - step
-                    v = value * lm
-                    xs = xsum + (base + v) * wm if cross else xsum
-                    if final[n] and pos != twin_at:
-                        score = (msum + v) * wmul + xs + bonuses[left]
-                        if score >= floor[0]:
-                            if best_only and score > floor[0]:
-                                out.clear()
-                                floor[0] = score
-                            laid = zip(range(begin, anchor), spelled, strict=True)
-                            out.append((score, down, line, (*laid, *placed, (pos, ch))))
-                    if ok_next:
-                        nxt = masks[n] & ok_next
-                        if nxt & reaches[left]:
-                            placed.append((pos, ch))
-                            place(n, stop, nxt, msum + v, wmul, xs, left)
-                            placed.pop()
+                if run:
+                    for i in run:
+                        mm = masks[n]
+                        if not mm >> i & 1:
+                            n = -1
+                            break
+                        n = targets[first[n] + (mm & below[i]).bit_count()]
+                    if n < 0:
+                        continue
+                left = state - step
+                v = value * lm
+                xs = xsum + (base + v) * wm if cross else xsum
+                if final[n] and pos != twin_at:
+                    score = (msum + v) * wmul + xs + bonuses[left]
+                    if score >= floor[0]:
+                        if best_only and score > floor[0]:
+                            out.clear()
+                            floor[0] = score
+                        laid = zip(range(begin, anchor), spelled, strict=True)
+                        out.append((score, down, line, (*laid, *placed, (pos, ch))))
+                if ok_next:
+                    nxt = masks[n] & ok_next
+                    if nxt & reaches[left]:
+                        placed.append((pos, ch))
+                        place(n, stop, nxt, msum + v, wmul, xs, left)
+                        placed.pop()
             if state >= blank_step:
                 left = state - blank_step
                 more = reaches[left]
