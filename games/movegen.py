@@ -864,12 +864,15 @@ class MoveGenerator:
         targets = self.dawg.targets
         final = self.dawg.final
         below = _BELOW
+        # The longer parts of a part are found one after another, and the part is chosen
+        # on the first of them that passes (``last``: its place in its list).
+        longest = len(lefts) - 1
+        head = ahead[0] if ahead else -1
+        rest = ahead[1:]
         for length in range(len(ends), room + 1):
             parts = lefts[length]
-            # The longer parts of a part are found one after another.
-            passed: list[int] = []
             last = -1
-            if length + 1 == len(lefts):
+            if length == longest:
                 # No longer parts are kept: each letter is tried on the anchor.
                 self._last_starts(parts, ok, ahead, chosen)
             elif not ahead:
@@ -879,24 +882,19 @@ class MoveGenerator:
                 for part in lefts[length + 1]:
                     if part[3] != last and part[4] & ok and (final[part[0]] or part[2] & ok_next):
                         last = part[3]
-                        passed.append(last)
-                chosen += [parts[i] for i in passed]
+                        chosen.append(parts[last])
             else:
                 # The longer parts that put a letter of ``ok`` on the anchor, at a node
                 # from which the tiles ahead lead on, to a word's end or a letter of
                 # ``ok_next`` from the rack left.
-                head = ahead[0]
-                rest = ahead[1:]
                 longer = leading.get((length + 1, head))
                 if longer is None:
                     step = 1 << head
                     longer = leading[length + 1, head] = [
                         p for p in lefts[length + 1] if p[6] & step
                     ]
-                if ok != _ALL:
-                    longer = [p for p in longer if p[4] & ok]
                 for part in longer:
-                    if part[3] == last:
+                    if part[3] == last or not part[4] & ok:
                         continue
                     m = part[6]
                     n = targets[first[part[0]] + (m & below[head]).bit_count()]
@@ -908,8 +906,7 @@ class MoveGenerator:
                     else:
                         if final[n] or masks[n] & ok_next & reaches[part[5]]:
                             last = part[3]
-                            passed.append(last)
-                chosen += [parts[i] for i in passed]
+                            chosen.append(parts[last])
             ends.append(len(chosen))
 
     def _last_starts(
