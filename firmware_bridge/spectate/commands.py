@@ -6,6 +6,7 @@ Only argument parsing lives here; each command imports its module when it runs.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
@@ -69,8 +70,21 @@ def cmd_web(args: argparse.Namespace, out: TextIO) -> int:
     from .wsgi import parse_listen
 
     parse_listen(args.listen)
-    print(f"tabletop: serving {args.journal} at http://{args.listen}/", file=out, flush=True)
-    return run_web(args.journal, args.listen)
+    journal = Path(args.journal)
+    if journal.is_dir():
+        raise ValueError(
+            f"--journal {journal} is a folder: give the journal file in it "
+            f"(for example {journal / 'journal.sqlite'})"
+        )
+    print(f"tabletop: serving {journal} at http://{args.listen}/", file=out, flush=True)
+    if not journal.exists():
+        print(
+            f"tabletop: there is no journal at {journal} yet; the page shows the game once "
+            "a table writes one there (check the path if a table is already playing)",
+            file=sys.stderr,
+            flush=True,
+        )
+    return run_web(journal, args.listen)
 
 
 def cmd_publish(args: argparse.Namespace, out: TextIO) -> int:

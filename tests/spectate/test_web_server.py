@@ -285,10 +285,19 @@ def test_a_port_in_use_or_an_unknown_host_is_explained(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in err and "in use" in err
     assert "choose another port" in err
+    assert f"there is no journal at {tmp_path / 'j.sqlite'} yet" in err
     proc = tabletop("web", "--journal", "j.sqlite", "--listen", "no-such-host.invalid:8080")
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2
     assert "no such address" in err and "0.0.0.0:8080" in err
+
+
+def test_a_folder_given_as_the_journal_is_refused_before_serving(tmp_path: Path) -> None:
+    proc = tabletop("web", "--journal", str(tmp_path), "--listen", f":{free_port()}")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2
+    assert f"--journal {tmp_path} is a folder" in err and "journal.sqlite" in err
+    assert "serving" not in out and "Traceback" not in err
 
 
 def test_the_view_listens_on_the_loopback_unless_told() -> None:
