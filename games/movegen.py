@@ -475,7 +475,8 @@ class MoveGenerator:
         # the tiles right after it and the letters the empty cell after those allows:
         # the same for every line and both directions.
         starts: dict[tuple[int, tuple[int, ...], int], _Starts] = {}
-        # The left parts of each length whose node leads on by each letter.
+        # The left parts of each length whose node leads on by each letter, and (by -1)
+        # those that end a word or may be followed by a tile from the rack.
         leading: dict[tuple[int, int], list[_Left]] = {}
         # The lowest score kept: the best so far when only the best are kept.
         floor = [-1]
@@ -726,9 +727,11 @@ class MoveGenerator:
                     if n < 0:
                         continue
                 left = state - step
-                v = value * lm
-                xs = xsum + (base + v) * wm if cross else xsum
+                # The tile's points and the words across are counted only for a word
+                # found or a search that goes on: for four letters in ten, neither.
                 if final[n] and pos != twin_at:
+                    v = value * lm
+                    xs = xsum + (base + v) * wm if cross else xsum
                     score = (msum + v) * wmul + xs + bonuses[left]
                     if score >= floor[0]:
                         if best_only and score > floor[0]:
@@ -739,6 +742,8 @@ class MoveGenerator:
                 if ok_next:
                     nxt = masks[n] & ok_next
                     if nxt & reaches[left]:
+                        v = value * lm
+                        xs = xsum + (base + v) * wm if cross else xsum
                         placed.append((pos, ch))
                         place(n, stop, nxt, msum + v, wmul, xs, left)
                         placed.pop()
@@ -851,8 +856,9 @@ class MoveGenerator:
         tile on the next empty cell, which allows ``ok_next`` (0: the edge); and to
         ``ends`` how many are chosen after each length. ``reaches``: the rack's
         letters that may be laid, by what is left of it (``_Rack.reach``).
-        ``leading``: the parts of each length whose node leads on by each letter, as
-        they are needed.
+        ``leading``: the parts of each length whose node leads on by each letter, and
+        (by -1) those that end a word or may be followed from the rack, as they are
+        needed.
 
         The parts one letter longer are those tiles on the anchor: a part is chosen
         when one of its longer parts ends in a letter of ``ok`` at a node from which
@@ -879,7 +885,13 @@ class MoveGenerator:
                 # The longer parts that put a letter of ``ok`` on the anchor and there
                 # end a word or lead on to a letter of ``ok_next`` from the rack left
                 # (``part[2]``).
-                for part in lefts[length + 1]:
+                longer = leading.get((length + 1, -1))
+                if longer is None:
+                    # Only the parts that end a word or may be followed from the rack.
+                    longer = leading[length + 1, -1] = [
+                        p for p in lefts[length + 1] if final[p[0]] or p[2]
+                    ]
+                for part in longer:
                     if part[3] != last and part[4] & ok and (final[part[0]] or part[2] & ok_next):
                         last = part[3]
                         chosen.append(parts[last])
