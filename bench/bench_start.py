@@ -156,8 +156,9 @@ def run(quick: bool) -> list[dict[str, Any]]:
         floor.append(bare_s(code=FIRST_FRAME_LIBRARIES) / bare)
     figures.append(_fig("its libraries alone ÷ bare python (the floor)", "×", None, floor))
     # Importing, with nothing else done, every module the first frame has loaded:
-    # what laziness alone could never take below.
-    modules = "import " + ", ".join(first_frame_modules(games[0]))
+    # what laziness alone could never take below (with the collector paused, as the
+    # simulation pauses it while it starts).
+    modules = "import gc; gc.disable(); import " + ", ".join(first_frame_modules(games[0]))
     loaded = []
     for _ in range(runs):
         bare = bare_s()
