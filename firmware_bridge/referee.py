@@ -11,7 +11,7 @@ then tells the referee what became of each commit (``after_commit``,
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
@@ -207,6 +207,14 @@ class Referee(ABC, Generic[G]):
     def pending_fixes(self) -> list[Fix]:
         """The fixes the table must carry out now, first one first."""
         return self.board_fixes() if self.wants_fixes() else []
+
+
+def cells_seen(observation: Mapping[str, str], cells: Mapping[str, int]) -> dict[str, str]:
+    """The part of a settled observation on ``cells`` (the game's squares): rack cells
+    and spare sensors left out. Usually the whole observation, copied at once."""
+    if observation.keys() <= cells.keys():
+        return dict(observation)
+    return {c: v for c, v in observation.items() if c in cells}
 
 
 class TagReader:

@@ -184,15 +184,7 @@ def joined(cells: Iterable[Cell]) -> bool:
             parse_cell(cell)  # says which cell is not on the board
     if not group:
         return True
-    start = next(iter(group))
-    seen = {start}
-    todo = [start]
-    while todo:
-        for q in _NEIGHBOURS[todo.pop()]:
-            if q in group and q not in seen:
-                seen.add(q)
-                todo.append(q)
-    return len(seen) == len(group)
+    return _reaches_all(group, [next(iter(group))])
 
 
 def joined_to(board: Mapping[Cell, str], placed: Iterable[Cell]) -> bool:
@@ -205,8 +197,14 @@ def joined_to(board: Mapping[Cell, str], placed: Iterable[Cell]) -> bool:
     group = set(listed)
     if not group <= _POINTS.keys():
         return joined(listed)  # says which cell is not on the board
-    todo = [c for c in group if any(n in board for n in _NEIGHBOURS[c])]
-    seen = set(todo)
+    return _reaches_all(group, [c for c in group if any(n in board for n in _NEIGHBOURS[c])])
+
+
+def _reaches_all(group: set[Cell], start: list[Cell]) -> bool:
+    """Whether every cell of ``group`` is reached from the cells ``start`` (of the
+    group) through edge-to-edge neighbours in the group."""
+    seen = set(start)
+    todo = start
     while todo:
         for q in _NEIGHBOURS[todo.pop()]:
             if q in group and q not in seen:

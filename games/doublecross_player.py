@@ -8,8 +8,9 @@ as the points it brings this seat, less half of what it brings the others, less 
 risk of the unstable tiles it leaves. Near the end (30 tiles or fewer in the bag) a
 tile kept on the rack costs more than one left unstable on the board, so partial
 words found on the way are tried too. The player plays the best plan one action at a
-time and ends the turn when nothing pays. It never ends the game after a round of
-passes: that is the last passer's choice, and the seat it plays is the one to move.
+time and ends the turn when nothing pays. Choosing for the seat to move, it never
+ends the game: after a round of passes that is the last passer's choice, which a
+computer seat makes out of turn (``DoubleCrossPlayer.out_of_turn``).
 """
 
 from __future__ import annotations

@@ -64,13 +64,13 @@ from games.crosslet_board import BLANK
 from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
-from ..referee import Referee, TagReader
+from ..referee import Referee, TagReader, cells_seen
 from .crosslet_turn import (
     LETTERS,
+    ORDER,
     TURN_MENU,
     TURNS,
     CrossletTurn,
-    game_cells,
     label_letter,
     order,
     profile_racks,
@@ -112,7 +112,7 @@ class CrossletReferee(Referee[Crosslet]):
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""
-        return game_cells(self.facts.observation)
+        return cells_seen(self.facts.observation, ORDER)
 
     def wants_fixes(self) -> bool:
         return self.turn.wants_fixes()

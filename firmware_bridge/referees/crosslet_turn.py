@@ -57,14 +57,6 @@ def taken_tiles(before: list[str], used: list[str], after: list[str]) -> list[st
     return taken
 
 
-def game_cells(observation: dict[str, str]) -> dict[str, str]:
-    """The cells of an observation that are the board's squares (not rack cells or
-    spare sensors)."""
-    if observation.keys() <= ORDER.keys():
-        return dict(observation)
-    return {c: v for c, v in observation.items() if c in ORDER}
-
-
 def short(seat: int) -> str:
     return f"P{seat + 1}"
 

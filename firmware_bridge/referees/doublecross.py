@@ -47,7 +47,7 @@ from hardware.board import OCCUPIED
 from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
-from ..referee import Referee, TagReader
+from ..referee import Referee, TagReader, cells_seen
 from ..replay import mover_of
 from .doublecross_turn import (
     COLUMN_MENU,
@@ -84,10 +84,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells."""
-        observation = self.facts.observation
-        if observation.keys() <= ORDER.keys():
-            return dict(observation)
-        return {c: v for c, v in observation.items() if c in ORDER}
+        return cells_seen(self.facts.observation, ORDER)
 
     def wants_fixes(self) -> bool:
         return self.turn.wants_fixes()
