@@ -24,15 +24,11 @@ package (importlib.resources would give the same path, and load zipfile to do it
 _SUFFIX = ".toml"
 
 
-def _shipped_dir() -> Path:
-    return _SHIPPED
-
-
 def list_profiles() -> list[str]:
     """The names of the shipped profiles, sorted."""
     return sorted(
         entry.name.removesuffix(_SUFFIX)
-        for entry in _shipped_dir().iterdir()
+        for entry in _SHIPPED.iterdir()
         if entry.name.endswith(_SUFFIX)
     )
 
@@ -75,7 +71,7 @@ def _locate(name_or_path: str, relative_to: Path | None, asked_by: str) -> _Sour
                 f"{closest(name_or_path, names)} (or give the path of a .toml file)"
             ],
         )
-    file = _shipped_dir().joinpath(name_or_path + _SUFFIX)
+    file = _SHIPPED / (name_or_path + _SUFFIX)
     return _Source(f"wiring/profiles/{name_or_path}{_SUFFIX}", name_or_path, file)
 
 

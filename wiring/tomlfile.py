@@ -5,19 +5,14 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from wiring.errors import WiringError
-
-if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
 
 _LOCATION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
-def read_toml(
-    file: Path | Traversable, label: str, what: str, error: type[WiringError]
-) -> dict[str, Any]:
+def read_toml(file: Path, label: str, what: str, error: type[WiringError]) -> dict[str, Any]:
     """Parse ``file``; on failure raise ``error`` naming ``label`` and the line.
 
     ``what`` says what the file is (``"profile"``, ``"run config"``).
