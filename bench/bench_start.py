@@ -207,11 +207,9 @@ def _figures(games: list[str], runs: int, python: Path, quick: bool) -> list[dic
         bare = bare_s()
         here.append(first_frame_s(games[0])[0] / bare)
         here_bare.append(bare * 1000)
-    name = f"the same ratio in this environment ({_kind()}), {games[0]}"
+    name = f"the same ratio, {_kind()}, {games[0]}"
     figures.append(_fig(name, "×", None, here))
-    figures.append(
-        _fig(f"bare python -c pass in this environment ({_kind()})", "ms", None, here_bare)
-    )
+    figures.append(_fig(f"bare python -c pass, {_kind()}", "ms", None, here_bare))
     floor = []
     for _ in range(runs):
         bare = bare_s(python=python)
@@ -242,7 +240,7 @@ def _kind() -> str:
         name.startswith("__editable__") and name.endswith(".pth")
         for name in os.listdir(sysconfig.get_path("purelib"))
     )
-    return "editable install" if editable else "no editable install"
+    return "editable install" if editable else "this environment"
 
 
 def _fig(figure: str, unit: str, target: float | None, samples: list[float]) -> dict[str, Any]:
