@@ -10,6 +10,14 @@ pass`` from start to exit; the figure is the ratio of the two, so a busy machine
 slows both. It also times the first line of output: the first ``--json`` state,
 printed once the simulated board has settled.
 
+Every figure with a target is taken as installed: in a throwaway environment
+whose site folder lists the packages and the libraries they use as plain path
+entries, as ``pip install .`` leaves them. An editable install (``pip install
+-e``, as a development checkout has it) puts an import finder in the site
+folder that every interpreter of that environment loads at start, ``python -c
+pass`` included, so there a bare interpreter takes about twice as long and the
+ratio looks about twice as good; it is shown beside, for information.
+
 The packages are compiled to bytecode first (``python -m compileall``), as
 ``pip install`` does for an installed package; a last figure shows the start
 when nothing at all has been compiled (an empty ``PYTHONPYCACHEPREFIX``).
@@ -33,9 +41,11 @@ import os
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import threading
 import time
+import venv
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -48,16 +58,51 @@ POLL_S = 0.0002
 """How often the folder of frames is looked at for the first one."""
 
 
-def tabletop() -> list[str]:
-    script = Path(sys.executable).parent / "tabletop"
+# The console script pip writes for the ``tabletop`` entry point.
+_CONSOLE_SCRIPT = """#!{python}
+# -*- coding: utf-8 -*-
+import re
+import sys
+from firmware_bridge.cli import main
+if __name__ == '__main__':
+    sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
+    sys.exit(main())
+"""
+
+
+def tabletop(python: Path | None = None) -> list[str]:
+    """The command that starts ``tabletop`` with ``python`` (this interpreter by default)."""
+    script = Path(python or sys.executable).parent / "tabletop"
     return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.cli"]
 
 
-def first_frame_s(game: str, env: Mapping[str, str] | None = None) -> tuple[float, float]:
+def installed(folder: Path) -> Path:
+    """An environment in ``folder`` that has the packages as ``pip install .`` leaves them.
+
+    Its site folder lists the repository and this environment's libraries as
+    plain path entries (no import finder of an editable install), and its
+    ``bin/tabletop`` is the console script pip writes. Returns its interpreter.
+    """
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(folder)
+    paths = {"base": str(folder), "platbase": str(folder)}
+    site = Path(sysconfig.get_path("purelib", vars=paths))
+    libraries = dict.fromkeys([sysconfig.get_path("purelib"), sysconfig.get_path("platlib")])
+    (site / "tabletop-bench.pth").write_text("\n".join([str(ROOT), *libraries]) + "\n")
+    python = folder / "bin" / "python"
+    script = folder / "bin" / "tabletop"
+    script.write_text(_CONSOLE_SCRIPT.format(python=python))
+    script.chmod(0o755)
+    return python
+
+
+def first_frame_s(
+    game: str, env: Mapping[str, str] | None = None, python: Path | None = None
+) -> tuple[float, float]:
     """Seconds from starting ``tabletop sim`` to its first frame, and to its first line."""
     with tempfile.TemporaryDirectory() as folder:
         frame = Path(folder) / "frame-00001.png"
-        cmd = [*tabletop(), "sim", "--game", game, "--json", "--script", "-", "--frames", folder]
+        cmd = [*tabletop(python), "sim", "--game", game, "--json", "--script", "-"]
+        cmd += ["--frames", folder]
         lines: list[tuple[float, str]] = []
         start = time.perf_counter()
         with subprocess.Popen(
@@ -83,9 +128,11 @@ def first_frame_s(game: str, env: Mapping[str, str] | None = None) -> tuple[floa
     return shown - start, lines[0][0] - start
 
 
-def bare_s(env: Mapping[str, str] | None = None, code: str = "pass") -> float:
+def bare_s(
+    env: Mapping[str, str] | None = None, code: str = "pass", python: Path | None = None
+) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code], check=True, env=env)
+    subprocess.run([str(python or sys.executable), "-c", code], check=True, env=env)
     return time.perf_counter() - start
 
 
@@ -106,10 +153,10 @@ main()
 """
 
 
-def first_frame_modules(game: str) -> list[str]:
+def first_frame_modules(game: str, python: Path) -> list[str]:
     """The modules ``tabletop sim --game G`` has loaded when its first frame is shown."""
     with tempfile.TemporaryDirectory() as folder:
-        cmd = [sys.executable, "-c", _MODULES_AT_FIRST_FRAME, "sim", "--game", game]
+        cmd = [str(python), "-c", _MODULES_AT_FIRST_FRAME, "sim", "--game", game]
         done = subprocess.run(
             [*cmd, "--json", "--script", "-", "--frames", folder],
             stdin=subprocess.DEVNULL,
@@ -131,15 +178,19 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
     compile_packages()
     games = ["double-take"] if quick else [n for n in game_names() if n in KITS]
-    runs = 3 if quick else 7
+    with tempfile.TemporaryDirectory() as folder:
+        return _figures(games, 3 if quick else 7, installed(Path(folder)), quick)
+
+
+def _figures(games: list[str], runs: int, python: Path, quick: bool) -> list[dict[str, Any]]:
     figures: list[dict[str, Any]] = []
     bare_ms: list[float] = []
     for game in games:
-        first_frame_s(game)  # once to warm the disk cache and the word-list caches
+        first_frame_s(game, python=python)  # once to warm the disk cache and the word lists
         ratios, frame_ms, state_ms = [], [], []
         for _ in range(runs):
-            bare = bare_s()
-            frame, state = first_frame_s(game)
+            bare = bare_s(python=python)
+            frame, state = first_frame_s(game, python=python)
             ratios.append(frame / bare)
             frame_ms.append(frame * 1000)
             state_ms.append(state * 1000)
@@ -150,28 +201,46 @@ def run(quick: bool) -> list[dict[str, Any]]:
         figures.append(_fig(f"start to first frame, {game}", "ms", None, frame_ms))
         figures.append(_fig(f"start to first --json state, {game}", "ms", None, state_ms))
     figures.append(_fig("bare python -c pass", "ms", None, bare_ms))
-    floor = []
+    # The same in this environment, which may be an editable install.
+    here, here_bare = [], []
     for _ in range(runs):
         bare = bare_s()
-        floor.append(bare_s(code=FIRST_FRAME_LIBRARIES) / bare)
+        here.append(first_frame_s(games[0])[0] / bare)
+        here_bare.append(bare * 1000)
+    name = f"the same ratio, {_kind()}, {games[0]}"
+    figures.append(_fig(name, "×", None, here))
+    figures.append(_fig(f"bare python -c pass, {_kind()}", "ms", None, here_bare))
+    floor = []
+    for _ in range(runs):
+        bare = bare_s(python=python)
+        floor.append(bare_s(code=FIRST_FRAME_LIBRARIES, python=python) / bare)
     figures.append(_fig("its libraries alone ÷ bare python (the floor)", "×", None, floor))
     # Importing, with nothing else done, every module the first frame has loaded:
     # what laziness alone could never take below (with the collector paused, as the
     # simulation pauses it while it starts).
-    modules = "import gc; gc.disable(); import " + ", ".join(first_frame_modules(games[0]))
+    modules = "import gc; gc.disable(); import " + ", ".join(first_frame_modules(games[0], python))
     loaded = []
     for _ in range(runs):
-        bare = bare_s()
-        loaded.append(bare_s(code=modules) / bare)
+        bare = bare_s(python=python)
+        loaded.append(bare_s(code=modules, python=python) / bare)
     name = f"its modules alone ÷ bare python, {games[0]}"
     figures.append(_fig(name, "×", None, loaded))
     with tempfile.TemporaryDirectory() as empty:
         env = {**os.environ, "PYTHONPYCACHEPREFIX": empty, "PYTHONDONTWRITEBYTECODE": "1"}
         cold = []
         for _ in range(1 if quick else 3):
-            cold.append(first_frame_s(games[0], env)[0] / bare_s())
+            cold.append(first_frame_s(games[0], env, python)[0] / bare_s(python=python))
     figures.append(_fig(f"the same with no bytecode at all, {games[0]}", "×", None, cold))
     return figures
+
+
+def _kind() -> str:
+    """How this environment has the packages: an editable install or plain paths."""
+    editable = any(
+        name.startswith("__editable__") and name.endswith(".pth")
+        for name in os.listdir(sysconfig.get_path("purelib"))
+    )
+    return "editable install" if editable else "this environment"
 
 
 def _fig(figure: str, unit: str, target: float | None, samples: list[float]) -> dict[str, Any]:
