@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The journal's layout, kept in ``PRAGMA user_version``.
 
 0: journals written before the version was recorded (the same tables as 1).
 1: the ``games`` and ``inputs`` tables below.
+2: the same tables; Crosslet's ``first`` option counts seats from 1, as every
+   other seat number does (before, from 0). An older journal is read as if it
+   were written today (``current_options``), and rewritten so when opened for play.
 """
 
 CACHE_KIB = 256
@@ -222,6 +225,8 @@ class Journal:
             found = " ".join(str(problems[0]).split())
             raise self._damaged(f"the integrity check found: {found}")
         (version,) = db.execute("PRAGMA user_version").fetchone()
+        self.version: int = version
+        """The version the file was written in (``SCHEMA_VERSION`` once it is prepared)."""
         if version > SCHEMA_VERSION:
             raise JournalError(
                 f"the journal {self.path} was written by a newer tabletop (journal version "
@@ -252,10 +257,14 @@ class Journal:
         else:
             db.execute("PRAGMA journal_mode=WAL")
         # Written at every start, so that a read-only file or a full disk shows now,
-        # not at the first accepted input. Version 0 has the tables of version 1.
+        # not at the first accepted input. Versions 0 and 1 have the tables of 2.
         with db:
             db.execute("BEGIN IMMEDIATE")
+            (version,) = db.execute("PRAGMA user_version").fetchone()
+            if version < SCHEMA_VERSION:
+                _upgrade_options(db, version)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        self.version = SCHEMA_VERSION
 
     @property
     def db(self) -> sqlite3.Connection:
@@ -368,14 +377,14 @@ class Journal:
                 f"the journal {self.path} has no game {game_id}; "
                 f"`tabletop history --journal {self.path}` lists its games"
             )
-        return self._run(f"read game {game_id} of", lambda _: _record(row))
+        return self._run(f"read game {game_id} of", lambda _: _record(row, self.version))
 
     def games(self) -> list[GameRecord]:
         rows = self._run(
             "list the games of",
             lambda db: db.execute(f"SELECT {GAME_COLUMNS} FROM games ORDER BY id").fetchall(),
         )
-        return self._run("read the games of", lambda _: [_record(r) for r in rows])
+        return self._run("read the games of", lambda _: [_record(r, self.version) for r in rows])
 
     def newest(self) -> GameRecord | None:
         """The last game begun, if any."""
@@ -385,7 +394,9 @@ class Journal:
                 f"SELECT {GAME_COLUMNS} FROM games ORDER BY id DESC LIMIT 1"
             ).fetchone(),
         )
-        return self._run("read the newest game of", lambda _: _record(row)) if row else None
+        if row is None:
+            return None
+        return self._run("read the newest game of", lambda _: _record(row, self.version))
 
     def summaries(self) -> list[GameSummary]:
         """Every game with its count of accepted actions, oldest first.
@@ -417,7 +428,9 @@ class Journal:
                 f"SELECT {GAME_COLUMNS} FROM games WHERE finished IS NULL ORDER BY id DESC LIMIT 1"
             ).fetchone(),
         )
-        return self._run("read the unfinished game of", lambda _: _record(row)) if row else None
+        if row is None:
+            return None
+        return self._run("read the unfinished game of", lambda _: _record(row, self.version))
 
     # -- inputs -----------------------------------------------------------------
     def append(self, game_id: int, kind: str, payload: Mapping[str, Any]) -> int:
@@ -558,18 +571,41 @@ def _object(text: object, name: str) -> dict[str, Any]:
     return value
 
 
-def _record(row: tuple[Any, ...]) -> GameRecord:
+def current_options(game: str, options: dict[str, Any], version: int) -> dict[str, Any]:
+    """A game's options from a journal of ``version``, as this tabletop reads them."""
+    first = options.get("first")
+    if version < 2 and game == "crosslet" and type(first) is int:
+        return {**options, "first": first + 1}  # counted from 0 before version 2
+    return options
+
+
+def _upgrade_options(db: sqlite3.Connection, version: int) -> None:
+    """Rewrite the options of a journal of ``version`` as this version writes them."""
+    for game_id, game, text in db.execute("SELECT id, game, options FROM games").fetchall():
+        try:
+            options = json.loads(text)
+        except (TypeError, ValueError):
+            continue  # reading the game says what is wrong with it
+        if isinstance(options, dict) and isinstance(game, str):
+            current = current_options(game, options, version)
+            if current is not options:
+                new = json.dumps(current, sort_keys=True)
+                db.execute("UPDATE games SET options = ? WHERE id = ?", (new, game_id))
+
+
+def _record(row: tuple[Any, ...], version: int) -> GameRecord:
     values = dict(zip(COLUMNS["games"], row, strict=True))
     game_id = _int(values["id"], "a game's id")
     where = f"game {game_id}'s"
     finished = values["finished"]
     outcome = values["outcome"]
+    game = _str(values["game"], f"{where} game")
     return GameRecord(
         id=game_id,
-        game=_str(values["game"], f"{where} game"),
+        game=game,
         players=_int(values["players"], f"{where} players"),
         seed=_int(values["seed"], f"{where} seed"),
-        options=_object(values["options"], f"{where} options"),
+        options=current_options(game, _object(values["options"], f"{where} options"), version),
         profile=_str(values["profile"], f"{where} profile"),
         started=_str(values["started"], f"{where} start time"),
         finished=None if finished is None else _str(finished, f"{where} end time"),

@@ -127,7 +127,9 @@ GAME_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
             "players draw from the table's bag",
             choices=("dealt", "table"),
         ),
-        OptionSpec("first", "number", "drawn at random", "the seat that starts", lo=0, seat=True),
+        OptionSpec(
+            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
+        ),
         OptionSpec(
             "bag",
             "tiles",

@@ -188,7 +188,8 @@ class _Placement:
 class Crosslet(Game):
     """One game of Crosslet.
 
-    Options: ``"first"`` — the seat that starts (default: drawn from ``rng``);
+    Options: ``"first"`` — the seat that starts, counted from 1 (default: drawn
+    from ``rng``);
     ``"bag"`` — the 100 tiles in the order they are drawn (default: shuffled by
     ``rng``), for set-up positions and scenario scripts; ``"racks"`` — ``"dealt"``
     (default) or ``"table"`` (see the module docstring).
@@ -257,12 +258,10 @@ class Crosslet(Game):
                 self._refill(seat)
         first = self.options.get("first")
         if first is None:
-            first = self.rng.randrange(players)
-        if not isinstance(first, int) or not 0 <= first < players:
-            raise BadSettings(
-                f"option 'first' must be a seat from 0 to {players - 1}, not {first!r}"
-            )
-        self._turn: PlayerId = first
+            first = self.rng.randrange(players) + 1
+        if isinstance(first, bool) or not isinstance(first, int) or not 1 <= first <= players:
+            raise BadSettings(f"option 'first' must be a seat from 1 to {players}, not {first!r}")
+        self._turn: PlayerId = first - 1
 
     def _initial_bag(self) -> list[str]:
         full = [t for t, n in TILE_COUNTS.items() for _ in range(n)]

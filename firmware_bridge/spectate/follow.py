@@ -16,7 +16,7 @@ from typing import Any
 
 from games.core import Game, GameError
 
-from ..journal import JournalError
+from ..journal import JournalError, current_options
 from ..kits import new_game
 from ..live import live_path, read_live
 from ..replay import replay_action
@@ -100,7 +100,8 @@ class Follower:
         changed = False
         if row[0] != self.game_id or self._taken_back(db, row[0]):
             # A take-back withdraws moves already shown: the game is followed afresh.
-            self._start(row)
+            (written,) = db.execute("PRAGMA user_version").fetchone()
+            self._start(row, written)
             changed = True
         return self._read_inputs(db) or changed
 
@@ -111,10 +112,14 @@ class Follower:
         ).fetchone()
         return found is not None
 
-    def _start(self, row: tuple[Any, ...]) -> None:
+    def _start(self, row: tuple[Any, ...], written: int) -> None:
+        """Follow game ``row`` of a journal written in version ``written``."""
         game_id, name, players, seed, options = row
         try:
-            self.game = new_game(name, players, random.Random(seed), json.loads(options))
+            given = json.loads(options)
+            if isinstance(given, dict):
+                given = current_options(name, given, written)
+            self.game = new_game(name, players, random.Random(seed), given)
         except (GameError, ValueError) as exc:
             raise JournalError(f"game {game_id} of {self.journal} cannot be shown: {exc}") from exc
         self.game_id = game_id

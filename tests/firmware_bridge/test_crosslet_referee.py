@@ -295,7 +295,7 @@ def test_resign_from_a_long_back(table: Table) -> None:
 # -- the end --------------------------------------------------------------------------------
 def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> None:
     game = Crosslet(
-        2, random.Random(3), {"first": 0}, lexicon=lexicon, generator=generator_of(lexicon)
+        2, random.Random(3), {"first": 1}, lexicon=lexicon, generator=generator_of(lexicon)
     )
     player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:

@@ -81,7 +81,7 @@ def test_exchange_frame_asks_to_bag_the_tiles(table: Table, update_golden: bool)
 
 def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
     game = Crosslet(
-        2, random.Random(3), {"first": 0}, lexicon=lexicon, generator=generator_of(lexicon)
+        2, random.Random(3), {"first": 1}, lexicon=lexicon, generator=generator_of(lexicon)
     )
     player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:
@@ -91,7 +91,7 @@ def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
 
 # -- the table's own bag -------------------------------------------------------------------
 def table_bag(lexicon: Lexicon, profile: str = "test") -> Table:
-    options = {"first": 0} if profile != "test" else {"first": 0, "racks": "table"}
+    options = {"first": 1} if profile != "test" else {"first": 1, "racks": "table"}
     game = Crosslet(2, random.Random(1), options, lexicon=lexicon, generator=generator_of(lexicon))
     return Table(game, profile=profile)
 

@@ -76,7 +76,7 @@ def bag(*racks: str, seed: int | None = None) -> str:
 
 
 def new_game(lexicon: Lexicon, *racks: str, players: int = 2) -> Crosslet:
-    options = {"bag": bag(*racks), "first": 0}
+    options = {"bag": bag(*racks), "first": 1}
     generator = generator_of(lexicon)
     return Crosslet(players, random.Random(1), options, lexicon=lexicon, generator=generator)
 

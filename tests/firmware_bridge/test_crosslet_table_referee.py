@@ -24,7 +24,7 @@ def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 
 
 def table_game(lexicon: Lexicon, **options: object) -> Crosslet:
-    options = {"first": 0, **options}
+    options = {"first": 1, **options}
     generator = generator_of(lexicon)
     return Crosslet(2, random.Random(1), options, lexicon=lexicon, generator=generator)
 

@@ -54,7 +54,7 @@ def test_a_game_without_options_says_so(capsys: pytest.CaptureFixture[str]) -> N
         ("double-take", "repetitions=1", "repetitions must be a whole number of at least 2"),
         ("doubles-wild", "balls=0", "balls must be a whole number of at least 1"),
         ("crosslet", "racks=hand", "racks must be 'dealt' or 'table'"),
-        ("crosslet", "first=2", "first must be a whole number from 0 to 1"),
+        ("crosslet", "first=3", "first must be a whole number from 1 to 2"),
         ("crosslet", "words=/tmp/w.txt", "words is set with --words, not --option"),
     ],
 )

@@ -31,7 +31,7 @@ def test_the_game_judges_with_the_users_own_list(tmp_path: Path) -> None:
     words.write_text("tca\ncat\n")
     script = tmp_path / "play.txt"
     script.write_text("pace 0.6\nplace H8,I8,J8 TCA\npress ok\n")
-    options = ["--option", f"bag={RACKS}", "--option", "first=0", "--words", str(words)]
+    options = ["--option", f"bag={RACKS}", "--option", "first=1", "--words", str(words)]
     code, states = run([*options, "--script", str(script)])
     assert code == 0
     assert states[-1]["moves"] == 1, "TCA is a word in this list"

@@ -84,7 +84,7 @@ def test_a_crosslet_tile_not_on_the_dealt_rack_is_refused(
 ) -> None:
     from .test_crosslet_referee_helpers import bag
 
-    options = ["--option", f"bag={bag('CATERS?', 'DOGINQU')}", "--option", "first=0"]
+    options = ["--option", f"bag={bag('CATERS?', 'DOGINQU')}", "--option", "first=1"]
     err = refused(tmp_path, capsys, "crosslet", "place H8,I8,J8 CAT\nplace K8 T\n", *options)
     assert "line 2: player 1 has no T left after the tiles laid this turn" in err
     assert "(the rack holds A C E R S T ?)" in err

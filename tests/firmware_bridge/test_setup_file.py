@@ -61,7 +61,7 @@ def test_doubles_wild_balls_from_a_setup_file(tmp_path: Path) -> None:
 
 
 def test_crosslet_first_seat_from_a_setup_file(tmp_path: Path) -> None:
-    setup = write(tmp_path, 'racks = "dealt"\nfirst = 1\n')
+    setup = write(tmp_path, 'racks = "dealt"\nfirst = 2\n')
     state = first_state(tmp_path, "crosslet", "--setup", str(setup))
     assert state["turn"] == list(state["scores"])[1]
 
@@ -105,7 +105,7 @@ def test_an_unknown_key_names_the_file_and_lists_the_valid_options(
         ("double-take", 'rows = "eight"\n', 'rows = "eight": rows must be a whole number'),
         ("doubles-wild", "balls = 0\n", "balls must be a whole number of at least 1"),
         ("crosslet", "racks = 'hand'\n", "racks must be 'dealt' or 'table'"),
-        ("crosslet", "first = 2\n", "first must be a whole number from 0 to 1"),
+        ("crosslet", "first = 3\n", "first must be a whole number from 1 to 2"),
         ("crosslet", "words = '/tmp/w.txt'\n", "words is set with --words, not in a setup file"),
         ("double-take", "[rows]\nn = 8\n", 'rows = {"n": 8}: rows must be a whole number'),
     ],

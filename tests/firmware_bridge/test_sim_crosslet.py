@@ -37,7 +37,7 @@ def run_sim(*args: str) -> list[dict[str, Any]]:
 
 
 def scenario(name: str) -> list[dict[str, Any]]:
-    options = ["--option", f"bag={DEALT}", "--option", "first=0"]
+    options = ["--option", f"bag={DEALT}", "--option", "first=1"]
     return run_sim(*options, "--script", str(SCENARIOS / name))[:-1]
 
 
@@ -289,7 +289,7 @@ def test_computer_game_scores_equal_a_recount_of_the_journal(
         "--option",
         f"bag={order}",
         "--option",
-        "first=0",
+        "first=1",
     )
     final = states[-1]
     assert final["final"] is True and final["outcome"] is not None

@@ -54,7 +54,7 @@ def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
 def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(tmp_path: Path) -> None:
     script = tmp_path / "count.txt"
     script.write_text(COUNT_SCRIPT)
-    states = run_sim("--option", "racks=table", "--option", "first=0", "--script", str(script))
+    states = run_sim("--option", "racks=table", "--option", "first=1", "--script", str(script))
     final = states[-1]
     assert final["scores"] == {"player 1": 10 - 45, "player 2": -7}
     assert final["winner"] == "player 2"
@@ -147,7 +147,7 @@ def test_computer_game_on_rack_cells_scores_equal_a_recount_of_the_journal(
         "--journal",
         str(path),
         "--option",
-        "first=0",
+        "first=1",
     )
     final = states[-1]
     assert final["outcome"] is not None

@@ -95,7 +95,7 @@ def rigged_game(*draws: str, players: int = 2, words: Iterable[str] = SMALL_WORD
     return Crosslet(
         players,
         random.Random(1),
-        {"bag": rigged_bag(*draws), "first": 0},
+        {"bag": rigged_bag(*draws), "first": 1},
         lexicon=WordSet(words),
     )
 

@@ -72,6 +72,18 @@ def test_shuffled_bag_and_first_player_come_from_the_rng() -> None:
     assert firsts == {0, 1}
 
 
+@pytest.mark.parametrize("first", [1, 2, 3])
+def test_the_first_option_counts_seats_from_1(first: int) -> None:
+    game = Crosslet(3, random.Random(1), {"first": first}, lexicon=WordSet(["at"]))
+    assert game.to_move == first - 1
+
+
+@pytest.mark.parametrize("first", [0, 4, True, "1", 1.0])
+def test_a_first_seat_that_is_not_a_seat_is_refused(first: object) -> None:
+    with pytest.raises(BadSettings, match=r"option 'first' must be a seat from 1 to 3, not "):
+        Crosslet(3, random.Random(1), {"first": first}, lexicon=WordSet(["at"]))
+
+
 @pytest.mark.parametrize("players", [1, 5])
 def test_two_to_four_players(players: int) -> None:
     with pytest.raises(BadSettings):
@@ -416,7 +428,7 @@ def test_legal_placements_with_a_blank_name_its_letter() -> None:
 
 def test_legal_actions_with_an_unknown_rack_are_exchanges_by_count_and_a_pass() -> None:
     game = Crosslet(
-        2, random.Random(1), {"racks": "table", "first": 0}, lexicon=WordSet(SMALL_WORDS)
+        2, random.Random(1), {"racks": "table", "first": 1}, lexicon=WordSet(SMALL_WORDS)
     )
     assert game.legal_actions() == [ExchangeCount(n) for n in range(1, 8)] + [Pass()]
 
@@ -433,7 +445,7 @@ def test_the_project_lexicon_drives_the_game() -> None:
     game = Crosslet(
         2,
         random.Random(1),
-        {"bag": rigged_bag(*OPENING), "first": 0},
+        {"bag": rigged_bag(*OPENING), "first": 1},
         lexicon=Lexicon.build(SMALL_WORDS),
     )
     assert game.play(place("H8 C, I8 A, J8 T")).accepted

@@ -24,7 +24,7 @@ CAT = "H8 C, I8 A, J8 T"
 
 def table_game(players: int = 2) -> Crosslet:
     return Crosslet(
-        players, random.Random(1), {"racks": "table", "first": 0}, lexicon=WordSet(SMALL_WORDS)
+        players, random.Random(1), {"racks": "table", "first": 1}, lexicon=WordSet(SMALL_WORDS)
     )
 
 
