@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .events import ButtonEvent, Event
+from .journal import current_options
 from .layout import render
 from .options import OptionSpec, options_of
 from .screens import Screen
@@ -95,6 +96,11 @@ def option_values(spec: OptionSpec, players: int) -> list[tuple[str, Any]]:
     return values
 
 
+MEMORY_VERSION = 2
+"""The version of the start menu's file: 2 counts Crosslet's ``first`` from 1, as the
+journal's version 2 does; a file without a version was written before, from 0."""
+
+
 class Memory:
     """The start menu's last choices, kept in a JSON file (next to the journal)."""
 
@@ -118,7 +124,16 @@ class Memory:
                 exc,
             )
             return {}
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            return {}
+        games = data.get("games")
+        written = data.get("version", 1)
+        if isinstance(games, dict) and isinstance(written, int) and written < MEMORY_VERSION:
+            for game, saved in games.items():
+                options = saved.get("options") if isinstance(saved, dict) else None
+                if isinstance(options, dict):
+                    saved["options"] = current_options(game, options, written)
+        return data
 
     def save(self, start: Start) -> None:
         """Remember ``start`` (written whole, then renamed: a power cut keeps the old file)."""
@@ -130,7 +145,8 @@ class Memory:
         games[start.game] = start.to_dict()
         tmp = self.path.with_name(self.path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps({"last": start.game, "games": games}), encoding="utf-8")
+            data = {"version": MEMORY_VERSION, "last": start.game, "games": games}
+            tmp.write_text(json.dumps(data), encoding="utf-8")
             os.replace(tmp, self.path)
         except OSError as exc:
             log.warning("the start menu's choices could not be kept in %s: %s", self.path, exc)

@@ -13,7 +13,7 @@ import pytest
 from firmware_bridge.cli import main
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.journal import Journal
-from firmware_bridge.lobby import Choice, Lobby, Memory, Start
+from firmware_bridge.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
 
 RESIGN = "hold back\npress right\npress ok\n"
 
@@ -101,6 +101,21 @@ def test_the_menu_opens_on_the_last_choices_after_a_restart(tmp_path: Path) -> N
     again = Lobby(games, memory=Memory(tmp_path / "lobby.json"))
     assert again.game.name == "dominoes" and again.players == 3 and again.computer == {1}
     assert again.screen().lines[0] == "< Dominoes >"
+
+
+def test_a_crosslet_first_seat_remembered_from_0_is_shown_as_the_same_seat(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "lobby.json"
+    games = [Choice("crosslet", "Crosslet", 2, 4)]
+    # Written before the file had a version, when Crosslet counted seats from 0.
+    old = {"players": 3, "computer": [], "options": {"first": 1}}
+    path.write_text(json.dumps({"last": "crosslet", "games": {"crosslet": old}}), "utf-8")
+    lobby = Lobby(games, memory=Memory(path))
+    assert lobby.options["first"] == 2  # seat 2, as it was chosen
+    Memory(path).save(Start("crosslet", 3, frozenset(), {"first": 2}))
+    assert Lobby(games, memory=Memory(path)).options["first"] == 2
+    assert json.loads(path.read_text("utf-8"))["version"] == MEMORY_VERSION
 
 
 def test_a_damaged_memory_file_is_forgotten_not_fatal(tmp_path: Path) -> None:
