@@ -156,6 +156,7 @@ class Journal:
         self._memory = str(path) == ":memory:"
         self._db: sqlite3.Connection | None = None
         self._since_checkpoint = 0
+        self._staged = False
         try:
             self._db = self._connect()
             self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
@@ -274,7 +275,9 @@ class Journal:
 
     def close(self) -> None:
         if self._db is not None:
-            # Closing never loses anything: every input was committed.
+            # Closing loses nothing saved; the session saves before it hands on.
+            if self._staged:
+                log.warning("journal %s closed with inputs not saved", self.path)
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
@@ -434,28 +437,80 @@ class Journal:
 
     # -- inputs -----------------------------------------------------------------
     def append(self, game_id: int, kind: str, payload: Mapping[str, Any]) -> int:
-        """Record one accepted input; it is on disk when this returns.
+        """Record one accepted input; it is on disk when this returns (with any
+        inputs staged before it).
 
         On a full disk this raises :class:`JournalFull` and nothing is recorded: the
         caller holds the input and calls again once there is space.
         """
+        seq = self.stage(game_id, kind, payload)
+        self.save()
+        return seq
+
+    def stage(self, game_id: int, kind: str, payload: Mapping[str, Any]) -> int:
+        """Write one accepted input in the open transaction (opening it if need be);
+        it is on disk once :meth:`save` returns, and gone if :meth:`discard` is called
+        instead. The journal's own reads see it at once.
+
+        A failure raises :class:`JournalError` (:class:`JournalFull` on a full disk);
+        the caller then discards what is staged.
+        """
         text = json.dumps(dict(payload), sort_keys=True)
 
         def insert(db: sqlite3.Connection) -> int:
-            with db:
+            if not db.in_transaction:
                 db.execute("BEGIN IMMEDIATE")
-                (seq,) = db.execute(
-                    "SELECT COALESCE(MAX(seq), 0) + 1 FROM inputs WHERE game_id = ?", (game_id,)
-                ).fetchone()
-                db.execute(
-                    "INSERT INTO inputs (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, kind, text, _now()),
-                )
+            self._staged = True
+            (seq,) = db.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM inputs WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            db.execute(
+                "INSERT INTO inputs (game_id, seq, kind, payload, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, seq, kind, text, _now()),
+            )
             return int(seq)
 
         seq = self._run(f"save an input of game {game_id} to", insert)
         self._since_checkpoint += 1
         return seq
+
+    @property
+    def staged(self) -> bool:
+        """Whether inputs have been staged and not yet saved or discarded."""
+        return self._staged
+
+    def save(self) -> None:
+        """Commit what is staged: on disk when this returns (a file sync, which
+        SQLite waits for with Python's lock released, so another thread can work
+        meanwhile).
+
+        On a failure nothing staged is kept (the transaction is rolled back) and
+        :class:`JournalError` is raised (:class:`JournalFull` on a full disk).
+        """
+        if not self._staged:
+            return
+        try:
+            if not self.db.in_transaction:
+                # SQLite rolls a whole transaction back on some errors (a full disk
+                # among them): what was staged is gone, and must not pass for saved.
+                raise JournalError(
+                    f"the journal {self.path} dropped the inputs not yet saved when an "
+                    "earlier write failed; nothing of them was saved"
+                )
+            self._run("save the inputs of this move to", lambda db: db.execute("COMMIT"))
+        except JournalError:
+            self.discard()
+            raise
+        self._staged = False
+
+    def discard(self) -> None:
+        """Drop what is staged (nothing if nothing is)."""
+        self._staged = False
+        if self._db is not None and self._db.in_transaction:
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error as exc:
+                log.warning("%s", self._error(exc, "roll back the unsaved inputs of"))
 
     def tidy(self) -> None:
         """Checkpoint the write-ahead log once ``CHECKPOINT_EVERY`` inputs have been

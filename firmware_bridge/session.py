@@ -2,7 +2,10 @@
 
 The session owns all state. Events come in one at a time from the loop; the
 referee turns each into decisions and the session carries them out: an action is
-judged once, journaled, applied, and only then shown.
+judged once, written to the journal, applied, and shown only once the journal has
+it on disk. The journal's commit, a file sync, is waited for while the frame is
+drawn on another thread (:mod:`.overlap`); nothing leaves the session before the
+commit has returned.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from typing import Any, Generic, Protocol, TypeVar
 
 from games.core import Action, Game, Verdict
@@ -25,11 +29,13 @@ from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
+from .overlap import while_waiting
 from .referee import Referee
 from .replay import computer_seats, in_force, mover_of, replay_action, replay_entries
 from .screens import HEIGHT, WIDTH, Screen
 
 G = TypeVar("G", bound=Game)
+T = TypeVar("T")
 
 log = logging.getLogger("tabletop")
 
@@ -39,6 +45,10 @@ RETRY_FULL_DISK_S = 1.0
 DISK_FULL_SCREEN = Screen(
     "Disk full", "", ("Move not saved yet:", "free space on the", "SD card to go on.")
 )
+
+
+def _nothing() -> None:
+    return None
 
 
 class Display(Protocol):
@@ -133,6 +143,10 @@ class Session(Generic[G]):
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held: list[Event] = []
         self._retry_at = 0.0
+        self._board_before: dict[str, str] | None = None
+        """The board as the referee last saw it with everything saved, while held."""
+        self._outbox: list[Callable[[], None]] = []
+        """What is told (sounds, listeners, hooks) once the journal has saved."""
         self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
         self.computer = self._computer(computer_seats(journal.entries(game_id)))
@@ -262,8 +276,13 @@ class Session(Generic[G]):
 
     def commit(self, action: Action) -> Verdict:
         """Judge ``action`` and, if legal, journal and play it (for set-up and tests)."""
-        verdict = self._commit(action)
-        self._carry_out()
+        try:
+            verdict = self._commit(action)
+            self._carry_out()
+            self._save(_nothing)
+        except JournalError:
+            self._unsaved()
+            raise
         return verdict
 
     def _commit(self, action: Action) -> Verdict:
@@ -277,28 +296,24 @@ class Session(Generic[G]):
         if not verdict.accepted:
             self.referee.on_refused(action, verdict)
             return verdict
-        self.journal.append(self.game_id, "action", action.to_dict())
+        # Saved with the event's other inputs, before anything is shown (see _save).
+        self.journal.stage(self.game_id, "action", action.to_dict())
         verdict = game.apply(action)
         played = self._record(mover, action, verdict)
         self.facts.last = played
         self.last_verdict = verdict
         outcome = game.outcome
         if outcome is not None:
-            try:
-                self.journal.finish(self.game_id, outcome.to_dict())
-            except JournalFull as exc:
-                # Every input is saved: the next start marks the game over (see rebuild).
-                log.warning("%s", exc)
-            self.signals.game_over()
+            self.journal.finish(self.game_id, outcome.to_dict())
+            self._outbox.append(self.signals.game_over)
         else:
-            self.signals.accepted()
+            self._outbox.append(self.signals.accepted)
         self.referee.after_commit(action, verdict)
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
-            self._emit(self.state())
-        for hook in self.played:
-            hook(played)
+            self._outbox.append(partial(self._emit, self.state()))
+        self._outbox.extend(partial(hook, played) for hook in self.played)
         return verdict
 
     def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
@@ -340,7 +355,7 @@ class Session(Generic[G]):
         else:
             self.restore_reason = f"{len(undo)} moves taken back"
         self._rebuild()
-        self.signals.attention()
+        self._outbox.append(self.signals.attention)
         self.restore_title = "Take back"
         self.restoring = bool(self.fixes())
 
@@ -373,7 +388,7 @@ class Session(Generic[G]):
 
     def _reject(self, reason: str) -> None:
         if self.last_verdict is None or self.last_verdict.reason != reason:
-            self.signals.rejected()
+            self._outbox.append(self.signals.rejected)
         self.last_verdict = Verdict.reject(reason)
 
     def fixes(self) -> list[Fix]:
@@ -394,14 +409,17 @@ class Session(Generic[G]):
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.
 
-        An input the journal cannot take raises JournalFull before anything is played
-        or shown; the event is then held and delivered again, with every event held
-        after it, once a second has passed, until the journal takes it.
+        What an event plays is saved to the journal in one commit before anything of
+        it is shown or told. When the journal cannot take it (a full disk) the game
+        goes back to what the journal holds, and the event is held with every event
+        after it; once a second has passed they are delivered again, from the board
+        as it stood before them, until the journal takes them.
         """
         if isinstance(event, Tick):
             self.now = event.now
+        fresh: list[Event] = []
         if not self._held or isinstance(event, BoardStatus):
-            self._try(event)
+            fresh.append(event)
         elif not isinstance(event, Tick):
             # Of the board states that come after the held event, only the newest matters.
             if (
@@ -411,31 +429,65 @@ class Session(Generic[G]):
             ):
                 self._held.pop()
             self._held.append(event)
+        held: list[Event] = []
         if self._held and self.now >= self._retry_at:
             held, self._held = self._held, []
-            for i, waiting in enumerate(held):
-                if not self._try(Tick(self.now) if isinstance(waiting, Tick) else waiting):
-                    self._held.extend(held[i + 1 :])
-                    break
-            else:
-                self.disk_full = None
-        self.refresh()
-        # Once the frame is out: the journal's housekeeping waits until now.
-        self.journal.tidy()
-
-    def _try(self, event: Event) -> bool:
-        """Deliver ``event``; False if it is held because the journal is full."""
+        again: list[Event] = []
+        if held and self._board_before is not None:
+            again.append(BoardSettled(self._board_before))
+        again.extend(Tick(self.now) if isinstance(e, Tick) else e for e in held)
+        before = self.facts.observation
         try:
-            self._dispatch(event)
+            for each in fresh + again:
+                self._dispatch(each)
+            self.refresh()
         except JournalFull as exc:
+            self._unsaved()
             if self.disk_full is None:
                 log.error("%s", exc)
                 self.signals.attention()
             self.disk_full = str(exc)
-            self._held.insert(0, event)
+            if self._board_before is None:
+                self._board_before = before
+            self._held = [e for e in fresh + held if not isinstance(e, BoardStatus)]
             self._retry_at = self.now + RETRY_FULL_DISK_S
-            return False
-        return True
+            self.refresh()
+        except JournalError:
+            self._unsaved()
+            raise
+        except Exception:
+            # Not the journal: what was played stays played, and is saved, as it
+            # would have been before it was played.
+            try:
+                self._save(_nothing)
+            except JournalError:
+                self._unsaved()
+            raise
+        else:
+            if held:
+                self.disk_full = None
+                self._board_before = None
+        # Once the frame is out: the journal's housekeeping waits until now.
+        self.journal.tidy()
+
+    def _save(self, meanwhile: Callable[[], T]) -> T:
+        """Save what the journal has staged, doing ``meanwhile`` on another thread while
+        the disk syncs, then tell what waited for the save; return what it returned.
+
+        ``meanwhile`` may read the session but not change the journal: the session's
+        thread is in the journal's commit while it runs.
+        """
+        done = while_waiting(self.journal.save, meanwhile) if self.journal.staged else meanwhile()
+        told, self._outbox = self._outbox, []
+        for tell in told:
+            tell()
+        return done
+
+    def _unsaved(self) -> None:
+        """Go back to the game as the journal holds it: what was not saved is undone."""
+        self.journal.discard()
+        self._outbox.clear()
+        self._rebuild()
 
     def _dispatch(self, event: Event) -> None:
         """Give ``event`` to the referee and carry out what it decides."""
@@ -497,14 +549,23 @@ class Session(Generic[G]):
             self.display.show(draw_layout(lay_out(self.screen(), self.size, 0.0)))
 
     def refresh(self) -> None:
-        layout = self._layout()
-        if layout != self._last_layout:
+        """Save what the journal has staged and show the screen as it now stands, laid
+        out and drawn while the save waits for the disk."""
+        layout, changed, image = self._save(self._frame)
+        if changed:
             self._last_layout = layout
             if self.display is not None:
-                self.display.show(draw_layout(layout))
+                self.display.show(image)
             self._show_status()
         if self.listeners:
             self._emit(self.state(layout))
+
+    def _frame(self) -> tuple[Layout, bool, Any]:
+        """The screen as it stands, laid out; whether it changed; its frame if so."""
+        layout = self._layout()
+        changed = layout != self._last_layout
+        image = draw_layout(layout) if changed and self.display is not None else None
+        return layout, changed, image
 
     def _show_status(self) -> None:
         """The status LED: steady when all is well, blinking while the board needs a fix."""

@@ -636,9 +636,10 @@ class Simulation:
             # board's rate would, for far less work.
             self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 2)
             self.pace = self.profile.settle_ms / 1000 + 2 * self.step_s
-        game = self.session.game
         self.set_up()
-        while game.outcome is None:
+        while self.session.game.outcome is None:
+            # Read each time: a take-back or a full disk gives the session a new game.
+            game = self.session.game
             if plies >= max_plies:
                 raise SimError(f"the game did not end within {max_plies} moves")
             expected = self.session.expected()
@@ -651,7 +652,7 @@ class Simulation:
             before = len(game.history)
             for step in self.hand.steps(action):
                 self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
-            if len(game.history) == before:
+            if len(self.session.game.history) == before:
                 raise SimError(
                     f"the board did not take the computer's move {action.to_dict()}: "
                     f"{self.session.state()['oled']}"

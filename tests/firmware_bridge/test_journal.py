@@ -345,7 +345,7 @@ def test_tidying_keeps_the_write_ahead_log_short_and_loses_nothing(tmp_path: Pat
         assert len(journal.entries(1)) == inputs
 
 
-def test_the_journal_is_tidied_only_after_the_frame_is_shown(tmp_path: Path) -> None:
+def test_a_move_is_shown_only_once_saved_and_the_journal_tidied_after(tmp_path: Path) -> None:
     from firmware_bridge.sim.runner import SimOptions, Simulation
 
     sim = Simulation(SimOptions(game="double-take", seed=1, journal=tmp_path / "j.sqlite"))
@@ -353,35 +353,74 @@ def test_the_journal_is_tidied_only_after_the_frame_is_shown(tmp_path: Path) -> 
     session = sim.session
     display = session.display
     assert display is not None
+    journal = sim.journal
 
     class Watched:
         def show(self, image: object) -> None:
             order.append("show")
             display.show(image)
 
-    tidy = sim.journal.tidy
-    append = sim.journal.append
+    tidy, stage, save = journal.tidy, journal.stage, journal.save
 
     def watched_tidy() -> None:
         order.append("tidy")
         tidy()
 
-    def watched_append(*args: object, **kwargs: object) -> int:
-        order.append("append")
-        return append(*args, **kwargs)  # type: ignore[arg-type]
+    def watched_stage(*args: object, **kwargs: object) -> int:
+        order.append("stage")
+        return stage(*args, **kwargs)  # type: ignore[arg-type]
+
+    def watched_save() -> None:
+        staged = journal.staged
+        save()
+        if staged:
+            order.append("saved")
 
     session.display = Watched()
-    sim.journal.tidy = watched_tidy  # type: ignore[method-assign]
-    sim.journal.append = watched_append  # type: ignore[method-assign]
+    journal.tidy = watched_tidy  # type: ignore[method-assign]
+    journal.stage = watched_stage  # type: ignore[method-assign]
+    journal.save = watched_save  # type: ignore[method-assign]
     try:
         sim.start()
         sim.play_computer()
     finally:
         sim.close()
-    moves = [i for i, what in enumerate(order) if what == "append"]
+    moves = [i for i, what in enumerate(order) if what == "stage"]
     assert len(moves) > CHECKPOINT_EVERY
     for i in moves:
-        # After each committed input: its frame first, then the housekeeping.
+        # After each input: saved on disk, then its frame, then the housekeeping.
         after = order[i + 1 :]
-        assert "show" in after and "tidy" in after
-        assert after.index("show") < after.index("tidy")
+        assert "saved" in after and "show" in after and "tidy" in after
+        assert after.index("saved") < after.index("show") < after.index("tidy")
+
+
+def test_a_staged_input_is_on_disk_only_once_saved(tmp_path: Path) -> None:
+    path = tmp_path / "j.sqlite"
+    with Journal(path) as journal, Journal(path, read_only=True) as reader:
+        game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+        assert journal.stage(game_id, "action", {"n": 1}) == 1
+        assert journal.stage(game_id, "action", {"n": 2}) == 2
+        assert journal.staged
+        # The journal's own reads see what is staged; nobody else does yet.
+        assert [e.payload["n"] for e in journal.entries(game_id)] == [1, 2]
+        assert reader.entries(game_id) == []
+        journal.save()
+        assert not journal.staged
+        assert [e.payload["n"] for e in reader.entries(game_id)] == [1, 2]
+        journal.stage(game_id, "action", {"n": 3})
+        journal.discard()
+        assert not journal.staged
+        assert [e.payload["n"] for e in journal.entries(game_id)] == [1, 2]
+        assert journal.append(game_id, "action", {"n": 3}) == 3
+        assert [e.payload["n"] for e in reader.entries(game_id)] == [1, 2, 3]
+
+
+def test_staged_inputs_lost_to_a_failed_write_do_not_pass_for_saved(tmp_path: Path) -> None:
+    with Journal(tmp_path / "j.sqlite") as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+        journal.stage(game_id, "action", {"n": 1})
+        journal.db.execute("ROLLBACK")  # as SQLite does itself after some failed writes
+        with pytest.raises(JournalError, match="dropped the inputs not yet saved"):
+            journal.save()
+        assert not journal.staged
+        assert journal.entries(game_id) == []

@@ -68,19 +68,19 @@ def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(tmp_path: Pa
     del board["a3"]
     board["b4"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
-    assert game.history == [], "a move that could not be saved is not played"
+    assert session.game.history == [], "a move that could not be saved is not played"
     assert session.disk_full is not None and "is full" in session.disk_full
     assert session.screen().header == "Disk full"
     assert session.wants_ticks(), "the session must be woken to try again"
 
     session.handle(Tick(0.5 * RETRY_FULL_DISK_S))
-    assert game.history == []
+    assert session.game.history == []
     free_space(journal)
     session.handle(Tick(0.9 * RETRY_FULL_DISK_S))
-    assert game.history == [], "it waits a little between tries"
+    assert session.game.history == [], "it waits a little between tries"
     session.handle(Tick(1.5 * RETRY_FULL_DISK_S))
 
-    assert game.history == [Step("a3", "b4")]
+    assert session.game.history == [Step("a3", "b4")]
     assert [(a["frm"], a["to"]) for a in actions(journal, game_id)] == [("a3", "b4")]
     assert session.disk_full is None and session.screen().header != "Disk full"
     assert not session.wants_ticks()
@@ -108,9 +108,105 @@ def test_board_changes_while_the_disk_is_full_are_played_after_the_held_move(
     session.handle(BoardSettled(dict(board)))
     board["a6"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
-    assert game.history == []
+    assert session.game.history == []
     free_space(journal)
     session.handle(Tick(2 * RETRY_FULL_DISK_S))
-    assert game.history == [Step("a3", "b4"), Step("b7", "a6")]
+    assert session.game.history == [Step("a3", "b4"), Step("b7", "a6")]
     assert [a["to"] for a in actions(journal, game_id)] == ["b4", "a6"]
     journal.close()
+
+
+def test_a_move_whose_save_fails_is_undone_and_never_shown(tmp_path: Path) -> None:
+    """The commit itself fails (the input was written, the sync was not): the game
+    goes back to what the journal holds and the move is played again later."""
+    path = tmp_path / "j.sqlite"
+    journal = Journal(path)
+    game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+    session = Session(DoubleTake(), journal, game_id, DoubleTakeReferee)
+    saved = Journal(path, read_only=True)  # another reader sees only what was committed
+    shown: list[tuple[int, int]] = []
+    session.listeners.append(lambda s: shown.append((s["moves_played"], len(actions(saved, 1)))))
+    told: list[object] = []
+    session.played.append(told.append)
+    board = dict.fromkeys(session.game.layout(), OCCUPIED)
+    session.handle(BoardSettled(dict(board)))
+
+    save = journal.save
+    full = [True]
+
+    def failing_save() -> None:
+        if full[0]:
+            journal.discard()
+            raise JournalFull(f"the disk holding the journal {path} is full (test)")
+        save()
+
+    journal.save = failing_save  # type: ignore[method-assign]
+    del board["a3"]
+    board["b4"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    assert session.game.history == [] and actions(journal, game_id) == []
+    assert session.disk_full is not None and session.screen().header == "Disk full"
+    assert told == [], "nothing is told of a move that was not saved"
+    full[0] = False
+    session.handle(Tick(1.5 * RETRY_FULL_DISK_S))
+    assert session.game.history == [Step("a3", "b4")]
+    assert [(a["frm"], a["to"]) for a in actions(saved, game_id)] == [("a3", "b4")]
+    assert len(told) == 1 and session.disk_full is None
+    assert all(played <= journaled for played, journaled in shown)
+    assert shown[-1][0] == 1
+    saved.close()
+    journal.close()
+
+
+@pytest.mark.parametrize("game", ["crosslet", "doublecross", "dominoes", "doubles-wild"])
+def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: Path) -> None:
+    """Whatever kind of turn a save fails in (tiles and a confirm, dice, a domino),
+    the game goes on from the journal, and nothing is shown that it does not hold."""
+    from firmware_bridge.kits import find_kit
+    from firmware_bridge.sim.runner import SimError, SimOptions, Simulation
+
+    path = tmp_path / "j.sqlite"
+    sim = Simulation(SimOptions(game, seed=2, journal=path))
+    journal = sim.journal
+    saved = Journal(path, read_only=True)
+    shown: list[tuple[int, int]] = []
+    game_id = sim.session.game_id
+    sim.session.listeners.append(
+        lambda s: shown.append((s["moves_played"], len(actions(saved, game_id))))
+    )
+    save = journal.save
+    saves = [0]
+    failing = {4, 9, 10, 23}
+
+    def flaky_save() -> None:
+        saves[0] += 1
+        if saves[0] in failing:
+            journal.discard()
+            raise JournalFull(f"the disk holding the journal {path} is full (test)")
+        save()
+
+    journal.save = flaky_save  # type: ignore[method-assign]
+    held = 0
+    try:
+        sim.start()
+        for _ in range(len(failing) + 1):
+            try:
+                sim.play_computer()
+                break
+            except SimError:
+                # The move was refused by the disk: the OLED says so, and it goes in
+                # once the disk takes it again.
+                assert sim.session.disk_full is not None
+                held += 1
+                sim.advance(2 * RETRY_FULL_DISK_S)
+                assert sim.session.disk_full is None
+        session = sim.session
+        assert session.game.outcome is not None
+        assert held >= 2
+        replayed = session.replay(saved, game_id, find_kit(game).new_game)
+        assert replayed.history == session.game.history
+        assert replayed.outcome == session.game.outcome
+        assert all(played <= journaled for played, journaled in shown)
+    finally:
+        sim.close()
+        saved.close()

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge import kits
+from firmware_bridge.decisions import Played
 from firmware_bridge.export import export_game
 from firmware_bridge.kits import KITS, JournaledWords, find_kit, lexicon_for, new_game
 from firmware_bridge.live import LiveFile, live_path, read_live
@@ -58,16 +59,22 @@ def test_follower_keeps_up_move_by_move_and_agrees_with_export(tmp_path: Path) -
     sim = Simulation(SimOptions(game="double-take", seed=5, journal=journal))
     follower = Follower(journal)
     seen: list[tuple[int, int]] = []
+    told: list[int] = []
     try:
         sim.listeners.append(LiveFile(journal, sim.session.game_id))
 
-        def check(session: object) -> None:
+        def check(played: Played) -> None:
             follower.poll()
             state = follower.state()
             assert state is not None
             seen.append((state["moves_played"], len(sim.session.game.history)))
-            # The live file is current: the follower shows the session's own state.
-            assert state["oled"] == sim.session.state()["oled"]
+            if played.number == len(sim.session.game.history):
+                # The live file is current: the follower shows the session's own state.
+                # (Moves one event plays together, such as a move and the pass it
+                # forces, are saved in one commit and told after it: the state is
+                # the session's once the last of them is told.)
+                assert state["oled"] == sim.session.state()["oled"]
+                told.append(played.number)
 
         sim.commits.append(check)
         sim.start()
@@ -75,6 +82,7 @@ def test_follower_keeps_up_move_by_move_and_agrees_with_export(tmp_path: Path) -
     finally:
         sim.close()
     assert seen and all(a == b for a, b in seen)
+    assert len(told) > len(seen) // 2
     follower.poll()
     record = follower.record()
     exported = export_game(journal)
