@@ -449,7 +449,10 @@ class Session(Generic[G]):
             self.disk_full = str(exc)
             if self._board_before is None:
                 self._board_before = before
-            self._held = [e for e in fresh + held if not isinstance(e, BoardStatus)]
+            # The events of this call, then any still held from before (a board
+            # status delivered while events wait is never held itself).
+            again_held: list[Event] = [e for e in fresh + held if not isinstance(e, BoardStatus)]
+            self._held = again_held + self._held
             self._retry_at = self.now + RETRY_FULL_DISK_S
             self.refresh()
         except JournalError:

@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.decisions import Commit
 from firmware_bridge.events import Tick
 from firmware_bridge.journal import Journal, JournalFull
 from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.session import RETRY_FULL_DISK_S, Session
 from games.double_take import DoubleTake, Step
-from hardware.board import OCCUPIED, BoardSettled
+from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
 
 def fill_the_disk(journal: Journal) -> None:
@@ -210,3 +211,31 @@ def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: P
     finally:
         sim.close()
         saved.close()
+
+
+def test_events_held_stay_held_when_a_later_save_fails_before_their_retry(
+    tmp_path: Path,
+) -> None:
+    """A board status is handled at once, also while events wait; if what it sets off
+    cannot be saved either, the events already waiting are still played later."""
+    journal = Journal(tmp_path / "j.sqlite")
+    game_id = journal.new_game("double-take", 2, 1, {}, "sim")
+    session = Session(DoubleTake(), journal, game_id, DoubleTakeReferee)
+    board = dict.fromkeys(session.game.layout(), OCCUPIED)
+    session.handle(BoardSettled(dict(board)))
+    fill_the_disk(journal)
+    del board["a3"]
+    board["b4"] = OCCUPIED
+    session.handle(BoardSettled(dict(board)))
+    assert session.game.history == [] and session.disk_full is not None
+    # The link drops, and what the referee decided meanwhile (here: the same move,
+    # as a stand-in) cannot be saved either.
+    session.referee._decisions.append(Commit(Step("a3", "b4")))
+    session.handle(BoardStatus(False, "the board's cable is loose"))
+    assert session.game.history == []
+    session.handle(BoardStatus(True, ""))
+    free_space(journal)
+    session.handle(Tick(2 * RETRY_FULL_DISK_S))
+    assert session.game.history == [Step("a3", "b4")]
+    assert session.disk_full is None
+    journal.close()
