@@ -10,7 +10,9 @@ The journal's commit waits for the disk (a file sync per move, which durability
 requires), so two more figures separate the disk from the processing: the same
 games with the journal on a RAM disk (``/dev/shm``, where a sync costs nothing),
 and the sync of a one-byte write in the journal's folder, the floor of any
-commit on this disk.
+commit on this disk. The session lays out and draws the frame on a second thread
+while the commit waits for the disk; each game is played again right after with
+that undone (the commit, then the frame, on one thread), to show what it saves.
 
     python bench/bench_event.py [--quick]
 """
@@ -28,7 +30,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge import session as sim_session
 from firmware_bridge.kits import KITS
+from firmware_bridge.overlap import while_waiting
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import game_names
 
@@ -41,8 +45,14 @@ def p99(values: list[float]) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[98]
 
 
+def _one_thread(wait: Callable[[], None], work: Callable[[], Any]) -> Any:
+    """The session's overlap undone: the commit, then the frame, on one thread."""
+    wait()
+    return work()
+
+
 def latencies_ms(
-    game: str, seed: int, journal: Path
+    game: str, seed: int, journal: Path, *, overlap: bool = True
 ) -> tuple[list[float], list[float], list[float]]:
     """For each committed move of one computer game: event handed over → frame shown,
     the part of it spent writing the journal, and the processor time the process
@@ -50,6 +60,8 @@ def latencies_ms(
     is left when waiting for the disk and for the processor, on a busy machine, are
     taken out), in ms."""
     sim = Simulation(SimOptions(game=game, seed=seed, journal=journal))
+    if not overlap:
+        sim_session.while_waiting = _one_thread  # type: ignore[assignment]
     session = sim.session
     display = session.display
     assert display is not None
@@ -107,6 +119,7 @@ def latencies_ms(
     finally:
         gc.unfreeze()
         sim.close()
+        sim_session.while_waiting = while_waiting
     return handed, journaled, worked
 
 
@@ -148,10 +161,18 @@ def run(quick: bool) -> list[dict[str, Any]]:
             journal: list[float] = []
             cpu: list[float] = []
             cpu_tails: list[float] = []
+            serial: list[float] = []
+            serial_cpu: list[float] = []
             for seed in seeds:
                 times, writes, worked = latencies_ms(
                     game, seed, Path(tmp) / f"{game}-{seed}.sqlite"
                 )
+                # The same game right after, with the frame drawn after the commit.
+                alone, _, alone_cpu = latencies_ms(
+                    game, seed, Path(tmp) / f"{game}-{seed}-one-thread.sqlite", overlap=False
+                )
+                serial.extend(alone)
+                serial_cpu.extend(alone_cpu)
                 every.extend(times)
                 journal.extend(writes)
                 tails.append(p99(times))
@@ -164,6 +185,8 @@ def run(quick: bool) -> list[dict[str, Any]]:
             figures.append(_fig(f"  of which journal write and commit, {game}", None, journal))
             figures.append(_fig(f"  processor time of it, {game}", None, cpu))
             figures.append(_fig(f"  processor time, p99 per game, {game}", None, cpu_tails))
+            figures.append(_fig(f"  the same, frame drawn after the commit, {game}", None, serial))
+            figures.append(_fig(f"  processor time of that, {game}", None, serial_cpu))
     figures.append(_fig("fsync of a 1-byte write beside the journal", None, synced))
     if _is_ram_disk(RAM_DISK):
         with tempfile.TemporaryDirectory(dir=RAM_DISK) as tmp:
