@@ -49,6 +49,7 @@ def test_an_append_on_a_full_disk_says_so_and_records_nothing(tmp_path: Path) ->
         assert f"the disk holding the journal {path} is full" in message
         assert "free some space" in message and "writable" not in message
         assert actions(journal, game_id) == []
+        assert not journal.staged and not journal.db.in_transaction
         free_space(journal)
         assert journal.append(game_id, "action", {"type": "step", "frm": "a3", "to": "b4"}) == 1
 
