@@ -443,7 +443,11 @@ class Journal:
         On a full disk this raises :class:`JournalFull` and nothing is recorded: the
         caller holds the input and calls again once there is space.
         """
-        seq = self.stage(game_id, kind, payload)
+        try:
+            seq = self.stage(game_id, kind, payload)
+        except JournalError:
+            self.discard()  # as save does: no transaction is left open
+            raise
         self.save()
         return seq
 

@@ -7,15 +7,23 @@ The frame is still handed to the display only once the commit has returned.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from concurrent import futures
-from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 T = TypeVar("T")
 
-# One long-lived thread for the whole process; it starts on first use.
-_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletop-frame")
+
+@functools.cache
+def _worker() -> ThreadPoolExecutor:
+    """One long-lived thread for the whole process, made at the first move (its
+    module is imported then too, not at start-up, where the first frame waits)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="tabletop-frame")
 
 
 def while_waiting(wait: Callable[[], None], work: Callable[[], T]) -> T:
@@ -27,10 +35,12 @@ def while_waiting(wait: Callable[[], None], work: Callable[[], T]) -> T:
     still waited for before the error goes on, so it never runs into what the
     caller does next.
     """
-    drawing: Future[T] = _worker.submit(work)
+    drawing: Future[T] = _worker().submit(work)
     try:
         wait()
     except BaseException:
-        futures.wait([drawing])
+        from concurrent.futures import wait as finished
+
+        finished([drawing])
         raise
     return drawing.result()

@@ -6,6 +6,8 @@ with the same SQLITE_FULL a full SD card gives.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,21 @@ def fill_the_disk(journal: Journal) -> None:
             journal.append(filler, "action", {})
 
 
+def fail_saves(journal: Journal, fails: Callable[[int], bool]) -> None:
+    """Make the journal's commits that ``fails`` picks (counted from 1) fail as on a
+    full disk: the input was written, the sync was not, and nothing staged is kept."""
+    save = journal.save
+    count = itertools.count(1)
+
+    def failing_save() -> None:
+        if fails(next(count)):
+            journal.discard()
+            raise JournalFull(f"the disk holding the journal {journal.path} is full (test)")
+        save()
+
+    journal.save = failing_save  # type: ignore[method-assign]
+
+
 def free_space(journal: Journal) -> None:
     journal.db.execute("PRAGMA max_page_count = 1000000")
 
@@ -49,6 +66,7 @@ def test_an_append_on_a_full_disk_says_so_and_records_nothing(tmp_path: Path) ->
         assert f"the disk holding the journal {path} is full" in message
         assert "free some space" in message and "writable" not in message
         assert actions(journal, game_id) == []
+        assert not journal.staged and not journal.db.in_transaction
         free_space(journal)
         assert journal.append(game_id, "action", {"type": "step", "frm": "a3", "to": "b4"}) == 1
 
@@ -132,16 +150,8 @@ def test_a_move_whose_save_fails_is_undone_and_never_shown(tmp_path: Path) -> No
     board = dict.fromkeys(session.game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
 
-    save = journal.save
     full = [True]
-
-    def failing_save() -> None:
-        if full[0]:
-            journal.discard()
-            raise JournalFull(f"the disk holding the journal {path} is full (test)")
-        save()
-
-    journal.save = failing_save  # type: ignore[method-assign]
+    fail_saves(journal, lambda _: full[0])
     del board["a3"]
     board["b4"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
@@ -175,18 +185,8 @@ def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: P
     sim.session.listeners.append(
         lambda s: shown.append((s["moves_played"], len(actions(saved, game_id))))
     )
-    save = journal.save
-    saves = [0]
     failing = {4, 9, 10, 23}
-
-    def flaky_save() -> None:
-        saves[0] += 1
-        if saves[0] in failing:
-            journal.discard()
-            raise JournalFull(f"the disk holding the journal {path} is full (test)")
-        save()
-
-    journal.save = flaky_save  # type: ignore[method-assign]
+    fail_saves(journal, failing.__contains__)
     held = 0
     try:
         sim.start()
