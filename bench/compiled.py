@@ -33,10 +33,9 @@ def build(folder: Path) -> Path:
     from. Raises CannotCompile, with what is missing, if the build fails."""
     if importlib.util.find_spec("mypyc") is None:
         raise CannotCompile(f"mypyc is not installed for {sys.executable}: pip install mypy")
-    if shutil.which(sysconfig.get_config_var("CC").split()[0]) is None:
-        raise CannotCompile(
-            f"no C compiler ({sysconfig.get_config_var('CC')}): on Debian, apt install gcc"
-        )
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None:
+        raise CannotCompile(f"no C compiler ({compiler}): on Debian, apt install gcc")
     tree = folder / "tree"
     shutil.copytree(ROOT / "games", tree / "games", ignore=shutil.ignore_patterns("__pycache__"))
     for name in BUILD_FILES:
