@@ -5,7 +5,9 @@ With ``TABLETOP_COMPILE=1`` in the environment, Crosslet's move generator
 place of the Python module (about a third faster; the same source, so the same
 moves in the same order). Without it, the package is pure Python, as always.
 mypyc comes with mypy, which the build then asks for, and it needs a C compiler and
-the Python headers.
+the Python headers. Compiled in an editable install (``pip install -e``), the
+extension lands in the source tree and is imported instead of later edits to
+``games/movegen.py``: delete ``games/*.so`` after changing it.
 """
 
 from __future__ import annotations
