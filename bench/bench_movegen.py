@@ -9,20 +9,32 @@ as the seeded game meets it (its cross-checks not all cached yet). The peak
 resident size is ``ru_maxrss`` of ``tabletop sim --game crosslet`` run in a fresh
 process, with the word index and the generator cached.
 
-Run: ``python bench/bench_movegen.py [--quick] [--positions N] [--runs N]``.
+Every figure is taken twice: with the generator compiled, as ``TABLETOP_COMPILE=1
+pip install .`` builds it (``bench/compiled.py`` builds it in a throwaway folder
+and a child process times it), and in pure Python, as a plain install has it. The
+search's median target is the compiled one's; the pure one is shown beside it. The
+p99 and memory targets hold for both.
+
+Run: ``python bench/bench_movegen.py [--quick] [--positions N] [--runs N]`` (the
+generator as this interpreter imports it; ``--json`` prints its figures as JSON).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
+from bench import compiled
 from firmware_bridge.lexicon_store import load_generator, load_lexicon
+from games import movegen
 from games.crosslet import Crosslet
 from games.lexicon import Lexicon
 from games.movegen import CrossletPlayer, MoveGenerator
@@ -132,11 +144,50 @@ def measure(
     return figures, generator, chosen, last
 
 
+def is_compiled() -> bool:
+    """Whether ``games.movegen`` is the compiled extension, not the Python module."""
+    return not str(movegen.__file__).endswith(".py")
+
+
+def compiled_figures(positions: int, runs: int, rss_runs: int) -> list[dict[str, Any]]:
+    """``measure``'s figures for the compiled generator, built in a throwaway folder
+    and timed in a child process."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = compiled.build(Path(folder))
+        command = [sys.executable, "-m", "bench.bench_movegen", "--json"]
+        command += ["--positions", str(positions), "--runs", str(runs)]
+        command += ["--rss-runs", str(rss_runs)]
+        done = subprocess.run(
+            command,
+            cwd=tree,
+            env=compiled.environment(tree),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    if done.returncode != 0:
+        raise RuntimeError(f"timing the compiled generator failed:\n{done.stderr}")
+    child = json.loads(done.stdout)
+    if not child["compiled"]:
+        raise RuntimeError("the child imported the Python move generator, not the compiled one")
+    figures: list[dict[str, Any]] = child["figures"]
+    return figures
+
+
 def run(quick: bool) -> list[dict[str, Any]]:
     """The figures of the bench convention; quick mode times 24 positions, not 240, and
     runs the simulation once, not three times."""
-    figures, _, _, _ = measure(QUICK_POSITIONS if quick else POSITIONS, 3, 1 if quick else 3)
-    return figures
+    positions = QUICK_POSITIONS if quick else POSITIONS
+    rss_runs = 1 if quick else 3
+    fast = compiled_figures(positions, 3, rss_runs)
+    pure, _, _, _ = measure(positions, 3, rss_runs)
+    for f in fast:
+        f["figure"] += ", compiled"
+    for f in pure:
+        f["figure"] += ", pure Python"
+        if f["figure"].startswith("Crosslet move generation, median"):
+            f["target"] = None  # the compiled path carries the median target
+    return fast + pure
 
 
 def main() -> None:
@@ -144,10 +195,17 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help=f"{QUICK_POSITIONS} positions")
     parser.add_argument("--positions", type=int, help=f"default {POSITIONS}")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--rss-runs", type=int, help="default: --runs, or 1 with --quick")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     count = args.positions or (QUICK_POSITIONS if args.quick else POSITIONS)
     runs = max(args.runs, 1)
-    figures, generator, positions, times = measure(count, runs, 1 if args.quick else runs)
+    rss_runs = args.rss_runs if args.rss_runs is not None else 1 if args.quick else runs
+    figures, generator, positions, times = measure(count, runs, rss_runs)
+    if args.json:
+        print(json.dumps({"compiled": is_compiled(), "figures": figures}))
+        return
+    print(f"move generator: {'compiled' if is_compiled() else 'pure Python'}")
     blob = generator.to_bytes()
     start = time.perf_counter()
     MoveGenerator.from_bytes(blob)

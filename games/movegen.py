@@ -19,6 +19,11 @@ the best so far is dropped as soon as it is found.
 
 The order in which placements are found is part of the contract: the computer
 player breaks ties between equal scores by it, so that seeded games replay exactly.
+
+An install made with ``TABLETOP_COMPILE=1`` compiles this module with mypyc
+(``setup.py``), and the extension imports in its place; the module must stay within
+what mypyc compiles (no ``cls.__new__``, no attributes added to its classes from
+outside). ``tests/games/test_movegen_compiled.py`` checks that the two find the same.
 """
 
 from __future__ import annotations
@@ -351,16 +356,14 @@ class _Rack:
 class MoveGenerator:
     """Finds every single-line Crosslet placement for a rack; build once from the words."""
 
-    def __init__(self, words: Iterable[str]) -> None:
-        self.dawg = Dawg.build(words)
+    def __init__(self, words: Iterable[str] = (), *, dawg: Dawg | None = None) -> None:
+        """From the words, or from their word graph already built (``dawg``)."""
+        self.dawg = Dawg.build(words) if dawg is None else dawg
         self._crossings: dict[tuple[str, str], tuple[int, int]] = {}
 
     @classmethod
     def from_dawg(cls, dawg: Dawg) -> MoveGenerator:
-        gen = cls.__new__(cls)
-        gen.dawg = dawg
-        gen._crossings = {}
-        return gen
+        return cls(dawg=dawg)
 
     def to_bytes(self) -> bytes:
         return self.dawg.to_bytes()

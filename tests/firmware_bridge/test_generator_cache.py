@@ -8,7 +8,7 @@ import pytest
 
 from firmware_bridge import lexicon_store
 from games.lexicon import Lexicon
-from games.movegen import MoveGenerator
+from games.movegen import Dawg
 
 WORDS = ["at", "cat", "cats", "act", "tact", "sat"]
 
@@ -25,10 +25,10 @@ def test_generator_is_built_once_then_loaded_from_the_cache(
     cached = lexicon_store.generator_path(tmp_path, lex.checksum)
     assert cached.read_bytes() == first.to_bytes()
 
-    def no_build(self: MoveGenerator, words: object) -> None:
+    def no_build(words: object) -> Dawg:
         raise AssertionError("the cached generator must be loaded, not rebuilt")
 
-    monkeypatch.setattr(MoveGenerator, "__init__", no_build)
+    monkeypatch.setattr(Dawg, "build", no_build)
     again = lexicon_store.load_generator(lex, tmp_path)
     assert again.to_bytes() == first.to_bytes()
 
