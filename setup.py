@@ -2,10 +2,10 @@
 
 With ``TABLETOP_COMPILE=1`` in the environment, Crosslet's move generator
 (``games/movegen.py``) is also compiled to a C extension by mypyc, which imports in
-place of the Python module (about a third faster; the same source, so the same
-moves in the same order). Without it, the package is pure Python, as always.
-mypyc comes with mypy, which the build then asks for, and it needs a C compiler and
-the Python headers. Compiled in an editable install (``pip install -e``), the
+place of the Python module (its searches take about 40 % less time; the same
+source, so the same moves in the same order). Without it, the package is pure
+Python, as always. mypyc comes with mypy, which the build then asks for, and it
+needs a C compiler and the Python headers. Compiled in an editable install (``pip install -e``), the
 extension lands in the source tree and is imported instead of later edits to
 ``games/movegen.py``: delete ``games/*.so`` after changing it.
 """
