@@ -32,7 +32,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import compiled
 from firmware_bridge.lexicon_store import load_generator, load_lexicon
 from games import movegen
 from games.crosslet import Crosslet
@@ -152,6 +151,10 @@ def is_compiled() -> bool:
 def compiled_figures(positions: int, runs: int, rss_runs: int) -> list[dict[str, Any]]:
     """``measure``'s figures for the compiled generator, built in a throwaway folder
     and timed in a child process."""
+    # Imported here: run as a script (python bench/bench_movegen.py), this file is
+    # not part of the bench package, and the script alone never builds.
+    from bench import compiled
+
     with tempfile.TemporaryDirectory() as folder:
         tree = compiled.build(Path(folder))
         command = [sys.executable, "-m", "bench.bench_movegen", "--json"]
