@@ -58,6 +58,8 @@ class State:
     turn: int
     placed: list[int] = field(default_factory=list)
     """Cells of the tiles placed this turn that are still there."""
+    laid: int = 0
+    """Tiles placed this turn, those destroyed since included: a turn with one is no pass."""
     bombs: int = 0
     """Directional bombs played this turn."""
     dirty: bool = False
@@ -106,12 +108,17 @@ class Rules:
         if isinstance(action, EndTurn):
             return None
         if isinstance(action, Pass):
-            if s.placed or s.bombs:
+            if s.laid or s.bombs:
                 return "this turn has tiles or a bomb played: end the turn instead of passing"
             return None
         if isinstance(action, NewLetters):
             if s.placed:
                 return "new letters only before placing a tile this turn; undo the tiles first"
+            if s.laid:
+                return (
+                    "new letters only before placing a tile this turn, and this turn's tile "
+                    "was destroyed: end the turn instead"
+                )
             if not s.bag:
                 return "the bag is empty: there are no new letters to draw"
             return None
@@ -209,7 +216,7 @@ class Rules:
             previous = s.undo[-1]
             tally.note("undo", f"{cell_name(s.placed[-1])} taken back", (cell_name(s.placed[-1]),))
             tally.removed.append(cell_name(s.placed[-1]))
-            for name in ("board", "racks", "placed", "undo"):
+            for name in ("board", "racks", "placed", "laid", "undo"):
                 setattr(s, name, getattr(previous, name))
         elif isinstance(action, NewLetters):
             rack = s.racks[s.turn]
@@ -218,7 +225,7 @@ class Rules:
             tally.note("new-letters", f"{self.names[s.turn]} takes new letters")
             self._end_turn(s, tally, passed=True)
         elif isinstance(action, EndTurn | Pass):
-            self._end_turn(s, tally, passed=not s.placed and not s.bombs)
+            self._end_turn(s, tally, passed=not s.laid and not s.bombs)
         elif isinstance(action, EndGame):
             self.finish(s, tally, "the last passer ended the game")
         elif isinstance(action, Resign):
@@ -236,6 +243,7 @@ class Rules:
         letter, seat, board = action.letter.upper(), s.turn, s.board
         name = cell_name(i)
         snapshot = None if s.dirty else s.copy()
+        s.laid += 1
         s.racks[seat].remove(letter)
         board.put(i, letter, seat)
         runs = " and ".join(board.text(run) for _, run in self.judge.runs(board, i))
@@ -350,7 +358,7 @@ class Rules:
         while len(rack) < RACK_SIZE and s.bag:
             rack.append(s.bag.pop(0))
         s.turn = (seat + 1) % s.players
-        s.placed, s.bombs, s.dirty, s.undo = [], 0, False, []
+        s.placed, s.laid, s.bombs, s.dirty, s.undo = [], 0, 0, False, []
         if not s.bag and not s.racks[s.turn]:
             self.finish(s, tally, f"the bag is empty and {self.names[s.turn]} has no tiles")
 

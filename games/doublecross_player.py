@@ -275,7 +275,7 @@ class Planner:
         """
         s = self.state
         rack = s.racks[self.seat]
-        if not s.placed and not s.bombs and len(s.bag) >= RACK_SIZE and len(rack) == RACK_SIZE:
+        if not s.laid and not s.bombs and len(s.bag) >= RACK_SIZE and len(rack) == RACK_SIZE:
             return NewLetters()
         return EndTurn()
 

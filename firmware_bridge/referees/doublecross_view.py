@@ -175,7 +175,7 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         game = self.game
         if game.may_end is not None:
             return f"{short(game.may_end)} may end: back"
-        if game.state.placed or game.state.bombs:
+        if game.state.laid or game.state.bombs:
             return "Next tile, or ok"
         return "Lay a tile; ok: pass"
 

@@ -275,3 +275,42 @@ def test_a_malformed_journal_entry_says_what_was_expected() -> None:
         game().decode({"type": "jump"})
     with pytest.raises(MalformedAction, match="place needs a cell and a letter"):
         game().decode({"type": "place", "cell": 3})
+
+
+def bombed_turn(bag: str = "") -> DoubleCross:
+    """Seat 2 lays B under the start word's A; seat 1 lays E on seat 2's coloured bomb
+    below it, which destroys B, and E with it: seat 1's turn placed a tile all the same."""
+    g = game(racks=("EEEEEE", "BLLLRR"), specials={"H10": "bomb-2"}, first=2, bag=bag,
+             extra=("abed",))  # fmt: skip
+    play(g, "H9 B")
+    g.play(EndTurn())
+    verdict = play(g, "H10 E")[0]
+    assert set(verdict.removed) == {"H9", "H10"}
+    assert g.scores() == [4, -4]
+    return g
+
+
+def test_a_turn_whose_tile_was_destroyed_is_no_pass() -> None:
+    g = bombed_turn()
+    assert "end the turn instead" in g.play(Pass()).reason
+    g.play(EndTurn())  # seat 1 placed a tile: no pass
+    g.play(EndTurn())  # seat 2 passes: the first of a round, not the last
+    assert g.may_end is None
+    assert "after a full round of passes" in g.play(EndGame(1)).reason
+    assert g.scores() == recount(g.record, 2)
+
+
+def test_no_new_letters_once_the_turns_tile_was_destroyed() -> None:
+    g = bombed_turn(bag="OOOOOOOO")
+    reason = g.play(NewLetters()).reason
+    assert "new letters only before placing a tile this turn" in reason
+    assert g.rack(0) == list("EEEEE")
+
+
+def test_a_tile_taken_back_leaves_the_turn_a_pass() -> None:
+    g = game()
+    play(g, "H9 R")
+    assert g.play(Undo()).accepted
+    g.play(EndTurn())  # seat 1 took its tile back: a pass
+    g.play(EndTurn())  # seat 2 passes: the last of the round
+    assert g.may_end == 1
