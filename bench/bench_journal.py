@@ -57,11 +57,7 @@ def large_journal(path: Path, games: int) -> None:
         )
         db.executemany(
             "INSERT INTO inputs (game_id, seq, kind, payload, at) VALUES (?, ?, 'action', ?, ?)",
-            (
-                (g, s, STEP, at)
-                for g in range(1, games + 1)
-                for s in range(1, INPUTS_PER_GAME + 1)
-            ),
+            ((g, s, STEP, at) for g in range(1, games + 1) for s in range(1, INPUTS_PER_GAME + 1)),
         )
     db.close()
 

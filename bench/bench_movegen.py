@@ -35,8 +35,9 @@ from typing import Any
 from firmware_bridge.lexicon_store import load_generator, load_lexicon
 from games import movegen
 from games.crosslet import Crosslet
+from games.crosslet_player import CrossletPlayer
 from games.lexicon import Lexicon
-from games.movegen import CrossletPlayer, MoveGenerator
+from games.movegen import MoveGenerator
 
 MEDIAN_TARGET_MS = 2.0
 P99_TARGET_MS = 30.0

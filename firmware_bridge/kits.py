@@ -186,7 +186,7 @@ DoubleCross its word list."""
 
 def _crosslet() -> Kit:
     from games.crosslet import Crosslet
-    from games.movegen import CrossletPlayer
+    from games.crosslet_player import CrossletPlayer
 
     from .referees.crosslet import CrossletReferee
 

@@ -45,6 +45,14 @@ from games.core import (
     ScoreEvent,
     Verdict,
 )
+from games.crosslet_actions import (
+    Exchange,
+    ExchangeCount,
+    PlaceTiles,
+    RevealRack,
+    SetRack,
+    TableBag,
+)
 from games.crosslet_board import (
     ALL_CELLS,
     ALL_TILES_BONUS,
@@ -116,64 +124,6 @@ def _pairs(value: Any, what: str) -> tuple[tuple[str, str], ...]:
             raise MalformedAction(f"{what} must be [cell, letter] pairs; {item!r} is not one")
         out.append((item[0], item[1]))
     return tuple(out)
-
-
-@dataclass(frozen=True)
-class PlaceTiles(Action):
-    """Lay tiles on empty cells: ``tiles`` are (cell, letter) pairs, ``"?"`` for a blank;
-    ``blanks`` names, by cell, the letter each blank stands for."""
-
-    type: ClassVar[str] = "place"
-    tiles: tuple[tuple[str, str], ...]
-    blanks: tuple[tuple[str, str], ...] = ()
-
-    def to_dict(self) -> JSON:
-        return {
-            "type": self.type,
-            "tiles": [list(t) for t in self.tiles],
-            "blanks": [list(b) for b in self.blanks],
-        }
-
-
-@dataclass(frozen=True)
-class Exchange(Action):
-    """Put ``letters`` back in the bag and draw as many new tiles."""
-
-    type: ClassVar[str] = "exchange"
-    letters: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class ExchangeCount(Action):
-    """Put ``count`` tiles back in the table's bag and draw as many (table racks only)."""
-
-    type: ClassVar[str] = "exchange-count"
-    count: int
-
-
-@dataclass(frozen=True)
-class SetRack(Action):
-    """What a seat's rack holds now, as the board saw it (table racks only)."""
-
-    type: ClassVar[str] = "set-rack"
-    player: PlayerId
-    letters: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class RevealRack(Action):
-    """The tiles a seat had left when the game ended, laid out for the count."""
-
-    type: ClassVar[str] = "reveal-rack"
-    player: PlayerId
-    letters: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class TableBag(Action):
-    """Play from the table's own bag from now on; only before the first action."""
-
-    type: ClassVar[str] = "table-bag"
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ The engine: this module is the ``Game``; ``doublecross_board`` (cells, tiles,
 special spaces), ``doublecross_judge`` (runs, words, settling), ``doublecross_score``
 (the record and the paying of words), ``doublecross_play`` (the position and the
 effect of each action), ``doublecross_setup`` (options, bag, start word, layout),
-``doublecross_actions`` and ``doublecross_player`` (the computer player).
+``doublecross_actions``, ``doublecross_planner`` and ``doublecross_player`` (the computer
+player).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ from games.doublecross_actions import (
 )
 from games.doublecross_board import ALL_CELLS, BLOCK, CELLS, DIRECTIONAL, Board, cell_name
 from games.doublecross_judge import Judge, Word, Words
+from games.doublecross_planner import Planner
 from games.doublecross_play import Rules, State
 from games.doublecross_score import Note
 from games.doublecross_setup import describe_specials, make_setup
@@ -288,6 +290,4 @@ class DoubleCross(Game):
 
     def shortlist(self, limit: int = 12) -> list[Action]:
         """The computer player's best few actions now, best first."""
-        from games.doublecross_player import Planner
-
-        return Planner(self).shortlist(limit)
+        return Planner(self.rules, self.state, self.judge).shortlist(limit)

@@ -14,7 +14,6 @@ from bench.__main__ import Figure, Report, bench_names, check_figure, status, ta
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 def raw(**changes: object) -> dict[str, object]:
     figure: dict[str, object] = {
         "figure": "bytes per update",

@@ -74,10 +74,7 @@ def boards(draw: st.DrawFn) -> BoardMap:
     rows = draw(st.integers(1, 15))
     columns = draw(st.integers(1, 15))
     grid = tuple(
-        tuple(
-            None if draw(st.integers(0, 9)) == 0 else f"r{r}c{c}"
-            for c in range(columns)
-        )
+        tuple(None if draw(st.integers(0, 9)) == 0 else f"r{r}c{c}" for c in range(columns))
         for r in range(rows)
     )
     cells = [cell for row in grid for cell in row if cell is not None]

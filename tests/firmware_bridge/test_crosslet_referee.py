@@ -11,8 +11,8 @@ from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
 from firmware_bridge.sim.hands import hand_for
 from games.core import Pass, Resign
 from games.crosslet import Crosslet, Exchange, PlaceTiles
+from games.crosslet_player import CrossletPlayer
 from games.lexicon import Lexicon
-from games.movegen import CrossletPlayer
 
 from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
 

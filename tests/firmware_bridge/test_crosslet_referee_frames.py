@@ -12,8 +12,8 @@ from PIL import Image
 
 from firmware_bridge.layout import render
 from games.crosslet import Crosslet
+from games.crosslet_player import CrossletPlayer
 from games.lexicon import Lexicon
-from games.movegen import CrossletPlayer
 
 from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
 from .test_oled_frames import check_frame

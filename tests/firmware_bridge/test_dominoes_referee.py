@@ -170,7 +170,6 @@ def test_a_laid_domino_lifted_again_must_go_back() -> None:
     assert table.referee.turn.rejection == ""
 
 
-
 def test_a_laid_half_that_shows_another_tag_is_read_again() -> None:
     table = drawn()
     table.lay("H8,I8", "2-1")
@@ -181,6 +180,7 @@ def test_a_laid_half_that_shows_another_tag_is_read_again() -> None:
     table.settle()
     assert table.referee.turn.rejection == ""
     assert table.session.pending_fixes() == []
+
 
 def test_chain_after_a_double_ends_on_ok() -> None:
     game = Dominoes.from_position(2, hands=[[(3, 3), (1, 3), (0, 2)], [(4, 4)]], phase="play")

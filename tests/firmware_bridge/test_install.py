@@ -239,8 +239,12 @@ def test_dry_run_prints_the_plan_and_does_nothing(root: Path) -> None:
     lines = text.splitlines()
     assert lines[0].startswith("would run useradd --system")
     assert f"would write {UNIT} (mode 0644): the hardened systemd unit" in lines
-    assert lines.count("would run systemctl enable --now tabletop.service: start now and at "
-                       "every boot") == 1
+    assert (
+        lines.count(
+            "would run systemctl enable --now tabletop.service: start now and at every boot"
+        )
+        == 1
+    )
     assert f"note: the I2C bus keeps its speed; --i2c-fast sets {I2C_FAST}" in lines
     assert len(plan.steps) == 6
 

@@ -49,16 +49,27 @@ def test_lines_that_do_not_fit_take_turns_and_the_prompt_and_scores_stay() -> No
     first = lay_out(screen, SIZE, 0.0)
     assert first.pages == 2
     pages = [drawn(screen, page * PAGE_S) for page in range(first.pages)]
-    assert pages[0] == ["Line 1 of the news", "Line 2 of the news", "Line 3 of the news",
-                        "Lay tiles, then ok.", "P1 3"]
+    assert pages[0] == [
+        "Line 1 of the news",
+        "Line 2 of the news",
+        "Line 3 of the news",
+        "Lay tiles, then ok.",
+        "P1 3",
+    ]
     assert pages[1][-2:] == ["Lay tiles, then ok.", "P1 3"]
     assert [line for page in pages for line in page[:-2]] == list(body)
     assert drawn(screen, 2 * PAGE_S) == pages[0], "the pages go round"
 
 
 def test_text_beside_the_map_stops_short_of_it() -> None:
-    screen = Screen("Red to move", "", ("Last: a3-a4",), BoardMap(GRID), prompt="Move a piece.",
-                    scores=("Red 12", "Green 12"))
+    screen = Screen(
+        "Red to move",
+        "",
+        ("Last: a3-a4",),
+        BoardMap(GRID),
+        prompt="Move a piece.",
+        scores=("Red 12", "Green 12"),
+    )
     layout = lay_out(screen, SIZE)
     assert layout.map is not None
     for line in layout.lines:
@@ -115,9 +126,7 @@ def measured_flow(text: str, rights: tuple[int, ...]) -> tuple[str, ...]:
     text=st.text(alphabet=st.sampled_from("ab Wi.:-1\n "), max_size=80),
     rights=st.lists(st.integers(8, 128), min_size=1, max_size=5),
 )
-def test_flow_breaks_lines_as_measuring_each_line_whole_does(
-    text: str, rights: list[int]
-) -> None:
+def test_flow_breaks_lines_as_measuring_each_line_whole_does(text: str, rights: list[int]) -> None:
     assert tuple(flow(text, rights)) == measured_flow(text, tuple(rights))
 
 

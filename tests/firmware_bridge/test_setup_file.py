@@ -89,9 +89,7 @@ def test_an_unknown_key_names_the_file_and_lists_the_valid_options(
 ) -> None:
     setup = write(tmp_path, "row = 8\ncolour = 'blue'\n")
     journal = tmp_path / "j.sqlite"
-    err = refused(
-        capsys, "--game", "double-take", "--setup", str(setup), "--journal", str(journal)
-    )
+    err = refused(capsys, "--game", "double-take", "--setup", str(setup), "--journal", str(journal))
     assert f"Double Take has no option 'row' ({setup}: row = 8); did you mean 'rows'?" in err
     assert f"Double Take has no option 'colour' ({setup}: colour = \"blue\")" in err
     assert "rows=  a whole number from 8 to 10" in err and "repetitions=" in err
@@ -183,9 +181,7 @@ def test_a_doublecross_setup_file_sets_the_whole_game(tmp_path: Path) -> None:
 
 def test_doublecross_options_on_the_command_line_win_over_the_file(tmp_path: Path) -> None:
     setup = write(tmp_path, DOUBLECROSS_SETUP)
-    options = game_options(
-        "doublecross", ["first=1", 'specials={"D4": "mystery"}'], setup, 2, None
-    )
+    options = game_options("doublecross", ["first=1", 'specials={"D4": "mystery"}'], setup, 2, None)
     assert options["first"] == 1 and options["specials"] == {"D4": "mystery"}
     assert options["racks"] == ["RTSEMO", "DUEAIN"]
 

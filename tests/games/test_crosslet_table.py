@@ -259,7 +259,7 @@ def test_table_actions_replay_from_their_journal_form() -> None:
 
 # -- the computer player ---------------------------------------------------------------------
 def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it() -> None:
-    from games.movegen import CrossletPlayer
+    from games.crosslet_player import CrossletPlayer
 
     game = table_game()
     player = CrossletPlayer(game.generator, random.Random(4))
@@ -270,7 +270,7 @@ def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it()
 
 
 def test_the_computer_cannot_reveal_a_rack_never_seen() -> None:
-    from games.movegen import CrossletPlayer
+    from games.crosslet_player import CrossletPlayer
 
     game = table_game()
     for _ in range(4):

@@ -14,7 +14,8 @@ import pytest
 
 from games.core import Pass
 from games.crosslet import Crosslet, Exchange
-from games.movegen import BadGeneratorData, CrossletPlayer, Dawg, Move, MoveGenerator
+from games.crosslet_player import CrossletPlayer
+from games.movegen import BadGeneratorData, Dawg, Move, MoveGenerator
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
     WordSet,

@@ -29,7 +29,7 @@ _PLAY = """
 import json, random, sys
 from games import movegen
 from games.crosslet import Crosslet
-from games.movegen import CrossletPlayer
+from games.crosslet_player import CrossletPlayer
 from firmware_bridge.lexicon_store import load_generator, load_lexicon
 
 lexicon = load_lexicon()

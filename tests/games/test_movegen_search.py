@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from games.crosslet import Crosslet
 from games.crosslet_board import ALL_TILES_BONUS, BLANK, RACK_SIZE
-from games.movegen import CrossletPlayer, MoveGenerator, _Rack
+from games.crosslet_player import CrossletPlayer
+from games.movegen import MoveGenerator, _Rack
 from tests.games.crosslet_helpers import WordSet, enable_words
 
 ALL_LETTERS = (1 << 26) - 1
