@@ -17,8 +17,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-MAX_PAYLOAD = 128 * 1024
-"""Bytes in one message. A Crosslet state with every square covered is about 25 KB."""
+MAX_PAYLOAD = 64 * 1024
+"""Bytes in one message. A Crosslet state with every square covered is about 20 KB."""
 MAX_DEPTH = 12
 """Nesting of lists and tables in one message (the real ones reach 6)."""
 MAX_TEXT = 1000
