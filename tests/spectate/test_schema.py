@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -182,3 +183,41 @@ def test_a_message_the_hub_cannot_take_never_ends_its_network_thread() -> None:
         hub._on_message(hub.client, None, message)  # raises nothing
     assert hub.club.refused["x"].count == 2
     assert schema.nesting(b'["[[[", {"a": "]]"}]') == 2
+
+
+def test_a_live_file_nested_deep_or_holding_nan_is_not_read(tmp_path: Path) -> None:
+    from firmware_bridge.live import live_path, read_live
+
+    journal = tmp_path / "j.sqlite"
+    good = {"game_id": 1, "state": {"moves_played": 0, "scores": {"red": 0}}}
+    live_path(journal).write_text(json.dumps(good), encoding="utf-8")
+    assert read_live(journal) == (1, good["state"])
+    for text in (
+        "[" * 100_000 + "]" * 100_000,
+        json.dumps(good).replace('"red": 0', '"red": NaN'),
+        json.dumps(good).replace('"red": 0', '"red": 1e999'),
+    ):
+        live_path(journal).write_text(text, encoding="utf-8")
+        assert read_live(journal) is None
+
+
+def test_a_web_view_whose_live_state_cannot_be_drawn_says_so_and_stays_up(
+    tmp_path: Path,
+) -> None:
+    from firmware_bridge.journal import Journal
+    from firmware_bridge.live import live_path
+    from firmware_bridge.spectate.follow import Follower
+    from firmware_bridge.spectate.server import BoardView
+
+    journal = tmp_path / "j.sqlite"
+    with Journal(journal) as j:
+        j.new_game("double-take", 2, 1, {}, "double-take-gpio")
+    bad = {"moves_played": 0, "fixes": 5, "oled": 7, "layout": {}}
+    live_path(journal).write_text(json.dumps({"game_id": 1, "state": bad}), encoding="utf-8")
+    board = BoardView(Follower(journal))
+    board.poll()
+    try:
+        shown = board.parts()
+    finally:
+        board.close()
+    assert "cannot be drawn" in shown["panel"]
