@@ -82,6 +82,12 @@ def _read_script(arg: str) -> Iterable[Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ValueError(f"cannot read the script {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[: exc.start].count(b"\n") + 1
+        raise ValueError(
+            f"the script {path} is not UTF-8 text (line {line}: {exc.reason}); "
+            "save it as UTF-8"
+        ) from None
     return parse_all(text, str(path))
 
 

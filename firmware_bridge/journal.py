@@ -150,9 +150,14 @@ class Journal:
     commands: nothing is written to it, not even its WAL switch.
     """
 
-    def __init__(self, path: Path | str, *, read_only: bool = False) -> None:
+    def __init__(
+        self, path: Path | str, *, read_only: bool = False, make_folder: bool = False
+    ) -> None:
         self.path = Path(path)
         self.read_only = read_only
+        self.make_folder = make_folder
+        """Create the journal's folder when it is missing (else say so): the service's
+        own folder, never one a user may have mistyped."""
         self._memory = str(path) == ":memory:"
         self._db: sqlite3.Connection | None = None
         self._since_checkpoint = 0
@@ -196,13 +201,15 @@ class Journal:
             if path.exists():
                 if path.stat().st_size == 0:
                     raise self._damaged("it is empty (0 bytes)")
-                if not os.access(path, os.W_OK, effective_ids=_EFFECTIVE):
-                    raise JournalError(
-                        f"the journal {path} cannot be written (it is read-only): make it "
-                        "and its folder writable by the user tabletop runs as, or check that "
-                        "the disk is not mounted read-only; nothing was changed"
-                    )
+                check_writable(path)
             else:
+                if not path.parent.is_dir():
+                    if not self.make_folder:
+                        raise JournalError(
+                            f"the folder {path.parent} for the journal {path} does not exist: "
+                            f"create it (mkdir -p {path.parent}) or give another --journal"
+                        )
+                    path.parent.mkdir(parents=True, exist_ok=True)
                 _create(path)
         except OSError as exc:
             raise JournalError(
@@ -217,11 +224,10 @@ class Journal:
     def _check(self) -> None:
         """Refuse a damaged file, a file that is not a journal, or a newer journal."""
         db = self.db
-        # A reading command checks indexes against their tables as well, which
-        # quick_check leaves out: what it prints is what the tables hold. Opening
-        # for play keeps to the quicker check, which still reads every page.
-        check = "integrity_check" if self.read_only else "quick_check"
-        problems = [row[0] for row in db.execute(f"PRAGMA {check}")]
+        # The full check, for writers as for readers: quick_check leaves out whether
+        # each index holds every row of its table, and a writer that played into a
+        # journal whose index lacks a row would add to a file every reader refuses.
+        problems = [row[0] for row in db.execute("PRAGMA integrity_check")]
         if problems != ["ok"]:
             found = " ".join(str(problems[0]).split())
             raise self._damaged(f"the integrity check found: {found}")
@@ -545,6 +551,16 @@ class Journal:
         )
 
 
+def check_writable(path: Path) -> None:
+    """Raise a JournalError naming ``path`` if this user may not write the journal."""
+    if not os.access(path, os.W_OK, effective_ids=_EFFECTIVE):
+        raise JournalError(
+            f"the journal {path} cannot be written (it is read-only): make it "
+            "and its folder writable by the user tabletop runs as, or check that "
+            "the disk is not mounted read-only; nothing was changed"
+        )
+
+
 def _write_schema(db: sqlite3.Connection) -> None:
     with db:
         db.execute("BEGIN IMMEDIATE")
@@ -560,7 +576,6 @@ def _create(path: Path) -> None:
     It is built under a temporary name and renamed into place, so that a power cut
     while it is made leaves no empty or half-made journal behind.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.new-{os.getpid()}")
     for leftover in (tmp, Path(f"{tmp}-journal")):
         leftover.unlink(missing_ok=True)
@@ -592,14 +607,14 @@ def _clean(text: str, limit: int = 160) -> str:
 
 
 def _free_bytes(path: Path) -> int:
+    """Free space on the journal's disk; as if plenty when its folder cannot be asked
+    (a missing folder is not a full disk)."""
     import shutil  # here: only a failed write needs it
 
-    for folder in (path.parent, *path.parents):
-        try:
-            return shutil.disk_usage(folder).free
-        except OSError:
-            continue
-    return LOW_SPACE_BYTES
+    try:
+        return shutil.disk_usage(path.parent).free
+    except OSError:
+        return LOW_SPACE_BYTES
 
 
 def _space_advice(path: Path, otherwise: str) -> str:
@@ -710,10 +725,11 @@ def open_or_set_aside(path: Path, when: datetime | None = None) -> tuple[Journal
     A damaged file, or one that is not a journal, is moved aside (never deleted or
     overwritten) and a new journal started, so the board plays on; the notice says
     where the old file went. Every other problem (read-only, a full disk, a newer
-    journal) is raised: starting afresh would not mend it.
+    journal) is raised: starting afresh would not mend it. The service's own folder
+    is made if it is missing.
     """
     try:
-        return Journal(path), None
+        return Journal(path, make_folder=True), None
     except JournalDamaged as exc:
         try:
             aside = set_aside(path, when)
@@ -723,4 +739,4 @@ def open_or_set_aside(path: Path, when: datetime | None = None) -> tuple[Journal
                 "folder is writable by the user tabletop runs as"
             ) from move
         notice = f"The journal was damaged: it was kept as {aside.name}; a new one was started."
-        return Journal(path), notice
+        return Journal(path, make_folder=True), notice

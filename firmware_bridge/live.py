@@ -61,11 +61,27 @@ class LiveFile:
         self._failed = False
 
 
+def _not_a_number(name: str) -> float:
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is too large")
+    return value
+
+
 def read_live(journal: Path) -> tuple[int, dict[str, Any]] | None:
     """The game id and state in ``journal``'s live file; None if it is missing or unreadable."""
     try:
-        data = json.loads(live_path(journal).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(
+            live_path(journal).read_text(encoding="utf-8"),
+            parse_constant=_not_a_number,
+            parse_float=_finite,
+        )
+    except (OSError, ValueError, RecursionError):
+        # RecursionError: a file nested thousands deep, which no referee writes.
         return None
     if not isinstance(data, dict):
         return None

@@ -32,6 +32,10 @@ def read_toml(file: Path, label: str, what: str, error: type[WiringError]) -> di
         ) from None
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise error(
+            summary, [f"{label}: nested too deeply to read; arrays and tables a few levels deep"]
+        ) from None
     except tomllib.TOMLDecodeError as e:
         message = str(e)
         where = ""
@@ -45,4 +49,10 @@ def read_toml(file: Path, label: str, what: str, error: type[WiringError]) -> di
                 f"{label}: {where}TOML syntax error: {message}; fix that line "
                 "(strings need quotes, sections are written [name], one key = value a line)"
             ],
+        ) from None
+    except ValueError as e:
+        # Beyond TOML's syntax: a whole number of thousands of digits, a bad date.
+        what = "a whole number too long to read" if "digits" in str(e) else str(e)[:120]
+        raise error(
+            summary, [f"{label}: {what}; write a value of the size the option takes"]
         ) from None

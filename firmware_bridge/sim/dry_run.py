@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from ..journal import Journal, JournalError, check_writable
 from .runner import SimOptions, Simulation
 from .script import Line, with_board_cells
 
@@ -36,15 +37,29 @@ def check_script(opts: SimOptions, lines: Sequence[Line]) -> None:
 
 def _copy_journal(journal: Path, folder: Path) -> Path | None:
     """A copy of an existing journal (and the saved board beside it) in ``folder``;
-    None when there is no journal yet (the dry run keeps its game in memory)."""
+    None when there is no journal yet (the dry run keeps its game in memory).
+
+    The user's journal is checked first as the real run will open it (damaged, not a
+    journal, newer, not writable), so that every message names the file the user gave,
+    never the copy."""
     if not journal.exists():
         return None
-    copy = folder / journal.name
-    with sqlite3.connect(journal) as source, sqlite3.connect(copy) as target:
-        source.backup(target)
-    source.close()
-    target.close()
-    board = journal.with_suffix(".board.json")
-    if board.exists():
-        shutil.copyfile(board, copy.with_suffix(".board.json"))
+    with Journal(journal, read_only=True) as source:
+        check_writable(journal)
+        copy = folder / journal.name
+        try:
+            target = sqlite3.connect(copy)
+            try:
+                source.db.backup(target)
+            finally:
+                target.close()
+            board = journal.with_suffix(".board.json")
+            if board.exists():
+                shutil.copyfile(board, copy.with_suffix(".board.json"))
+        except (sqlite3.Error, OSError) as exc:
+            raise JournalError(
+                f"cannot copy the journal {journal} to try the script on first "
+                f"({folder.parent}: {exc}): free some space there, or set TMPDIR to a "
+                "folder with room; the journal was not changed"
+            ) from exc
     return copy

@@ -51,6 +51,26 @@ def add_parsers(sub: Any) -> None:
         "--listen", default=DEFAULT_LISTEN, metavar="HOST:PORT", help=f"default {DEFAULT_LISTEN}"
     )
     p.add_argument("--config", type=Path, help="a club config (TOML) for credentials and TLS")
+    p = sub.add_parser("club", help="set up a club's MQTT broker")
+    club = p.add_subparsers(dest="club_command", metavar="init", required=True)
+    p = club.add_parser(
+        "init",
+        help="write a Mosquitto configuration: a user per board and the hub, and an ACL",
+    )
+    p.add_argument(
+        "--boards", required=True, metavar="NAME,NAME,...", help="the boards' names, by commas"
+    )
+    p.add_argument("--hub-user", default="hub", metavar="NAME", help="the hub's user (hub)")
+    p.add_argument(
+        "--folder", type=Path, required=True, help="where to write (e.g. /etc/mosquitto/tabletop)"
+    )
+    p.add_argument("--tls-ca", type=Path, help="the club's CA certificate (PEM)")
+    p.add_argument("--tls-cert", type=Path, help="the broker's certificate (PEM)")
+    p.add_argument("--tls-key", type=Path, help="the broker's private key (PEM)")
+    p.add_argument("--tls-port", type=int, default=8883, help="the TLS listener's port (8883)")
+    p.add_argument(
+        "--listen", metavar="HOST:PORT", help="a plain listener too, e.g. 127.0.0.1:1883"
+    )
 
 
 def need_web_extra() -> None:
@@ -118,5 +138,30 @@ def cmd_hub(args: argparse.Namespace, out: TextIO) -> int:
     return run_hub(club.broker, args.listen)
 
 
+def cmd_club(args: argparse.Namespace, out: TextIO) -> int:
+    from .broker_config import Listener, Tls, write_club
+    from .wsgi import parse_listen
+
+    given = [args.tls_ca, args.tls_cert, args.tls_key]
+    if any(given) and not all(given):
+        raise ValueError("give all three of --tls-ca, --tls-cert and --tls-key, or none")
+    tls = Tls(args.tls_ca, args.tls_cert, args.tls_key) if all(given) else None
+    plain = Listener(*parse_listen(args.listen)) if args.listen else None
+    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    if not boards:
+        raise ValueError("--boards names no board: give their names, e.g. table-1,table-2")
+    write_club(args.folder, boards, args.hub_user, tls, args.tls_port, plain)
+    folder = args.folder.resolve()
+    print(
+        f"tabletop: wrote {folder}/mosquitto.conf, passwd and acl for {len(boards)} boards "
+        f"and the hub user {args.hub_user}.\n"
+        f"Each user's password is in {folder}/credentials/<user>: copy it to that board's "
+        "password_file (docs/club.md), then include mosquitto.conf from "
+        "/etc/mosquitto/conf.d and restart mosquitto.",
+        file=out,
+    )
+    return 0
+
+
 def spectator_commands() -> dict[str, Callable[[argparse.Namespace, TextIO], int]]:
-    return {"web": cmd_web, "publish": cmd_publish, "hub": cmd_hub}
+    return {"web": cmd_web, "publish": cmd_publish, "hub": cmd_hub, "club": cmd_club}

@@ -19,7 +19,7 @@ import paho.mqtt.client as mqtt
 from .club import Board, Club
 from .events import Changes
 from .mqtt import TOPIC_ROOT, BrokerSettings, topic
-from .page import board_page, card_html, card_id, hub_page, parts
+from .page import board_page, card_html, card_id, diagnostics_html, hub_page, parts
 from .wsgi import Reply, Request, WebApp, html, json_reply, serve
 
 log = logging.getLogger("tabletop.hub")
@@ -74,9 +74,19 @@ class Hub:
         client.subscribe([(f"{TOPIC_ROOT}/+/{kind}", 1) for kind in ("state", "moves", "board")])
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        # On paho's network thread: an exception here would end the thread, and the hub
+        # would never hear a board again. The club refuses bad messages itself; this
+        # guard only keeps a fault of the hub's own from silencing it.
+        try:
+            self._hear(client, message)
+        except Exception:
+            log.exception("a message on %s could not be taken", message.topic)
+
+    def _hear(self, client: mqtt.Client, message: mqtt.MQTTMessage) -> None:
         with self.lock:
             self.messages += 1
             name = self.club.take(message.topic, message.payload)
+            self._forget_dropped()
             if name is None:
                 return
             board = self.club.boards[name]
@@ -89,6 +99,19 @@ class Hub:
             changes = self.board_changes.setdefault(name, Changes())
         changes.bump()
         self.changes.bump()
+
+    def _forget_dropped(self) -> None:
+        """Let go of what the hub kept for boards the club has pushed out."""
+        if len(self.board_changes) <= len(self.club.boards):
+            return
+        for name in [n for n in self.board_changes if n not in self.club.boards]:
+            self.board_changes.pop(name).close()
+            self._gaps.pop(name, None)
+            self._undrawable.discard(name)
+
+    def diagnostics(self) -> dict[str, Any]:
+        with self.lock:
+            return {"messages": self.messages, **self.club.diagnostics()}
 
     def changes_of(self, name: str) -> Changes:
         """What a page of board ``name`` waits on: the board's own changes once it has
@@ -167,6 +190,12 @@ def hub_app(hub: Hub, threads: int = THREADS) -> WebApp:
                 return json_reply({"error": f"no board called {name}"}, 404)
             return json_reply(board.record())
 
+    def diagnostics_json(request: Request) -> Reply:
+        return json_reply(hub.diagnostics())
+
+    def diagnostics_page(request: Request) -> Reply:
+        return html(diagnostics_html(hub.diagnostics()))
+
     def board_view(request: Request) -> Reply:
         name = request.params["name"]
         now = hub.board_parts(name)
@@ -181,6 +210,8 @@ def hub_app(hub: Hub, threads: int = THREADS) -> WebApp:
             ("/", grid),
             ("/events", events),
             ("/boards.json", index),
+            ("/diagnostics", diagnostics_page),
+            ("/diagnostics.json", diagnostics_json),
             ("/boards/{name}.json", board_json),
             ("/board/{name}", board_view),
             ("/board/{name}/events", board_events),

@@ -36,7 +36,7 @@ table.scores td{padding:.1em .6em}
 .card p{margin:.1em 0;font-size:.85em}
 """
 
-SCRIPT = """
+SCRIPT = """"use strict";
 function apply(parts){for(const[id,html]of Object.entries(parts)){
 let el=document.getElementById(id);
 if(!el){el=document.createElement('div');el.id=id;el.className='card';
@@ -170,12 +170,17 @@ def parts(
 
 
 def _document(title: str, events: str, body: str) -> str:
+    # The script is served as a file (``/app.js``), never inline: the pages' policy
+    # (``wsgi.SECURITY_HEADERS``) forbids inline script, so markup slipped into a
+    # page by a board could not run.
+    src = "/app.js" if events.startswith("/") else "app.js"
+    script = f'<script src="{src}"></script>' if events else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
         f'<body data-events="{escape(events)}" data-version="0">{body}'
-        f"<script>{SCRIPT}</script></body></html>"
+        f"{script}</body></html>"
     )
 
 
@@ -220,3 +225,20 @@ def hub_page(title: str, events: str, cards: Iterable[tuple[str, str]]) -> str:
     grid = "".join(f'<div class="card" id="{escape(cid)}">{html}</div>' for cid, html in cards)
     body = f'<h1>{escape(title)}</h1><div id="grid">{grid}</div>'
     return _document(title, events, body)
+
+
+def diagnostics_html(facts: Mapping[str, Any]) -> str:
+    """The hub's diagnostics: boards kept, and what was refused from each board name."""
+    rows = "".join(
+        f"<tr><td>{escape(name)}</td><td>{int(r['refused'])}</td><td>{escape(str(r['last']))}</td></tr>"
+        for name, r in facts["by_board"].items()
+    )
+    body = (
+        "<h1>tabletop club: diagnostics</h1>"
+        f"<p>{int(facts['messages'])} messages heard; {int(facts['refused'])} refused. "
+        f"{int(facts['boards'])} boards kept (at most {int(facts['max_boards'])}); "
+        f"{int(facts['dropped'])} idle boards let go to make room.</p>"
+        "<table class=\"refused\"><tr><th>board</th><th>refused</th><th>last reason</th></tr>"
+        f"{rows}</table>"
+    )
+    return _document("tabletop club: diagnostics", "", body)

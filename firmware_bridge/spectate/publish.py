@@ -25,11 +25,14 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from . import schema
 from .follow import Follower
 from .geometry import geometry
 from .mqtt import BrokerSettings, check_board_name, topic
 
 log = logging.getLogger("tabletop.publish")
+RESEND_BYTES = 256
+"""A resend request is a few dozen bytes; anything longer is not one."""
 
 POLL_S = 0.2
 KEEPALIVE_S = 30
@@ -213,7 +216,9 @@ class Publisher:
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
         try:
-            request = json.loads(message.payload)
+            # Checked for size and depth first: a deeply nested message would end
+            # paho's thread in the parser, and the board would stop publishing.
+            request = schema.load(message.payload, limit=RESEND_BYTES)
             first = int(request["from"])
             game = request.get("journal_game")
         except (ValueError, KeyError, TypeError):

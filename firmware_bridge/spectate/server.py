@@ -68,7 +68,12 @@ class BoardView:
         with self.lock:
             f = self.follower
             if self._parts is None or self._parts[0] != f.version:
-                self._parts = (f.version, parts(f.view(), self._geometry(), f.moves, f.error))
+                try:
+                    now = parts(f.view(), self._geometry(), f.moves, f.error)
+                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    # A live file the pages cannot draw: the page says so, and stays up.
+                    now = parts(None, None, [], f"the board's state cannot be drawn: {exc!r}")
+                self._parts = (f.version, now)
             return self._parts[1]
 
     def title(self) -> str:

@@ -145,13 +145,13 @@ def board_svg(
     for cell, (cx, cy) in cells.items():
         x, y = PAD + cx * CELL, PAD + cy * CELL
         sp = special.get(cell)
-        fill = sp["fill"] if sp else CELL_FILL
+        fill = escape(str(sp["fill"])) if sp else CELL_FILL
         out.append(
             f'<rect class="cell" data-cell="{escape(cell)}" x="{x}" y="{y}" width="{CELL}" '
             f'height="{CELL}" fill="{fill}" stroke="{CELL_LINE}" stroke-width="0.5"/>'
         )
         if sp and sp.get("text") and cell not in layout:
-            out.append(_text(x + CELL / 2, y + CELL / 2, escape(sp["text"]), 8))
+            out.append(_text(x + CELL / 2, y + CELL / 2, escape(str(sp["text"])), 8))
     for cell, piece in layout.items():
         if cell not in cells:
             continue

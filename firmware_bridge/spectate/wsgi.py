@@ -14,18 +14,44 @@ import json
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
 
 from .events import Changes, StreamSlots, stream, stream_headers
+from .page import SCRIPT
 
 Environ = dict[str, Any]
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
 RESERVED_THREADS = 2
 """Worker threads never given to event streams: the pages and the JSON always get one."""
+
+REQUEST_S = 10
+"""A request must arrive whole within this many seconds of its first byte: a client
+sending its headers a line at a time is cut off, however often it sends one."""
+IDLE_S = 30
+"""A connection with no request in progress is closed after this long without a byte."""
+PER_ADDRESS = 32
+"""Connections one client address may hold open at once (the hub's pages stream
+on 30 at most); more are closed at once, so one address cannot use up the server."""
+CONNECTIONS = 512
+"""Connections open at once, all addresses together."""
+
+SECURITY_HEADERS = (
+    # No inline script and nothing from elsewhere: the page's only script is /app.js.
+    # Inline styles stay allowed (the seat swatches); they cannot run code.
+    (
+        "Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+        "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+)
 
 _REASONS = {200: "OK", 404: "Not Found", 405: "Method Not Allowed", 503: "Service Unavailable"}
 
@@ -82,6 +108,7 @@ class WebApp:
         on_start: Sequence[Callable[[], None]] = (),
         on_stop: Sequence[Callable[[], None]] = (),
     ) -> None:
+        routes = [*routes, ("/app.js", _script)]
         self.routes = [(_pattern(route), handler) for route, handler in routes]
         self.threads = threads
         self.slots = StreamSlots(max(1, threads - RESERVED_THREADS))
@@ -125,7 +152,7 @@ class WebApp:
                 reply = plain("Method Not Allowed", 405)
                 reply.headers.append(("Allow", "GET, HEAD"))
             break
-        headers = reply.headers
+        headers = [*reply.headers, *SECURITY_HEADERS]
         body = reply.body
         if isinstance(body, bytes):
             headers = [*headers, ("Content-Length", str(len(body)))]
@@ -133,6 +160,10 @@ class WebApp:
         if environ.get("REQUEST_METHOD") == "HEAD":
             return []
         return [body] if isinstance(body, bytes) else body
+
+
+def _script(request: Request) -> Reply:
+    return Reply(200, SCRIPT.encode(), [("Content-Type", "text/javascript; charset=utf-8")])
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -160,7 +191,11 @@ def serve(app: WebApp, listen: str) -> None:
             # Keep reading each connection, so a stream notices its page has gone.
             channel_request_lookahead=1,
             ident="tabletop",
+            connection_limit=CONNECTIONS,
+            channel_timeout=IDLE_S,
+            cleanup_interval=5,
         )
+        server.channel_class = guarded_channel()
     except OSError as exc:
         raise RuntimeError(
             f"cannot listen on {host}:{port}: {exc.strerror or exc}; choose another port "
@@ -188,3 +223,43 @@ def serve(app: WebApp, listen: str) -> None:
         server.close()
         for sig, handler in before.items():
             signal.signal(sig, handler)
+
+
+def guarded_channel() -> type:
+    """Waitress's connection, with a deadline for each request and a limit per address.
+
+    Waitress closes a connection only after ``channel_timeout`` without a byte, so a
+    client sending one header line every few seconds could hold a connection for
+    ever, and 100 of them (waitress's limit) would shut everyone else out.
+    """
+    from waitress.channel import HTTPChannel
+
+    class GuardedChannel(HTTPChannel):  # type: ignore[misc]
+        began: float | None = None
+        """When the request being received sent its first byte."""
+
+        def __init__(self, server: Any, sock: Any, addr: Any, adj: Any, map: Any = None) -> None:
+            super().__init__(server, sock, addr, adj, map)
+            host = addr[0] if isinstance(addr, tuple) else addr
+            same = sum(
+                1
+                for ch in list(server.active_channels.values())
+                if isinstance(ch.addr, tuple) and ch.addr[0] == host
+            )
+            if same > PER_ADDRESS:
+                self.will_close = True
+
+        def received(self, data: bytes) -> bool:
+            if self.request is None and data:
+                self.began = time.monotonic()
+            done = bool(super().received(data))
+            if self.request is None:
+                self.began = None
+            return done
+
+        def readable(self) -> bool:
+            if self.began is not None and time.monotonic() - self.began > REQUEST_S:
+                self.will_close = True  # writable() now says so, and the loop closes it
+            return bool(super().readable())
+
+    return GuardedChannel

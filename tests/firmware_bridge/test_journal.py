@@ -187,7 +187,7 @@ def test_a_read_only_journal_is_refused_before_the_game_starts() -> None:
 
 
 def test_journal_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "j.sqlite"
+    path = tmp_path / "j.sqlite"
     old = os.umask(0o022)
     try:
         with Journal(path) as journal:

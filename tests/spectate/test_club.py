@@ -62,7 +62,9 @@ def test_hub_loses_no_move_while_the_broker_is_away(tmp_path: Path) -> None:
 
             _until(
                 "both boards in the hub",
-                lambda: all((index().get(n) or {}).get("moves_played", 0) >= 3 for n in journals),
+                lambda: all(
+                    ((index().get(n) or {}).get("moves_played") or 0) >= 3 for n in journals
+                ),
                 timeout=60,
                 show=lambda: (index(), [p.poll() for p in boards]),
             )
@@ -202,7 +204,13 @@ def test_a_board_the_pages_cannot_draw_is_named_and_the_others_still_shown() -> 
     for name in ("good", "odd"):
         assert _msg(hub.club, "state", state, name) == name
     _msg(hub.club, "board", {"journal_game": 1, "geometry": geo}, "good")
-    _msg(hub.club, "board", {"journal_game": 1, "geometry": {**geo, "cols": "x"}}, "odd")
+    # A plan the schema refuses never reaches the pages: it is counted for its board.
+    odd = {"journal_game": 1, "geometry": {**geo, "cols": "x"}}
+    assert _msg(hub.club, "board", odd, "odd") is None
+    assert hub.club.refused["odd"].count == 1
+    assert "<svg" not in hub.cards()["card-odd"]
+    # Should anything the pages cannot draw get past it, only its own card says so.
+    hub.club.boards["odd"].plan = (1, {**geo, "cols": "x"})
     cards = hub.cards()
     assert "<svg" in cards["card-good"] and "Double Take" in cards["card-good"]
     assert "cannot be drawn" in cards["card-odd"] and "<svg" not in cards["card-odd"]

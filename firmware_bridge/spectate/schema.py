@@ -1,0 +1,227 @@
+"""What a board may send the hub: every message checked when it is taken in.
+
+A message on the club's broker may come from anyone who can publish there (another
+program, a board of another version, a stranger), so nothing in it is trusted:
+its size and nesting are bounded before it is parsed (a deeply nested message
+would exhaust Python's stack in the parser), numbers must be finite, text and
+tables are bounded, colours come from a strict pattern, and every field the pages
+draw has the type they draw. A message that fails is refused whole with a reason
+(:class:`Refused`), which the hub counts per board on its diagnostics page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+MAX_PAYLOAD = 64 * 1024
+"""Bytes in one message. A Crosslet state with every square covered is about 20 KB."""
+MAX_DEPTH = 12
+"""Nesting of lists and tables in one message (the real ones reach 6)."""
+MAX_TEXT = 1000
+"""Characters in one string anywhere in a message."""
+MAX_ITEMS = 2000
+"""Entries in one list or table anywhere in a message."""
+MAX_INT = 2**53
+"""Whole numbers beyond this are refused (JavaScript cannot hold them exactly)."""
+MAX_CELLS = 4096
+MAX_SIDE = 128
+"""Columns or rows of a board's drawing plan."""
+MAX_SEATS = 16
+MAX_MOVES = 100_000
+COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
+"""The only colours a plan may give: ``#rrggbb``."""
+BOARD_NAME = re.compile(r"^[^\x00-\x20\x7f-\x9f/+#]{1,64}$")
+"""A board's name in a topic: as ``mqtt.check_board_name`` lets a publisher use, and
+no spaces or control characters (shown escaped, like every text)."""
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+class Refused(ValueError):
+    """A message the hub will not take; the text says why."""
+
+
+def nesting(payload: bytes) -> int:
+    """The deepest nesting of lists and tables in a JSON text, without parsing it."""
+    depth = deepest = 0
+    for found in _BRACKET.finditer(_STRING.sub(b'""', payload)):
+        if found.group() in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise Refused(f"it holds the number {text[:20]}, too large to draw")
+    return value
+
+
+def _constant(name: str) -> Any:
+    raise Refused(f"it holds {name}, which is not a number")
+
+
+def load(payload: bytes | bytearray | str, limit: int = MAX_PAYLOAD) -> Any:
+    """Parse one JSON message within the limits, or raise :class:`Refused`."""
+    data = payload.encode() if isinstance(payload, str) else bytes(payload)
+    if len(data) > limit:
+        raise Refused(f"it is {len(data):,} bytes long (at most {limit:,})")
+    deep = nesting(data)
+    if deep > MAX_DEPTH:
+        raise Refused(f"it is nested {deep} deep (at most {MAX_DEPTH})")
+    try:
+        value = json.loads(data, parse_float=_float, parse_constant=_constant)
+    except Refused:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise Refused(f"it is not JSON ({str(exc)[:80]})") from None
+    _bounded(value)
+    return value
+
+
+def _bounded(value: Any) -> None:
+    """Every string, number, list and table within the limits (depth is checked already)."""
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise Refused(f"it holds a text of {len(value):,} characters (at most {MAX_TEXT})")
+    elif isinstance(value, bool) or value is None or isinstance(value, float):
+        return
+    elif isinstance(value, int):
+        if abs(value) > MAX_INT:
+            raise Refused("it holds a whole number too large to draw")
+    elif isinstance(value, list | dict):
+        if len(value) > MAX_ITEMS:
+            raise Refused(f"it holds a list of {len(value):,} entries (at most {MAX_ITEMS})")
+        for item in value.items() if isinstance(value, dict) else value:
+            if isinstance(item, tuple):
+                _bounded(item[0])
+                _bounded(item[1])
+            else:
+                _bounded(item)
+
+
+# -- the fields ----------------------------------------------------------------------
+def _int(value: Any, what: str, low: int = 0, high: int = MAX_INT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(f"{what} is not a whole number from {low} to {high}")
+    return value
+
+
+def _text(value: Any, what: str, longest: int = 200, empty: bool = True) -> str:
+    if not isinstance(value, str) or len(value) > longest or (not empty and not value):
+        raise Refused(f"{what} is not a text of up to {longest} characters")
+    return value
+
+
+def _maybe(check: Callable[..., Any], value: Any, *args: Any) -> None:
+    if value is not None:
+        check(value, *args)
+
+
+def _table(value: Any, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, dict):
+        raise Refused(f"{what} is not a table")
+    return value
+
+
+def _number(value: Any, what: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise Refused(f"{what} is not a number")
+
+
+def journal_game(data: Mapping[str, Any]) -> int:
+    return _int(data.get("journal_game"), "its game number", 1)
+
+
+def check_state(view: Mapping[str, Any]) -> None:
+    """A board's state message as the pages draw it."""
+    journal_game(view)
+    _text(view.get("title"), "its title", 100, empty=False)
+    seats = view.get("seats")
+    if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
+        raise Refused("its seats are not a list of names")
+    for seat in seats:
+        _text(seat, "its seats", 40)
+    for seat, score in _table(view.get("scores"), "its scores").items():
+        _text(seat, "a seat of its scores", 40)
+        _number(score, f"the score of {seat!r}")
+    _int(view.get("moves_played"), "its count of moves played", 0, MAX_MOVES)
+    layout = _table(view.get("layout"), "its layout")
+    if len(layout) > MAX_CELLS:
+        raise Refused(f"its layout has more than {MAX_CELLS} cells")
+    for cell, piece in layout.items():
+        _text(cell, "a cell of its layout", 16, empty=False)
+        _table(piece, f"the piece on {cell!r}")
+        _maybe(_int, piece.get("owner"), f"the owner of the piece on {cell!r}", 0, MAX_SEATS)
+    for key in ("game", "board", "turn", "result"):
+        _maybe(_text, view.get(key), f"its {key}")
+    move = view.get("move")
+    if move is not None:
+        check_move_text(_table(move, "its last move"), "its last move")
+    fixes = view.get("fixes")
+    if fixes is not None and not isinstance(fixes, list):
+        raise Refused("its fixes are not a list")
+    for fix in fixes or ():
+        _table(fix, "a fix")
+    oled = view.get("oled")
+    if oled is not None and not isinstance(oled, list):
+        raise Refused("its OLED text is not a list of lines")
+    extra = view.get("extra")
+    if extra is not None:
+        dice = _table(extra, "its extra facts").get("dice")
+        if dice is not None:
+            for colour, values in _table(dice, "its dice").items():
+                if not isinstance(values, list):
+                    raise Refused(f"its {colour} dice are not a list")
+                for v in values:
+                    _int(v, f"a {colour} die", 0, 6)
+
+
+def check_move_text(move: Mapping[str, Any], what: str) -> None:
+    _text(move.get("text", ""), f"the text of {what}")
+    _maybe(_text, move.get("player"), f"the player of {what}", 40)
+    points = move.get("points")
+    if points is not None:
+        for seat, n in _table(points, f"the points of {what}").items():
+            _int(n, f"the points of {what} for {seat!r}", -MAX_INT, MAX_INT)
+
+
+def check_move(move: Mapping[str, Any]) -> int:
+    """A move message; its number."""
+    journal_game(move)
+    n = _int(move.get("n"), "its move number", 1, MAX_MOVES)
+    check_move_text(move, f"move {n}")
+    return n
+
+
+def check_plan(geo: Any) -> dict[str, Any]:
+    """A board's drawing plan (``geometry.py``): a bounded grid, cells inside it,
+    special spaces with short texts and ``#rrggbb`` fills."""
+    geo = _table(geo, "its plan")
+    cols = _int(geo.get("cols"), "its plan's columns", 1, MAX_SIDE)
+    rows = _int(geo.get("rows"), "its plan's rows", 1, MAX_SIDE)
+    _maybe(_text, geo.get("game"), "its plan's game", 40)
+    cells = _table(geo.get("cells"), "its plan's cells")
+    if len(cells) > MAX_CELLS:
+        raise Refused(f"its plan has more than {MAX_CELLS} cells")
+    for cell, where in cells.items():
+        _text(cell, "a cell of its plan", 16, empty=False)
+        if not isinstance(where, list) or len(where) != 2:
+            raise Refused(f"the place of cell {cell!r} is not [column, row]")
+        _int(where[0], f"the column of cell {cell!r}", 0, cols - 1)
+        _int(where[1], f"the row of cell {cell!r}", 0, rows - 1)
+    for cell, sp in _table(geo.get("special", {}), "its plan's special spaces").items():
+        space = _table(sp, f"the special space {cell!r}")
+        fill = space.get("fill")
+        if not isinstance(fill, str) or not COLOUR.match(fill):
+            raise Refused(f"the fill of special space {cell!r} is not a colour like #a0b1c2")
+        _maybe(_text, space.get("text"), f"the text of special space {cell!r}", 8)
+    return dict(geo)
