@@ -10,13 +10,12 @@ from games.dominoes_board import COLUMNS, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
+from ..layout import fits_bar
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
-PIPS_BESIDE = 4
-"""Up to this many players, each score shows its track space's pips beside it."""
 VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
 
 
@@ -61,29 +60,31 @@ class DominoesView(LetteredBoardView[Dominoes]):
             return "press ok to end the turn"
         return super().instruct(action)
 
+    def boneyard(self) -> str:
+        return f"Boneyard {self.game.boneyard_count}"
+
     def header(self) -> tuple[str, str]:
+        """The title and, where the bar has room for it, the dominoes left to draw
+        (else ``boneyard_line`` says it)."""
         game = self.game
-        status = f"bone {game.boneyard_count}"
-        if game.outcome is not None:
-            return ("Game over", status)
-        return (f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}", status)
+        title = "Game over" if game.outcome is not None else (
+            f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}"
+        )
+        status = self.boneyard()
+        return (title, status if fits_bar(title, " " + status) else "")
+
+    def boneyard_line(self) -> str:
+        """The dominoes left to draw, when the bar has no room for them."""
+        return "" if self.header()[1] else self.boneyard()
 
     def scores(self) -> tuple[str, ...]:
-        """Every seat's score and, up to four players, in brackets the pips of its track
-        space (more players: ``pips_line``, so that the scores take two lines at most)."""
+        """Every seat's score (``pips_line`` gives the pips of its track space)."""
         game = self.game
-        parts = []
-        for seat, score in enumerate(game.scores()):
-            pips = game.track_pips(game.track_space(seat))
-            brackets = "" if pips is None or game.players > PIPS_BESIDE else f"({pips})"
-            parts.append(f"{short(seat)} {score}{brackets}")
-        return tuple(parts)
+        return tuple(f"{short(seat)} {score}" for seat, score in enumerate(game.scores()))
 
     def pips_line(self) -> str:
-        """The pips of each seat's track space, when the scores have no room for them."""
+        """The pips of each seat's track space."""
         game = self.game
-        if game.players <= PIPS_BESIDE:
-            return ""
         pips = [(p, game.track_pips(game.track_space(p))) for p in range(game.players)]
         shown = " ".join(f"{short(p)} {n}" for p, n in pips if n is not None)
         return f"Track pips: {shown}" if shown else ""
@@ -125,7 +126,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
         if game.outcome is not None:
             if turn.counting():
                 return self.count_screen()
-            ended = tuple(line for line in (*self.result_lines(), self.pips_line()) if line)
+            ended = self.result_lines()
             return Screen(title, status, ended, prompt=NEW_GAME, scores=self.scores())
         if self.controls.menu is not None:
             return self.menu_screen()
@@ -154,7 +155,9 @@ class DominoesView(LetteredBoardView[Dominoes]):
             prompt = f"< {choice.a}-{choice.b} >  ok: pit it"
         else:
             prompt = ""
-        lines += [self.dealt_line(), hand, self.last_line(), self.pips_line()]
+        lines += [
+            self.dealt_line(), hand, self.last_line(), self.pips_line(), self.boneyard_line()
+        ]
         shown = tuple(line for line in lines if line)
         return Screen(title, status, shown, prompt=prompt, scores=self.scores())
 
@@ -205,7 +208,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
             pips = " ".join(f"{short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
             lines.append(f"Tie on {best}; pips in hand: {pips}")
         elif best >= game.victory_total:
-            lines.append(f"Reached {game.victory_total}.")
+            lines.append(f"{winners} reached {game.victory_total}.")
         elif game.boneyard_count == 0:
             lines.append("Boneyard empty.")
         else:

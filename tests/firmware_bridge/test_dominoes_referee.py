@@ -55,7 +55,7 @@ def test_roll_draws_and_the_oled_names_the_domino_to_take() -> None:
     assert table.game.phase == "play"
     assert "P1: take 1-1." in table.oled()
     assert "Hand 0-4 1-1 1-2 4-5" in table.oled()
-    assert table.oled()[0] == "P1 lays bone 49"
+    assert table.oled()[0] == "P1 lays Boneyard 49"
 
 
 def test_two_halves_of_one_domino_are_one_placement() -> None:
@@ -247,7 +247,8 @@ def test_every_screen_shows_scores_and_track_pips() -> None:
     game = Dominoes.from_position(2, hands=[[(1, 2)], [(4, 4)]], scores=[10, 4])
     table = Table(game)
     # Space 10 shows 3 pips, space 4 shows 4.
-    assert "P1 10(3) P2 4(4)" in table.oled()
+    assert "P1 10 P2 4" in table.oled(), "the scores, nothing else"
+    assert "Track pips: P1 3 P2 4" in table.oled()
     assert table.session.state()["track"] == {
         "player 1": {"space": 10, "pips": 3},
         "player 2": {"space": 4, "pips": 4},
@@ -284,11 +285,11 @@ def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
         table.press("ok")
         table.lift(*(c for where in cells for c in where.split(",")))
     assert table.oled() == [
-        "Game over bone 0",
+        "Game over Boneyard 0",
         "P1 wins",
         "Tie on 10; pips in hand: P1 12 P2 4",
         "ok: new game",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
 
 
