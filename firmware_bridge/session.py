@@ -518,7 +518,7 @@ class Session(Generic[G]):
             return DISK_FULL_SCREEN
         if not self.connected:
             return Screen("Board offline", "", (self.link_message or "Check the cable.",))
-        if self.restoring:
+        if self.restoring and not self.referee.view.first_things():
             fixes = self.fixes()
             if fixes:
                 return self.referee.view.fix_screen(self.restore_title, fixes, self.restore_reason)

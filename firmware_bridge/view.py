@@ -97,6 +97,11 @@ class View(Generic[G]):
             return "resign (hold back)"
         return self.describe(action)
 
+    def first_things(self) -> bool:
+        """Whether the game has something to show before the board is set up (the
+        markers of DoubleCross's special spaces): the table shows it first."""
+        return False
+
     def header(self) -> tuple[str, str]:
         game = self.game
         if game.outcome is not None:

@@ -9,13 +9,14 @@ from PIL import ImageDraw
 
 from games.core import Action
 from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
-from games.doublecross_board import BLOCK, COLUMNS, SIZE
+from games.doublecross_board import BLOCK, COLUMNS, DIRECTIONAL, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from .doublecross_turn import (
+    MARKERS_FIRST,
     Ask,
     DoubleCrossTurn,
     happened,
@@ -144,6 +145,9 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
             return f"{short(action.player)} ends the game (back: menu)"
         return super().instruct(action)
 
+    def first_things(self) -> bool:
+        return self.turn.setting_up() and self.game.outcome is None
+
     def header(self) -> tuple[str, str]:
         game = self.game
         status = f"bag {game.bag_count}"
@@ -212,13 +216,24 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         return Screen(title, status, lines, prompt=self.prompt(), scores=scores)
 
     def markers_screen(self) -> Screen:
+        """Where the markers of the special spaces go, a few a screen, all of them on
+        it at once (the header counts the ones shown); no scores yet. A tile laid
+        meanwhile is refused here, with the cell to clear."""
         turn = self.turn
+        fixes = self.controls.board_fixes() if turn.problem == MARKERS_FIRST else []
+        lifts = [f for f in fixes if f.action is FixAction.LIFT]
+        if lifts:
+            prompt = self.fix_text(lifts[0]) + (f" (1/{len(lifts)})" if len(lifts) > 1 else "")
+            board = self.board_map(lifts[0].cell)
+            return Screen("Set-up", "", (f"No: {turn.problem}",), board, prompt=prompt)
         page = turn.page()
         total = len(turn.markers)
         first, last = turn.shown + 1, turn.shown + len(page)
         where = f"{first}/{total}" if first == last else f"{first}-{last}/{total}"
-        lines = ("Put the markers:", *(m.replace(":", "") for m in page))
-        return Screen("Set-up", where, lines, prompt="ok: next", scores=self.scores())
+        lines = tuple(marker_words(m) for m in page)
+        done = last >= total
+        prompt = "ok: the start word" if done else "ok: next markers"
+        return Screen(f"Markers {where}", "", lines, prompt=prompt)
 
     def menu_screen(self) -> Screen:
         menu = self.controls.menu
@@ -240,13 +255,18 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         verb = "win" if len(outcome.winners) > 1 else "wins"
         first = "Draw" if outcome.draw else f"{winners} {verb}"
         why = outcome.reason[:1].upper() + outcome.reason[1:] + "."
-        penalties = [n for n in game.last_notes if n.kind.endswith("-penalty")]
-        totals: dict[int, int] = {}
-        for note in penalties:
-            if note.player is not None:
-                totals[note.player] = totals.get(note.player, 0) + note.points
-        lost = "Left: " + " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
-        return (first, why, lost) if totals else (first, why)
+        lines = [first, why]
+        # The end penalties, each kind on its own line: tiles left on a rack, and
+        # unstable tiles left on the board.
+        for kind, label in (("rack-penalty", "Racks"), ("unstable-penalty", "Unstable")):
+            totals: dict[int, int] = {}
+            for note in game.last_notes:
+                if note.kind == kind and note.player is not None:
+                    totals[note.player] = totals.get(note.player, 0) + note.points
+            if totals:
+                each = " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
+                lines.append(f"{label}: {each}")
+        return tuple(lines)
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game
@@ -267,6 +287,18 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
             "markers": turn.page() if turn.setting_up() else [],
             "bomb": {"kind": turn.bomb, "cursor": self.aiming.cursor()} if turn.bomb else None,
         }
+
+
+def marker_words(marker: str) -> str:
+    """A set-up marker in a player's words: ``C4: bomb-2`` is ``C4 P2 bomb``,
+    ``G2: ns`` is ``G2 bomb ns``."""
+    cell, _, kind = marker.partition(":")
+    kind = kind.strip()
+    if kind.startswith("bomb-") and kind[5:].isdigit():
+        kind = f"P{kind[5:]} bomb"
+    elif kind in DIRECTIONAL:
+        kind = f"bomb {kind}"
+    return f"{cell} {kind}"
 
 
 def _where(cell: str) -> tuple[int, int]:

@@ -119,7 +119,11 @@ def problems(layout: Layout, players: int) -> list[str]:
         words = " ".join([*drawn, layout.header])
         if any(w not in words for w in printable(screen.prompt).split()):
             found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
-    if len(screen.scores) != players and screen.header not in ("Board offline", "Disk full"):
+    before_play = screen.header.startswith("Markers") or screen.header == "Set-up"
+    if len(screen.scores) != players and not before_play and screen.header not in (
+        "Board offline",
+        "Disk full",
+    ):
         found.append(f"{len(screen.scores)} scores for {players} players: {screen.scores}")
     found += _unpaged(screen, layout)
     return found

@@ -33,7 +33,7 @@ WALKS = {
     "crosslet": ("rfid-15x15-pico", 0, 7, "P1"),
     "dominoes": ("rfid-15x15-pico", 2, 5, "P1"),
     # game, players, two seats, min_word and first, ready; then the markers' set-up
-    "doublecross": ("rfid-15x15-pico", 1, 7, "Set-up"),
+    "doublecross": ("rfid-15x15-pico", 1, 7, "Markers"),
 }
 
 
@@ -50,6 +50,9 @@ def test_the_start_menu_walks_to_a_running_game(game: str, tmp_path: Path) -> No
     assert menus and menus[0]["oled"][0].startswith("New game")
     playing = [s for s in states[:-1] if not s.get("lobby")]
     assert playing and playing[-1]["oled"][0].startswith(first)
+    if game == "doublecross":
+        # The markers come before the start word, which is asked for only after them.
+        assert all(s["oled"][0].startswith("Markers") for s in playing)
 
 
 def test_the_menu_chooses_players_seats_and_options(tmp_path: Path) -> None:
