@@ -6,13 +6,14 @@ from typing import Any
 
 from games.core import Action
 from games.dominoes import Discard, Dominoes, Draw, EndTurn, Place
-from games.dominoes_board import COLUMNS, SIZE
+from games.dominoes_board import COLUMNS, DIAMONDS, NAMES, SIZE, STAR
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..layout import fits_bar
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..whole_board import beside_the_map, whole_board
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
@@ -138,6 +139,8 @@ class DominoesView(LetteredBoardView[Dominoes]):
                 board = self.board_map(fixes[0].cell)
                 why = ("No: " + turn.rejection,)
                 return Screen(title, status, why, board, prompt=prompt, scores=self.scores())
+        if turn.map_shown and not turn.waiting:
+            return self.map_screen()
         hand = f"Hand {dominoes_text(game.hand(game.to_move))}"
         lines: list[str] = [turn.note]
         if turn.waiting:
@@ -160,6 +163,16 @@ class DominoesView(LetteredBoardView[Dominoes]):
         ]
         shown = tuple(line for line in lines if line)
         return Screen(title, status, shown, prompt=prompt, scores=self.scores())
+
+    def map_screen(self) -> Screen:
+        """The whole board (``roll`` when it draws nothing): the dominoes laid, the
+        diamonds still open and the star."""
+        kinds = [(NAMES[i], "special") for i in DIAMONDS]
+        kinds += [(STAR, "ring"), *((cell, "stable") for cell in self.game.layout())]
+        picture = whole_board(kinds, COLUMNS, names=(("stable", "halves"),))
+        legend = ("Full: domino", "Dot: diamond", "Ring: star", "roll: words")
+        board = beside_the_map()
+        return Screen("Map", " ", legend, board, picture=picture, scores=self.scores())
 
     def count_screen(self) -> Screen:
         """What the OLED asks while a tied hand is counted."""

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
-
-from PIL import ImageDraw
 
 from games.core import Action
 from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
@@ -15,6 +12,7 @@ from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..whole_board import PATTERN_NAMES, WholeBoard, beside_the_map, whole_board
 from .doublecross_turn import (
     MARKERS_FIRST,
     Ask,
@@ -25,65 +23,6 @@ from .doublecross_turn import (
     spell,
     tile_letter,
 )
-
-PITCH = 4
-"""Pixels a cell on the whole board's map: 15 cells fit the OLED's 64 rows."""
-PATTERNS: tuple[tuple[tuple[int, int], ...], ...] = (
-    ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),  # a box
-    ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),  # a cross
-    ((1, 0), (0, 1), (1, 1), (2, 1), (1, 2)),  # a plus
-    ((0, 0), (1, 1), (2, 2)),  # a slash
-)
-"""How each seat's unstable tiles are drawn in a 3 × 3 cell, seat 1 first."""
-PATTERN_NAMES = ("box", "cross", "plus", "slash")
-STABLE = tuple((x, y) for x in range(3) for y in range(3))
-SPECIAL = ((1, 1),)
-BLOCKED = ((0, 1), (1, 1), (2, 1))
-RESERVED_COLUMNS = 20
-"""Columns of an empty map that keep the words left of the whole board's map: at the
-smallest pitch (3 px) 20 of them take the 60 px the map takes at 4 px."""
-
-
-@dataclass(frozen=True)
-class WholeBoard:
-    """The whole 15 × 15 board at 4 px a cell, on the OLED's right, top to bottom.
-
-    ``cells`` holds, per occupied or special cell, its row, column and pattern name:
-    ``stable``, ``seat0`` to ``seat3`` (an unstable tile), ``special`` or ``block``.
-    """
-
-    cells: tuple[tuple[int, int, str], ...]
-    focus: tuple[int, int] | None = None
-
-    @property
-    def height(self) -> int:
-        return 0  # the words go beside it, on the left
-
-    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
-        # ``right`` is where the words end, left of the room kept for the map.
-        left = right + 3
-        draw.rectangle((left - 2, 0, left + SIZE * PITCH, SIZE * PITCH + 3), fill=0)
-        for r, c, kind in self.cells:
-            x, y = left + c * PITCH, 2 + r * PITCH
-            if kind == "stable":
-                dots: tuple[tuple[int, int], ...] = STABLE
-            elif kind.startswith("seat"):
-                dots = PATTERNS[int(kind[4:]) % len(PATTERNS)]
-            elif kind == "block":
-                dots = BLOCKED
-            else:
-                dots = SPECIAL
-            for dx, dy in dots:
-                draw.point((x + dx, y + dy), fill=255)
-        if self.focus is not None:
-            r, c = self.focus
-            x, y = left + c * PITCH, 2 + r * PITCH
-            draw.rectangle((x - 1, y - 1, x + PITCH - 1, y + PITCH - 1), outline=255)
-
-    def words(self) -> tuple[str, ...]:
-        stable = sum(1 for *_, k in self.cells if k == "stable")
-        loose = sum(1 for *_, k in self.cells if k.startswith("seat"))
-        return (f"map: {stable} stable, {loose} unstable",)
 
 
 class Aiming(Controls, Protocol):
@@ -112,21 +51,19 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         return self.window_map(focus if isinstance(focus, str) else None)
 
     def beside_the_map(self) -> BoardMap:
-        """No cells, only the room the whole board's map takes at the right: the
-        words flow left of it."""
-        return BoardMap(((None,) * RESERVED_COLUMNS,) * SIZE)
+        return beside_the_map()
 
     def whole_board(self, focus: str | None = None) -> WholeBoard:
         """Every tile, stable or whose, and the special spaces left."""
-        cells: list[tuple[int, int, str]] = []
+        kinds: list[tuple[str, str]] = []
         layout = self.game.layout()
         for cell, kind in self.game.specials().items():
             if cell not in layout:
-                cells.append((*_where(cell), "block" if kind == BLOCK else "special"))
+                kinds.append((cell, "block" if kind == BLOCK else "special"))
         for cell, piece in layout.items():
             stable = piece.state == "stable" or piece.owner is None
-            cells.append((*_where(cell), "stable" if stable else f"seat{piece.owner}"))
-        return WholeBoard(tuple(sorted(cells)), _where(focus) if focus else None)
+            kinds.append((cell, "stable" if stable else f"seat{piece.owner}"))
+        return whole_board(kinds, COLUMNS, focus, (("stable", "stable"), ("seat", "unstable")))
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:
@@ -301,6 +238,3 @@ def marker_words(marker: str) -> str:
     return f"{cell} {kind}"
 
 
-def _where(cell: str) -> tuple[int, int]:
-    """A cell's row and column on the map, counted from 0."""
-    return int(cell[1:]) - 1, COLUMNS.index(cell[0])

@@ -9,6 +9,7 @@ import pytest
 from firmware_bridge.referee import TAKE_BACK
 from firmware_bridge.referees.dominoes import normalise_half, parse_half
 from firmware_bridge.sim.hands import hand_for
+from firmware_bridge.whole_board import WholeBoard
 from games.core import Piece
 from games.dominoes import Dominoes, Place
 from hardware.board import OCCUPIED
@@ -379,3 +380,21 @@ def test_a_laid_half_is_looked_up_once_and_a_tag_enrolled_later_is_read() -> Non
     table.tags.enrol(unknown, "1-5:1")
     table.settle()
     assert table.referee.turn.waiting == "Lay the other half of 1-5 beside H9."
+
+
+def test_roll_once_drawn_shows_the_whole_board_with_its_diamonds() -> None:
+    game = Dominoes.from_position(
+        2, board=[(1, 2, "H8", "I8")], hands=[[(2, 4)], [(4, 4)]], scores=[0, 4], phase="play"
+    )
+    table = Table(game)
+    table.press("roll")
+    screen = table.session.screen()
+    picture = screen.picture
+    assert screen.header == "Map" and isinstance(picture, WholeBoard)
+    kinds = {(r, c): k for r, c, k in picture.cells}
+    assert kinds[(0, 0)] == "special", "a green diamond on A1"
+    assert kinds[(7, 7)] == "stable" and kinds[(7, 8)] == "stable", "the domino on H8-I8"
+    assert "Dot: diamond" in screen.lines
+    assert table.game.phase == "play", "roll drew nothing"
+    table.press("roll")
+    assert table.session.screen().header != "Map"
