@@ -77,6 +77,11 @@ class View(Generic[G]):
             return f"{self.game.seat_name(action.player)} resigns"
         return action.type
 
+    def before_play(self) -> None:
+        """A reader replaying the journal is about to play the next action: note what
+        ``describe`` needs of the game before it (the table's referee notes it as it
+        commits)."""
+
     def scores(self) -> tuple[str, ...]:
         """Each seat's score, one item a seat: the screen never splits one."""
         game = self.game

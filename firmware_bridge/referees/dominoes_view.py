@@ -37,6 +37,11 @@ class DominoesView(LetteredBoardView[Dominoes]):
     def placed(place: Place) -> str:
         return f"{place.domino_a}-{place.domino_b} on {place.cell_a}–{place.cell_b}"
 
+    def before_play(self) -> None:
+        """The mover's hand before the action, for the dominoes it then takes."""
+        self.turn.mover = self.game.to_move
+        self.turn.before = self.game.hand(self.game.to_move)
+
     def describe(self, action: Action) -> str:
         taken = self.turn.taken(self.game, action)
         refill = f", takes {dominoes_text(taken)}" if taken else ""
@@ -95,9 +100,8 @@ class DominoesView(LetteredBoardView[Dominoes]):
         last = self.facts.last
         if last is None or not isinstance(last.action, Place):
             return ""
-        action = last.action
         points = " ".join(f"{short(p)}+{n}" for p, n in enumerate(last.points) if n)
-        text = f"{short(last.mover)} laid {action.domino_a}-{action.domino_b}"
+        text = f"{short(last.mover)} {last.text}"  # the move in the journal's words
         return f"{text}: {points}" if points else text
 
     def dealt_line(self) -> str:
