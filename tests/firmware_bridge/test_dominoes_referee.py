@@ -264,6 +264,8 @@ def test_the_last_move_names_who_gained_the_track_bonus() -> None:
     table.lay("J8,K8", "2-4")
     assert table.game.scores() == [0, 7]
     assert "P1 2-4 on J8–K8, takes 1-5 2-2 2-5: P2+3" in table.oled(), "the journal's words"
+    events = table.session.state()["verdict"]["events"]
+    assert [e["player"] for e in events] == ["player 2"], "seats named as everywhere else"
 
 
 def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
