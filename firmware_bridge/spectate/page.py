@@ -18,7 +18,8 @@ from .svg import board_svg
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}
 .view{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
-#board svg{width:min(92vw,560px);height:auto}
+#board{max-width:min(92vw,560px)}
+#board svg{width:100%;height:auto}
 #panel{min-width:16em;max-width:28em}
 table.scores td{padding:.1em .6em}
 .swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle}
