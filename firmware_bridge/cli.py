@@ -7,17 +7,15 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from games.core import GameError
 from games.registry import game_names
 
 from .spectate.commands import spectator_commands
-
-if TYPE_CHECKING:
-    from .decisions import Played
+from .transcript import print_move, result_line
 
 GAME_NAMES = game_names()
 
@@ -148,6 +146,13 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     sim = Simulation(sim_options)
     if script is not None:
         script = with_board_cells(script, sim.profile.cells)
+    if sim.resumed:
+        moves = len(sim.session.game.history)
+        print(
+            f"tabletop: resuming game {sim.session.game_id} of {args.journal} after "
+            f"{moves} move{'s' if moves != 1 else ''}",
+            file=sys.stderr,
+        )
     if sim.resumed and getattr(args, "resume", None) is None:
         flags = (("--seed", args.seed), ("--option", args.option), ("--setup", args.setup))
         given = [flag for flag, used in flags if used]
@@ -166,13 +171,13 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
         elif lobby:
             print(f"Start menu on {sim.profile.name}, seed {seed}", file=out)
-            sim.commits.append(lambda p: _transcript(p, sim.session.game.seat_name, out))
+            sim.commits.append(lambda p: print_move(p, sim.session.game.seat_name, out))
         else:
             game = sim.session.game
             seats = " vs ".join(game.seat_name(p) for p in range(game.players))
             who = "script" if script is not None else "computer"
             print(f"{game.title}, seed {seed}: {seats} ({who})", file=out)
-            sim.commits.append(lambda played: _transcript(played, game.seat_name, out))
+            sim.commits.append(lambda played: print_move(played, game.seat_name, out))
         sim.start()
         # As the daemon does: what start-up built stays out of full collections.
         gc.collect()
@@ -186,7 +191,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         if args.json:
             print(json.dumps(final), file=out, flush=True)
         else:
-            print(_result_line(final), file=out)
+            print(result_line(final), file=out)
     finally:
         sim.close()
     return 0
@@ -242,24 +247,6 @@ def _prepare_frames(folder: Path) -> None:
         print(
             f"tabletop: removed {len(old)} frames an earlier run left in {folder}", file=sys.stderr
         )
-
-
-def _transcript(played: Played, seat_name: Callable[[int], str], out: TextIO) -> None:
-    points = {seat_name(p): n for p, n in enumerate(played.points) if n}
-    extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
-    print(f"{played.number:4d}. {played.player:<7} {played.text}{extra}", file=out, flush=True)
-
-
-def _result_line(final: dict[str, Any]) -> str:
-    outcome = final["outcome"]
-    scores = ", ".join(f"{k} {v}" for k, v in final["scores"].items())
-    if outcome is None:
-        return f"Game not finished after {final['moves']} moves; scores: {scores}"
-    if outcome["draw"]:
-        return f"Draw: {outcome['reason']} ({final['moves']} moves; {scores})"
-    winner = final["winner"]
-    name = winner if isinstance(winner, str) else " and ".join(winner)
-    return f"{name.capitalize()} wins: {outcome['reason']} ({final['moves']} moves; {scores})"
 
 
 def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:

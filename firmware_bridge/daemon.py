@@ -31,6 +31,7 @@ from .kits import find_kit
 from .live import LiveFile
 from .lobby import Choice, Lobby, Memory, lobby_choices, menu_file
 from .loop import Loop
+from .pi_interfaces import check_interfaces
 from .replay import in_force
 from .session import Session
 from .table import Devices, new_session, open_display, open_inputs
@@ -262,6 +263,11 @@ def run_daemon(
         return EXIT_CONFIG
     logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
     profile = config.profile
+    interfaces = check_interfaces(profile.used_pins())
+    for problem in interfaces.problems:
+        print(f"tabletop: warning: {problem}", file=sys.stderr)
+    for what in interfaces.unchecked:
+        print(f"tabletop: not checked: {what}", file=sys.stderr)
     clock = SystemClock()
     try:
         journal, notice = open_or_set_aside(config.journal)

@@ -37,9 +37,18 @@ def cell_text(bench: Bench, cell: str) -> str:
     return (name if name else "?" + value[-3:])[:CELL_WIDTH]
 
 
-def _axes(cells: tuple[str, ...]) -> tuple[dict[int, str], dict[int, str]]:
+def board_positions(bench: Bench) -> dict[str, tuple[int, int]]:
+    """Where each cell is drawn: as the spectators' page draws it, so a Double Take
+    board has rank 1 at the bottom, as red sits and as the OLED's map shows it."""
+    pos = positions(bench.profile.cells)
+    if "double-take" in bench.profile.games:
+        bottom = max(y for _, y in pos.values())
+        pos = {c: (x, bottom - y) for c, (x, y) in pos.items()}
+    return pos
+
+
+def _axes(pos: dict[str, tuple[int, int]]) -> tuple[dict[int, str], dict[int, str]]:
     """Column and row headings from the cells' names (``H`` and ``8`` of ``H8``)."""
-    pos = positions(cells)
     cols: dict[int, str] = {}
     rows: dict[int, str] = {}
     for cell, (x, y) in pos.items():
@@ -59,9 +68,8 @@ def _axes(cells: tuple[str, ...]) -> tuple[dict[int, str], dict[int, str]]:
 
 def grid(bench: Bench) -> Table:
     """The board, one column per cell column, headed by the cells' names."""
-    cells = bench.profile.cells
-    pos = positions(cells)
-    cols, rows = _axes(cells)
+    pos = board_positions(bench)
+    cols, rows = _axes(pos)
     width = max(x for x, _ in pos.values()) + 1
     height = max(y for _, y in pos.values()) + 1
     table = Table(box=None, padding=(0, 1), collapse_padding=True, show_edge=False, pad_edge=False)

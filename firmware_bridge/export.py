@@ -28,7 +28,8 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
     # A session without display or signals only to word each move as the table did.
     session = Session(game, journal, record.id, kit.make_referee)
     moves: list[dict[str, Any]] = []
-    for entry, mover, verdict in replay_entries(journal, record.id, game):
+    words = session.referee.view
+    for entry, mover, verdict in replay_entries(journal, record.id, game, words.before_play):
         points = verdict.points(game.players)
         moves.append(
             {
@@ -36,7 +37,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
                 "at": entry.at,
                 "player": game.seat_name(mover),
                 "action": entry.payload,
-                "text": session.referee.view.describe(game.history[-1]),
+                "text": words.describe(game.history[-1]),
                 "points": {game.seat_name(p): n for p, n in enumerate(points)},
                 "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
             }

@@ -36,6 +36,8 @@ STATE_DIR = PurePosixPath("/var/lib/tabletop")
 CACHE_DIR = PurePosixPath("/var/cache/tabletop")
 BOOT_CONFIG = PurePosixPath("/boot/firmware/config.txt")
 I2C_FAST = "dtparam=i2c_arm_baudrate=400000"
+WARNING = "warning: "
+"""How a dry run's plan begins a problem that would stop the install itself."""
 HIDDEN_FROM_SERVICE = ("/home", "/root", "/run/user", "/tmp", "/var/tmp")
 """Folders the unit hides from the service (ProtectHome=, PrivateTmp=)."""
 
@@ -307,6 +309,13 @@ def _inside(path: PurePosixPath, folder: PurePosixPath) -> bool:
 
 def check_request(request: Request) -> None:
     """Refuse what the hardened unit could not run: raise InstallError naming every problem."""
+    problems = request_problems(request)
+    if problems:
+        raise InstallError("cannot install the service:\n  - " + "\n  - ".join(problems))
+
+
+def request_problems(request: Request) -> list[str]:
+    """What the hardened unit could not run, in words (empty: nothing)."""
     problems = []
     for hidden in HIDDEN_FROM_SERVICE:
         if request.profile_ref.startswith("/") and _inside(
@@ -333,8 +342,7 @@ def check_request(request: Request) -> None:
                 f"the {what} {path} is outside {STATE_DIR}, the only folder the service may "
                 f"write: set {what} in {CONFIG} to a file in {STATE_DIR}"
             )
-    if problems:
-        raise InstallError("cannot install the service:\n  - " + "\n  - ".join(problems))
+    return problems
 
 
 def cache_files(md5: str) -> tuple[str, str]:
@@ -342,11 +350,20 @@ def cache_files(md5: str) -> tuple[str, str]:
     return (f"lexicon-{md5}.idx", f"movegen-{md5}.bin")
 
 
-def plan_install(request: Request, facts: Facts, template: str) -> Plan:
-    """The steps that bring the system from ``facts`` to an installed, running service."""
-    check_request(request)
-    steps: list[Step] = []
+def plan_install(
+    request: Request, facts: Facts, template: str, *, dry_run: bool = False
+) -> Plan:
+    """The steps that bring the system from ``facts`` to an installed, running service.
+
+    What the service could not run is refused; a dry run shows its plan all the same,
+    with each such problem as a warning (a venv in a clone under /home or /tmp is
+    fine for looking at the plan, not for the service)."""
     notes: list[str] = []
+    if dry_run:
+        notes += [f"{WARNING}installing would stop here: {p}" for p in request_problems(request)]
+    else:
+        check_request(request)
+    steps: list[Step] = []
     want = needs(request.profile, facts.serial_targets)
     groups = [g for g in want.groups if g in facts.groups]
     for g in want.groups:
@@ -505,7 +522,7 @@ def show(plan: Plan, out: TextIO, *, done: bool) -> None:
     elif not plan.steps:
         print("tabletop: nothing to do: it is installed as asked", file=out)
     for note in plan.notes:
-        print(f"note: {note}", file=out)
+        print(note if note.startswith(WARNING) else f"note: {note}", file=out)
 
 
 # --- the commands ----------------------------------------------------------------------
@@ -621,7 +638,9 @@ def install(
             f"Set the I2C bus to 400 kHz ({I2C_FAST} in {BOOT_CONFIG}), so the OLED draws "
             "faster? It takes effect after a reboot. [y/N] "
         )
-    plan = plan_install(replace(request, i2c_fast=bool(i2c_fast)), facts, shipped_unit())
+    plan = plan_install(
+        replace(request, i2c_fast=bool(i2c_fast)), facts, shipped_unit(), dry_run=dry_run
+    )
     if i2c_fast is None and unset:
         plan.notes.append(f"the I2C bus keeps its speed; --i2c-fast sets {I2C_FAST}")
     if not dry_run:

@@ -27,4 +27,11 @@ def add_parsers(sub: Any) -> None:
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dry-run", action="store_true", help="print what it would do, do nothing")
-    p.add_argument("--root", type=Path, default=Path("/"), help=argparse.SUPPRESS)
+    p.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/"),
+        metavar="DIR",
+        help="plan for the system under DIR instead of / (with --dry-run: see what it "
+        "would do to a copy of a Pi's files)",
+    )

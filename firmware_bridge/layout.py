@@ -3,8 +3,11 @@ the drawing of it.
 
 The header, the prompt and every score are always on screen. The other lines fill
 the rest; when they do not all fit they are shown a page at a time, the pages taking
-turns every ``PAGE_S`` seconds of the table's clock. Lines are measured with the
-font they are drawn in, so nothing drawn runs off the screen or under the map.
+turns every ``PAGE_S`` seconds of the table's clock. A line is never cut between two
+pages: one too long for the room beside the map gets a page without the map, and one
+too long even so a page above the scores alone, the prompt on the others. Lines are
+measured with the font they are drawn in, so nothing drawn runs off the screen or under
+the map.
 """
 
 from __future__ import annotations
@@ -180,31 +183,37 @@ def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
     width, _ = size
     header, status = printable(screen.header), printable(screen.status)
     scores = tuple(s.replace(" ", _KEEP) for s in screen.scores)
-    fixed = [screen.prompt] if screen.prompt else []
+    lead: list[str] = []
     shown_scores = " ".join(screen.scores)
+    tail = []
     if not status and scores and _fits(f"{header}  {shown_scores}", width - 1):
         status = printable(shown_scores)
     elif scores:
-        fixed.append(" ".join(scores))
+        tail.append(" ".join(scores))
     if status and not fits_bar(header, status, width):
         # The bar cannot hold both: the status goes first among the lines kept on screen.
-        fixed.insert(0, status)
+        lead.append(status)
         status = ""
     if not _fits(header, width - 1):
-        fixed.insert(0, header)
+        lead.insert(0, header)
         header = ""
     box = place_map(screen.board, size) if screen.board is not None else None
-    picture_right = box.text_right if box is not None else width
     top = HEADER_H + 1 + (screen.picture.height if screen.picture is not None else 0)
     slots = _slots(top, size, box)
     rights = [right for _, right in slots] or [width]
     body = [line for line in screen.lines if line]
-    whole = _block([*body, *fixed], rights)
+    fixed = _Fixed(lead, screen.prompt, tail)
+    whole = _block([*body, *fixed.all()], rights)
     if len(whole) <= len(slots):
-        lines = whole
+        lines, with_map = whole, True
         page, pages = 0, 1
     else:
-        lines, page, pages = _paged(body, fixed, rights, now)
+        full = [width] * len(slots)
+        lines, with_map, page, pages = _paged(body, fixed, rights, full, now)
+    if not with_map:
+        box = None
+        slots = _slots(top, size, None)
+    picture_right = box.text_right if box is not None else width
     placed = tuple(
         Line(text, LEFT, y, right)
         for text, (y, right) in zip(lines, slots, strict=False)
@@ -213,26 +222,96 @@ def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
     return Layout(screen, size, header, status, placed, box, picture_right, page, pages)
 
 
+@dataclass(frozen=True)
+class _Fixed:
+    """The lines kept at the bottom of every page: the header or status that did not
+    fit the bar, the prompt, the scores."""
+
+    lead: list[str]
+    prompt: str
+    scores: list[str]
+
+    def all(self) -> list[str]:
+        return [*self.lead, *([self.prompt] if self.prompt else []), *self.scores]
+
+    def without_prompt(self) -> list[str]:
+        return [*self.lead, *self.scores]
+
+
+_Page = tuple[list[str], bool]
+"""A page's lines (fixed ones at the bottom included) and whether it shows the map."""
+
+
 def _paged(
-    body: list[str], fixed: list[str], rights: list[int], now: float
-) -> tuple[list[str], int, int]:
+    body: list[str], fixed: _Fixed, rights: list[int], full: list[int], now: float
+) -> tuple[list[str], bool, int, int]:
     """The lines shown at ``now`` when they do not all fit: the fixed lines at the
-    bottom, the others a page at a time above them."""
+    bottom, the others a page at a time above them.
+
+    A line of the body is never cut between two pages when a page can hold it whole:
+    a page that cannot hold it beside the map leaves the map out, and one that cannot
+    hold it above the prompt shows it above the scores alone (the prompt is on every
+    other page).
+    """
     n = len(rights)
-    kept = _bottom(fixed, rights)
-    if kept is None and len(fixed) > 1:
+    fixed_lines = fixed.all()
+    kept = _bottom(fixed_lines, rights)
+    if kept is None and len(fixed_lines) > 1 and fixed.prompt:
         # The prompt does not fit beside the scores: it leads the lines that take turns.
-        body, fixed = [fixed[0], *body], fixed[1:]
-        kept = _bottom(fixed, rights)
+        body, fixed_lines = [fixed.prompt, *body], fixed.without_prompt()
+        kept = _bottom(fixed_lines, rights)
     if kept is None:
-        pages = _pages(_block([*body, *fixed], rights), n)
+        pages = _pages(_block([*body, *fixed_lines], rights), n)
         page = int(now // PAGE_S) % len(pages)
-        return pages[page], page, len(pages)
+        return pages[page], True, page, len(pages)
     room = n - len(kept)
-    pages = _pages_of(body, rights[:room], room)
-    page = int(now // PAGE_S) % len(pages)
-    shown = pages[page] + [""] * (room - len(pages[page]))
-    return shown + kept, page, len(pages)
+    all_pages: list[_Page] = []
+    run: list[str] = []
+    shown = [False]  # whether a page shows the prompt
+
+    def flush() -> None:
+        for lines in _pages_of(run, rights[:room], room) if run else []:
+            all_pages.append((lines + [""] * (room - len(lines)) + kept, True))
+            shown[0] = True
+        run.clear()
+
+    for text in body:
+        if len(flow(text, rights[:room])) <= room:
+            run.append(text)
+            continue
+        alone = _alone(text, fixed, fixed_lines, full)
+        if alone is None:
+            run.append(text)
+            continue
+        flush()
+        page_alone, with_prompt = alone
+        all_pages.append(page_alone)
+        shown[0] |= with_prompt
+    flush()
+    if not shown[0] or not any(with_map for _, with_map in all_pages):
+        # Every line took a page of its own, without the map (or the prompt): one more
+        # shows them.
+        all_pages.append(([""] * room + kept, True))
+    page = int(now // PAGE_S) % len(all_pages)
+    lines, with_map = all_pages[page]
+    return lines, with_map, page, len(all_pages)
+
+
+def _alone(
+    text: str, fixed: _Fixed, fixed_lines: list[str], full: list[int]
+) -> tuple[_Page, bool] | None:
+    """A page of its own for ``text``, too long to stand whole beside the map: without
+    the map, then without the prompt too (and whether the prompt is on it); None if it
+    cannot stand whole even so."""
+    n = len(full)
+    wrapped = flow(text, full)
+    for with_prompt in (True, False):
+        bottom = fixed_lines if with_prompt else [f for f in fixed_lines if f != fixed.prompt]
+        kept = _bottom(bottom, full) if bottom else []
+        if kept is not None and len(wrapped) <= n - len(kept):
+            lines = wrapped + [""] * (n - len(kept) - len(wrapped)) + kept
+            return (lines, False), with_prompt or not fixed.prompt
+    return None
 
 
 def _bottom(fixed: list[str], rights: list[int]) -> list[str] | None:

@@ -318,11 +318,8 @@ class Lobby:
             return Screen(
                 game.title,
                 "",
-                (
-                    f"Players: < {self.players} >",
-                    f"{game.min_players} to {game.max_players}",
-                    "ok: next  back: game",
-                ),
+                (f"Players: < {self.players} >", f"{game.min_players} to {game.max_players}"),
+                prompt="ok: next  back: game",
             )
         if stage == "seats":
             who = COMPUTER if self.seat in self.computer else HUMAN
@@ -341,19 +338,20 @@ class Lobby:
             return Screen(
                 game.title,
                 "option",
-                (f"{name}: < {self._option_label(name)} >", spec.help, "ok: next  back: before"),
+                (f"{name}: < {self._option_label(name)} >", spec.help),
+                prompt="ok: next  back: before",
             )
-        seats = ", ".join(self._seat_line(s) for s in range(self.players))
+        seats = [self._seat_line(s) for s in range(self.players)]
         chosen = ", ".join(
             f"{s.name} {self._option_label(s.name)}" for s in menu_options(game.name)
         )
-        lines = [f"{game.title}, {self.players} players", seats]
+        lines = [f"{game.title}, {self.players} players", *seats]
         if chosen:
             lines.append(chosen)
         if self.problem:
-            return Screen("Cannot start", "", (self.problem, "back: change"))
-        lines.append("ok: start  back: change")
-        return Screen("Ready?", "", tuple(lines))
+            return Screen("Cannot start", "", (self.problem,), prompt="back: change")
+        # The keys are the prompt, on every page of a long summary.
+        return Screen("Ready?", "", tuple(lines), prompt="ok: start  back: change")
 
     def refresh(self) -> None:
         screen = self.screen()

@@ -3,7 +3,7 @@ spectator rebuild a game from its journal, with the same checks."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -50,12 +50,14 @@ def computer_seats(entries: Iterable[Entry]) -> frozenset[int]:
 
 
 def replay_entries(
-    journal: Journal, game_id: int, game: Game
+    journal: Journal, game_id: int, game: Game, before: Callable[[], None] | None = None
 ) -> Iterator[tuple[Entry, int, Verdict]]:
     """Play a game's journaled actions that stand on ``game``: each entry, its mover and
-    its verdict."""
+    its verdict; ``before`` is called before each is played."""
     for entry in in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}"):
         where = f"journal {journal.path}, game {game_id}, entry {entry.seq}"
+        if before is not None:
+            before()
         mover, verdict = replay_action(game, entry.payload, where)
         yield entry, mover, verdict
 

@@ -518,7 +518,7 @@ class Session(Generic[G]):
             return DISK_FULL_SCREEN
         if not self.connected:
             return Screen("Board offline", "", (self.link_message or "Check the cable.",))
-        if self.restoring:
+        if self.restoring and not self.referee.view.first_things():
             fixes = self.fixes()
             if fixes:
                 return self.referee.view.fix_screen(self.restore_title, fixes, self.restore_reason)
@@ -600,7 +600,7 @@ class Session(Generic[G]):
             "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
             "oled": layout.text(),
             "fixes": [f.to_dict() for f in self.pending_fixes()],
-            "verdict": verdict.to_dict() if verdict else None,
+            "verdict": self._verdict_dict(verdict) if verdict else None,
             "move": self.last_move,
             "moves_played": len(game.history),
             "layout": game.state_dict()["layout"],
@@ -608,6 +608,15 @@ class Session(Generic[G]):
             "outcome": outcome.to_dict() if outcome else None,
             **self.referee.view.extra_state(),
         }
+
+    def _verdict_dict(self, verdict: Verdict) -> dict[str, Any]:
+        """The verdict for the stream, each score event's seat by name ("player 2"),
+        as the scores and the turn name it."""
+        out = verdict.to_dict()
+        if "events" in out:
+            name = self.game.seat_name
+            out["events"] = [{**e, "player": name(e["player"])} for e in out["events"]]
+        return out
 
     def pending_fixes(self) -> list[Fix]:
         if self.restoring:

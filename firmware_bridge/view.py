@@ -77,6 +77,11 @@ class View(Generic[G]):
             return f"{self.game.seat_name(action.player)} resigns"
         return action.type
 
+    def before_play(self) -> None:
+        """A reader replaying the journal is about to play the next action: note what
+        ``describe`` needs of the game before it (the table's referee notes it as it
+        commits)."""
+
     def scores(self) -> tuple[str, ...]:
         """Each seat's score, one item a seat: the screen never splits one."""
         game = self.game
@@ -96,6 +101,11 @@ class View(Generic[G]):
         if isinstance(action, Resign):
             return "resign (hold back)"
         return self.describe(action)
+
+    def first_things(self) -> bool:
+        """Whether the game has something to show before the board is set up (the
+        markers of DoubleCross's special spaces): the table shows it first."""
+        return False
 
     def header(self) -> tuple[str, str]:
         game = self.game

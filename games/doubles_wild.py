@@ -665,7 +665,7 @@ class DoublesWild(Game):
             self._phase = OVER
             others = ", ".join(str(s) for p, s in enumerate(self._scores) if p != leaders[0])
             self._outcome = Outcome(
-                leaders, f"{out_of_balls}; {self._seat(leaders[0])} wins {best} to {others}"
+                leaders, f"{out_of_balls}, {best} to {others}"
             )
             return ()
         cleared = tuple(cell for cell in geo.CELLS if self._board[geo.INDEX[cell]] != geo.EMPTY)

@@ -305,7 +305,7 @@ class CrossletReferee(Referee[Crosslet]):
         turn.rejection = ""
         turn.note = ""
         turn.hint = None
-        turn.hint_asked = False
+        turn.hint_asked = turn.map_shown = False
         turn.blanks.clear()
         if isinstance(action, TURNS):
             turn.last_turn = self.facts.last
@@ -345,7 +345,7 @@ class CrossletReferee(Referee[Crosslet]):
         elif event.name == "back":
             self.open_menu(Ask.TURN, f"{short(self.game.to_move)}: pass, exchange?", TURN_MENU)
         elif event.name == "roll":
-            turn.note = "ok: judge the tiles. back: menu. hold ok: hint."
+            turn.map_shown = not turn.map_shown
 
     def submit(self) -> None:
         """Judge the tiles laid this turn (``ok``)."""

@@ -70,7 +70,13 @@ def spell(tiles: list[str]) -> str:
 
 
 def words_text(words: list[FormedWord], tiles: int) -> str:
-    parts = [f"{w.word} {w.points}" for w in words]
+    """``HEWN 18, HAT 6``; a word formed twice says where each one starts
+    (``IN H8 2, IN J9 2``)."""
+    names = [w.word for w in words]
+    parts = [
+        f"{w.word} {w.cells[0]} {w.points}" if names.count(w.word) > 1 else f"{w.word} {w.points}"
+        for w in words
+    ]
     if tiles == RACK_SIZE:
         parts.append(f"all 7 +{ALL_TILES_BONUS}")
     return ", ".join(parts)
@@ -152,6 +158,8 @@ class CrossletTurn:
     """The blank's cell the open letter menu asks about."""
     hint: PlaceTiles | None = None
     hint_asked: bool = False
+    map_shown: bool = False
+    """``roll`` shows the whole board's map (the bonus squares) instead of the words."""
     dealt: tuple[int, list[str]] | None = None
     """Who took which tiles from the bag with the last action (dealt racks)."""
     drawn: tuple[int, int] | None = None

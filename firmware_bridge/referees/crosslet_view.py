@@ -14,12 +14,21 @@ from games.crosslet import (
     SetRack,
     TableBag,
 )
-from games.crosslet_board import BLANK, COLUMNS, RACK_SIZE, SIZE, rack_points
+from games.crosslet_board import (
+    BLANK,
+    COLUMNS,
+    LETTER_MULTIPLIER,
+    RACK_SIZE,
+    SIZE,
+    WORD_MULTIPLIER,
+    rack_points,
+)
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..whole_board import beside_the_map, whole_board
 from .crosslet_turn import (
     TURNS,
     CrossletTurn,
@@ -140,8 +149,8 @@ class CrossletView(LetteredBoardView[Crosslet]):
         return ""
 
     def hint_line(self) -> str:
-        if not self.turn.hint_asked:
-            return ""
+        if not self.turn.hint_asked or self.turn.laid:
+            return ""  # laid tiles have their own preview: the hint has had its say
         hint = self.turn.hint
         if hint is None and not self.game.rack_known(self.game.to_move):
             where = "its cells" if self.game.to_move in self.rack_cells else "rack cells"
@@ -204,11 +213,26 @@ class CrossletView(LetteredBoardView[Crosslet]):
         if game.counting:
             counting, prompt = self.counting_lines()
             return Screen(title, status, counting, prompt=prompt, scores=scores)
+        if self.turn.map_shown and not self.turn.laid:
+            return self.map_screen()
         top = [self.turn.note, self.hint_line()]
         if not any(top):
             top = [self.turn.rack_note or self.last_line(), self.dealt_line()]
         lines = tuple(line for line in [*top, self.rack_line(game.to_move)] if line)
         return Screen(title, status, lines, prompt=self.preview_line(), scores=scores)
+
+    def map_screen(self) -> Screen:
+        """The whole board (``roll``): the tiles laid and the bonus squares still open."""
+        kinds: list[tuple[str, str]] = []
+        for r, (letters, words) in enumerate(zip(LETTER_MULTIPLIER, WORD_MULTIPLIER, strict=True)):
+            for c, (letter, word) in enumerate(zip(letters, words, strict=True)):
+                if letter > 1 or word > 1:
+                    kinds.append((f"{COLUMNS[c]}{r + 1}", "ring" if word > 1 else "special"))
+        kinds += [(cell, "stable") for cell in self.game.layout()]
+        picture = whole_board(kinds, COLUMNS, names=(("stable", "tiles"),))
+        legend = ("Full: tile", "Dot: letter bonus", "Ring: word bonus", "roll: words")
+        board = beside_the_map()
+        return Screen("Map", " ", legend, board, picture=picture, scores=self.scores())
 
     def counting_lines(self) -> tuple[tuple[str, ...], str]:
         """The count: who lays the tiles left on the board now (lines and prompt)."""

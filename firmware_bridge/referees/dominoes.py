@@ -240,6 +240,7 @@ class DominoesReferee(Referee[Dominoes]):
         turn = self.turn
         turn.cursor = 0
         turn.note = ""
+        turn.map_shown = False
         taken = turn.taken(game, action)
         turn.dealt = (turn.mover, taken) if taken else None
         if game.outcome is not None:
@@ -274,6 +275,8 @@ class DominoesReferee(Referee[Dominoes]):
             self.on_board()
         elif phase == "draw" and event.name == "roll":
             self._commit(Draw())
+        elif event.name == "roll":
+            turn.map_shown = not turn.map_shown
         elif phase == "discard":
             options = discards(game)
             if event.name in ("left", "right"):
@@ -284,7 +287,7 @@ class DominoesReferee(Referee[Dominoes]):
         elif phase == "chain":
             if event.name == "ok":
                 self._commit(EndTurn())
-        elif phase == "play" and event.name in ("ok", "roll"):
+        elif phase == "play" and event.name == "ok":
             turn.note = "A domino fits: lay one."
 
     def on_menu_choice(self, action: str, choice: Any) -> None:

@@ -73,6 +73,8 @@ class DominoesTurn:
     """Who took which dominoes from the boneyard with the last action."""
     note: str = ""
     """A hint after a button that means nothing now."""
+    map_shown: bool = False
+    """``roll`` (when it draws nothing) shows the whole board's map: the diamonds."""
     count: TieCount | None = None
     """The count of the tied hands after a points tie (None: no tie)."""
     mover: int = 0

@@ -6,17 +6,17 @@ from typing import Any
 
 from games.core import Action
 from games.dominoes import Discard, Dominoes, Draw, EndTurn, Place
-from games.dominoes_board import COLUMNS, SIZE
+from games.dominoes_board import COLUMNS, DIAMONDS, NAMES, SIZE, STAR
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
+from ..layout import fits_bar
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..whole_board import beside_the_map, whole_board
 from .dominoes_count import LAY, LIFT, LONG_STEP
 from .dominoes_turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
-PIPS_BESIDE = 4
-"""Up to this many players, each score shows its track space's pips beside it."""
 VERBS = {"draw": "draws", "play": "lays", "chain": "chains", "discard": "discards"}
 
 
@@ -36,6 +36,11 @@ class DominoesView(LetteredBoardView[Dominoes]):
     @staticmethod
     def placed(place: Place) -> str:
         return f"{place.domino_a}-{place.domino_b} on {place.cell_a}–{place.cell_b}"
+
+    def before_play(self) -> None:
+        """The mover's hand before the action, for the dominoes it then takes."""
+        self.turn.mover = self.game.to_move
+        self.turn.before = self.game.hand(self.game.to_move)
 
     def describe(self, action: Action) -> str:
         taken = self.turn.taken(self.game, action)
@@ -61,29 +66,31 @@ class DominoesView(LetteredBoardView[Dominoes]):
             return "press ok to end the turn"
         return super().instruct(action)
 
+    def boneyard(self) -> str:
+        return f"Boneyard {self.game.boneyard_count}"
+
     def header(self) -> tuple[str, str]:
+        """The title and, where the bar has room for it, the dominoes left to draw
+        (else ``boneyard_line`` says it)."""
         game = self.game
-        status = f"bone {game.boneyard_count}"
-        if game.outcome is not None:
-            return ("Game over", status)
-        return (f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}", status)
+        title = "Game over" if game.outcome is not None else (
+            f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}"
+        )
+        status = self.boneyard()
+        return (title, status if fits_bar(title, " " + status) else "")
+
+    def boneyard_line(self) -> str:
+        """The dominoes left to draw, when the bar has no room for them."""
+        return "" if self.header()[1] else self.boneyard()
 
     def scores(self) -> tuple[str, ...]:
-        """Every seat's score and, up to four players, in brackets the pips of its track
-        space (more players: ``pips_line``, so that the scores take two lines at most)."""
+        """Every seat's score (``pips_line`` gives the pips of its track space)."""
         game = self.game
-        parts = []
-        for seat, score in enumerate(game.scores()):
-            pips = game.track_pips(game.track_space(seat))
-            brackets = "" if pips is None or game.players > PIPS_BESIDE else f"({pips})"
-            parts.append(f"{short(seat)} {score}{brackets}")
-        return tuple(parts)
+        return tuple(f"{short(seat)} {score}" for seat, score in enumerate(game.scores()))
 
     def pips_line(self) -> str:
-        """The pips of each seat's track space, when the scores have no room for them."""
+        """The pips of each seat's track space."""
         game = self.game
-        if game.players <= PIPS_BESIDE:
-            return ""
         pips = [(p, game.track_pips(game.track_space(p))) for p in range(game.players)]
         shown = " ".join(f"{short(p)} {n}" for p, n in pips if n is not None)
         return f"Track pips: {shown}" if shown else ""
@@ -93,9 +100,8 @@ class DominoesView(LetteredBoardView[Dominoes]):
         last = self.facts.last
         if last is None or not isinstance(last.action, Place):
             return ""
-        action = last.action
         points = " ".join(f"{short(p)}+{n}" for p, n in enumerate(last.points) if n)
-        text = f"{short(last.mover)} laid {action.domino_a}-{action.domino_b}"
+        text = f"{short(last.mover)} {last.text}"  # the move in the journal's words
         return f"{text}: {points}" if points else text
 
     def dealt_line(self) -> str:
@@ -125,7 +131,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
         if game.outcome is not None:
             if turn.counting():
                 return self.count_screen()
-            ended = tuple(line for line in (*self.result_lines(), self.pips_line()) if line)
+            ended = self.result_lines()
             return Screen(title, status, ended, prompt=NEW_GAME, scores=self.scores())
         if self.controls.menu is not None:
             return self.menu_screen()
@@ -137,6 +143,8 @@ class DominoesView(LetteredBoardView[Dominoes]):
                 board = self.board_map(fixes[0].cell)
                 why = ("No: " + turn.rejection,)
                 return Screen(title, status, why, board, prompt=prompt, scores=self.scores())
+        if turn.map_shown and not turn.waiting:
+            return self.map_screen()
         hand = f"Hand {dominoes_text(game.hand(game.to_move))}"
         lines: list[str] = [turn.note]
         if turn.waiting:
@@ -154,9 +162,21 @@ class DominoesView(LetteredBoardView[Dominoes]):
             prompt = f"< {choice.a}-{choice.b} >  ok: pit it"
         else:
             prompt = ""
-        lines += [self.dealt_line(), hand, self.last_line(), self.pips_line()]
+        lines += [
+            self.dealt_line(), hand, self.last_line(), self.pips_line(), self.boneyard_line()
+        ]
         shown = tuple(line for line in lines if line)
         return Screen(title, status, shown, prompt=prompt, scores=self.scores())
+
+    def map_screen(self) -> Screen:
+        """The whole board (``roll`` when it draws nothing): the dominoes laid, the
+        diamonds still open and the star."""
+        kinds = [(NAMES[i], "special") for i in DIAMONDS]
+        kinds += [(STAR, "ring"), *((cell, "stable") for cell in self.game.layout())]
+        picture = whole_board(kinds, COLUMNS, names=(("stable", "halves"),))
+        legend = ("Full: domino", "Dot: diamond", "Ring: star", "roll: words")
+        board = beside_the_map()
+        return Screen("Map", " ", legend, board, picture=picture, scores=self.scores())
 
     def count_screen(self) -> Screen:
         """What the OLED asks while a tied hand is counted."""
@@ -205,7 +225,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
             pips = " ".join(f"{short(p)} {sum(d.pips for d in game.hand(p))}" for p in tied)
             lines.append(f"Tie on {best}; pips in hand: {pips}")
         elif best >= game.victory_total:
-            lines.append(f"Reached {game.victory_total}.")
+            lines.append(f"{winners} reached {game.victory_total}.")
         elif game.boneyard_count == 0:
             lines.append("Boneyard empty.")
         else:

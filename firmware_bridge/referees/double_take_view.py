@@ -64,17 +64,17 @@ class DoubleTakeView(View[DoubleTake]):
         return f"Put {who} on {fix.cell}"
 
     def scores(self) -> tuple[str, ...]:
-        """Each seat's pieces left, by name."""
-        left = self.game.pieces_left()
-        return tuple(f"{self.game.seat_name(p).capitalize()} {n}" for p, n in enumerate(left))
+        """Each seat's score, its pieces on its far row (four win), the first labelled:
+        ``Far row: Red 2``, ``Green 0``."""
+        names = [self.game.seat_name(p).capitalize() for p in range(2)]
+        parts = [f"{n} {k}" for n, k in zip(names, self.game.scores(), strict=True)]
+        return (f"Far row: {parts[0]}", *parts[1:])
 
-    def far_line(self) -> str:
-        """How near each seat is to winning: its pieces on its far row (four win)."""
-        far = self.game.scores()
-        if not any(far):
-            return ""
-        names = (self.game.seat_name(p).capitalize() for p in range(len(far)))
-        return "Far row: " + ", ".join(f"{n} {k}" for n, k in zip(names, far, strict=True))
+    def left_line(self) -> str:
+        """The pieces each seat has left on the board."""
+        left = self.game.pieces_left()
+        names = (self.game.seat_name(p).capitalize() for p in range(len(left)))
+        return "Left: " + ", ".join(f"{n} {k}" for n, k in zip(names, left, strict=True))
 
     def pass_line(self) -> str:
         """Who passed, said when a run of passes starts, not again at every turn of it."""
@@ -99,7 +99,7 @@ class DoubleTakeView(View[DoubleTake]):
         scores = self.scores()
         if self.game.outcome is not None:
             result = self.result_screen()
-            ended = (*result.lines, self.far_line())
+            ended = (*result.lines, self.left_line())
             return Screen(title, status, ended, result.board, prompt=result.prompt, scores=scores)
         if self.controls.menu is not None:
             return self.menu_screen()
@@ -123,7 +123,7 @@ class DoubleTakeView(View[DoubleTake]):
             else:
                 prompt = "Put the piece down."
         else:
-            lines = [self.pass_line() or self.last_line(), self.far_line()]
+            lines = [self.pass_line() or self.last_line(), self.left_line()]
             prompt = "Move a piece."
         board = self.board_map(focus or None)
         return Screen(title, status, tuple(lines), board, prompt=prompt, scores=scores)

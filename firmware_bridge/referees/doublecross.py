@@ -3,9 +3,9 @@
 How a game goes at the table:
 
 - **Set-up.** The OLED lists where each special-space marker goes, a few a screen;
-  ``ok`` shows the next ones (a game without special spaces skips this). Then it
-  asks for the start word, tile by tile ("Put C on G8"), and play starts once the
-  sensors read it in place.
+  ``ok`` shows the next ones (a game without special spaces skips this); a tile laid
+  meanwhile is refused until it is lifted. Then it asks for the start word, tile by
+  tile ("Put C on G8"), and play starts once the sensors read it in place.
 - **Racks** are dealt by the companion from its own seeded bag, as in Crosslet: the
   OLED shows the rack of the player to move and, after each turn, names the tiles
   the player takes.
@@ -51,6 +51,7 @@ from ..referee import Referee, TagReader, cells_seen
 from ..replay import mover_of
 from .doublecross_turn import (
     COLUMN_MENU,
+    MARKERS_FIRST,
     ORDER,
     ROW_MENU,
     TURNS,
@@ -131,16 +132,16 @@ class DoubleCrossReferee(Referee[DoubleCross]):
             return
         if game.outcome is not None or turn.after:
             return  # the fixes on the OLED say what to do
+        if turn.setting_up() and added:
+            turn.problem = MARKERS_FIRST
+            self.refuse(turn.problem)
+            return
         if moved:
             if not game.history and all(p.owner is None for p in layout.values()):
                 turn.problem = f"lay the start word {game.start_word}"
             else:
                 letters = " ".join(layout[c].label for c in moved)
                 turn.problem = f"put {letters} back on {', '.join(moved)}"
-            self.refuse(turn.problem)
-            return
-        if turn.setting_up():
-            turn.problem = "the markers first: press ok to see them all"
             self.refuse(turn.problem)
             return
         cell = added[0]

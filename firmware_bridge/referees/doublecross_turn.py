@@ -16,6 +16,8 @@ LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ORDER = {cell: i for i, cell in enumerate(ALL_CELLS)}
 MARKERS_A_PAGE = 3
 """Special-space markers listed on one set-up screen."""
+MARKERS_FIRST = "the markers first: lift the tile, then ok shows the next markers"
+"""Why a tile laid while the set-up lists the markers is refused."""
 TURNS = (EndTurn, NewLetters, EndGame, Pass, Resign)
 """The actions that end a turn (or the game); the racks are refilled after them."""
 

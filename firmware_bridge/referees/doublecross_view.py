@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Protocol
-
-from PIL import ImageDraw
 
 from games.core import Action
 from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
-from games.doublecross_board import BLOCK, COLUMNS, SIZE
+from games.doublecross_board import BLOCK, COLUMNS, DIRECTIONAL, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..screens import BoardMap, Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..whole_board import PATTERN_NAMES, WholeBoard, beside_the_map, whole_board
 from .doublecross_turn import (
+    MARKERS_FIRST,
     Ask,
     DoubleCrossTurn,
     happened,
@@ -24,65 +23,6 @@ from .doublecross_turn import (
     spell,
     tile_letter,
 )
-
-PITCH = 4
-"""Pixels a cell on the whole board's map: 15 cells fit the OLED's 64 rows."""
-PATTERNS: tuple[tuple[tuple[int, int], ...], ...] = (
-    ((0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)),  # a box
-    ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),  # a cross
-    ((1, 0), (0, 1), (1, 1), (2, 1), (1, 2)),  # a plus
-    ((0, 0), (1, 1), (2, 2)),  # a slash
-)
-"""How each seat's unstable tiles are drawn in a 3 × 3 cell, seat 1 first."""
-PATTERN_NAMES = ("box", "cross", "plus", "slash")
-STABLE = tuple((x, y) for x in range(3) for y in range(3))
-SPECIAL = ((1, 1),)
-BLOCKED = ((0, 1), (1, 1), (2, 1))
-RESERVED_COLUMNS = 20
-"""Columns of an empty map that keep the words left of the whole board's map: at the
-smallest pitch (3 px) 20 of them take the 60 px the map takes at 4 px."""
-
-
-@dataclass(frozen=True)
-class WholeBoard:
-    """The whole 15 × 15 board at 4 px a cell, on the OLED's right, top to bottom.
-
-    ``cells`` holds, per occupied or special cell, its row, column and pattern name:
-    ``stable``, ``seat0`` to ``seat3`` (an unstable tile), ``special`` or ``block``.
-    """
-
-    cells: tuple[tuple[int, int, str], ...]
-    focus: tuple[int, int] | None = None
-
-    @property
-    def height(self) -> int:
-        return 0  # the words go beside it, on the left
-
-    def draw(self, draw: ImageDraw.ImageDraw, top: int, right: int) -> None:
-        # ``right`` is where the words end, left of the room kept for the map.
-        left = right + 3
-        draw.rectangle((left - 2, 0, left + SIZE * PITCH, SIZE * PITCH + 3), fill=0)
-        for r, c, kind in self.cells:
-            x, y = left + c * PITCH, 2 + r * PITCH
-            if kind == "stable":
-                dots: tuple[tuple[int, int], ...] = STABLE
-            elif kind.startswith("seat"):
-                dots = PATTERNS[int(kind[4:]) % len(PATTERNS)]
-            elif kind == "block":
-                dots = BLOCKED
-            else:
-                dots = SPECIAL
-            for dx, dy in dots:
-                draw.point((x + dx, y + dy), fill=255)
-        if self.focus is not None:
-            r, c = self.focus
-            x, y = left + c * PITCH, 2 + r * PITCH
-            draw.rectangle((x - 1, y - 1, x + PITCH - 1, y + PITCH - 1), outline=255)
-
-    def words(self) -> tuple[str, ...]:
-        stable = sum(1 for *_, k in self.cells if k == "stable")
-        loose = sum(1 for *_, k in self.cells if k.startswith("seat"))
-        return (f"map: {stable} stable, {loose} unstable",)
 
 
 class Aiming(Controls, Protocol):
@@ -111,21 +51,19 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         return self.window_map(focus if isinstance(focus, str) else None)
 
     def beside_the_map(self) -> BoardMap:
-        """No cells, only the room the whole board's map takes at the right: the
-        words flow left of it."""
-        return BoardMap(((None,) * RESERVED_COLUMNS,) * SIZE)
+        return beside_the_map()
 
     def whole_board(self, focus: str | None = None) -> WholeBoard:
         """Every tile, stable or whose, and the special spaces left."""
-        cells: list[tuple[int, int, str]] = []
+        kinds: list[tuple[str, str]] = []
         layout = self.game.layout()
         for cell, kind in self.game.specials().items():
             if cell not in layout:
-                cells.append((*_where(cell), "block" if kind == BLOCK else "special"))
+                kinds.append((cell, "block" if kind == BLOCK else "special"))
         for cell, piece in layout.items():
             stable = piece.state == "stable" or piece.owner is None
-            cells.append((*_where(cell), "stable" if stable else f"seat{piece.owner}"))
-        return WholeBoard(tuple(sorted(cells)), _where(focus) if focus else None)
+            kinds.append((cell, "stable" if stable else f"seat{piece.owner}"))
+        return whole_board(kinds, COLUMNS, focus, (("stable", "stable"), ("seat", "unstable")))
 
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:
@@ -143,6 +81,9 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         if isinstance(action, EndGame) and action.player is not None:
             return f"{short(action.player)} ends the game (back: menu)"
         return super().instruct(action)
+
+    def first_things(self) -> bool:
+        return self.turn.setting_up() and self.game.outcome is None
 
     def header(self) -> tuple[str, str]:
         game = self.game
@@ -212,13 +153,24 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         return Screen(title, status, lines, prompt=self.prompt(), scores=scores)
 
     def markers_screen(self) -> Screen:
+        """Where the markers of the special spaces go, a few a screen, all of them on
+        it at once (the header counts the ones shown); no scores yet. A tile laid
+        meanwhile is refused here, with the cell to clear."""
         turn = self.turn
+        fixes = self.controls.board_fixes() if turn.problem == MARKERS_FIRST else []
+        lifts = [f for f in fixes if f.action is FixAction.LIFT]
+        if lifts:
+            prompt = self.fix_text(lifts[0]) + (f" (1/{len(lifts)})" if len(lifts) > 1 else "")
+            board = self.board_map(lifts[0].cell)
+            return Screen("Set-up", "", (f"No: {turn.problem}",), board, prompt=prompt)
         page = turn.page()
         total = len(turn.markers)
         first, last = turn.shown + 1, turn.shown + len(page)
         where = f"{first}/{total}" if first == last else f"{first}-{last}/{total}"
-        lines = ("Put the markers:", *(m.replace(":", "") for m in page))
-        return Screen("Set-up", where, lines, prompt="ok: next", scores=self.scores())
+        lines = tuple(marker_words(m) for m in page)
+        done = last >= total
+        prompt = "ok: the start word" if done else "ok: next markers"
+        return Screen(f"Markers {where}", "", lines, prompt=prompt)
 
     def menu_screen(self) -> Screen:
         menu = self.controls.menu
@@ -240,13 +192,18 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         verb = "win" if len(outcome.winners) > 1 else "wins"
         first = "Draw" if outcome.draw else f"{winners} {verb}"
         why = outcome.reason[:1].upper() + outcome.reason[1:] + "."
-        penalties = [n for n in game.last_notes if n.kind.endswith("-penalty")]
-        totals: dict[int, int] = {}
-        for note in penalties:
-            if note.player is not None:
-                totals[note.player] = totals.get(note.player, 0) + note.points
-        lost = "Left: " + " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
-        return (first, why, lost) if totals else (first, why)
+        lines = [first, why]
+        # The end penalties, each kind on its own line: tiles left on a rack, and
+        # unstable tiles left on the board.
+        for kind, label in (("rack-penalty", "Racks"), ("unstable-penalty", "Unstable")):
+            totals: dict[int, int] = {}
+            for note in game.last_notes:
+                if note.kind == kind and note.player is not None:
+                    totals[note.player] = totals.get(note.player, 0) + note.points
+            if totals:
+                each = " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
+                lines.append(f"{label}: {each}")
+        return tuple(lines)
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game
@@ -269,6 +226,15 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         }
 
 
-def _where(cell: str) -> tuple[int, int]:
-    """A cell's row and column on the map, counted from 0."""
-    return int(cell[1:]) - 1, COLUMNS.index(cell[0])
+def marker_words(marker: str) -> str:
+    """A set-up marker in a player's words: ``C4: bomb-2`` is ``C4 P2 bomb``,
+    ``G2: ns`` is ``G2 bomb ns``."""
+    cell, _, kind = marker.partition(":")
+    kind = kind.strip()
+    if kind.startswith("bomb-") and kind[5:].isdigit():
+        kind = f"P{kind[5:]} bomb"
+    elif kind in DIRECTIONAL:
+        kind = f"bomb {kind}"
+    return f"{cell} {kind}"
+
+

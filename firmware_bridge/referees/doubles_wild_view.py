@@ -93,20 +93,20 @@ class DoublesWildView(View[DoublesWild]):
 
     def _battle_roll(self, action: BattleRoll) -> str:
         game = self.game
-        faces = " ".join(str(v) for v in action.values) or "(all kept)"
+        faces = " ".join(str(v) for v in action.values) or "nothing (all kept)"
+        battle = game.battle or game.last_battle
+        where_ = f" for {battle.cell}" if battle is not None else ""
+        text = f"rolls {faces} in the battle{where_}"
         if game.battle is None and game.last_battle is not None:
             last = game.last_battle
             winner = last.winner
             assert winner is not None
             attack, defence = last.totals()
-            if attack == defence:
-                return (
-                    f"battle roll {faces}: {game.seat_name(winner)} holds {last.cell} "
-                    f"on a tie {attack}:{defence}"
-                )
             high, low = max(attack, defence), min(attack, defence)
-            return f"battle roll {faces}: {game.seat_name(winner)} wins {last.cell} {high}:{low}"
-        return f"battle roll {faces}"
+            if attack == defence:
+                return f"{text}: {game.seat_name(winner)} holds it on a tie, {high} to {low}"
+            return f"{text}: {game.seat_name(winner)} wins it, {high} to {low}"
+        return text
 
     def fix_text(self, fix: Fix) -> str:
         """A fix in few words, beside the map: ``Lift red r7c5``, ``Put blue on r7c5``."""
@@ -118,6 +118,16 @@ class DoublesWildView(View[DoublesWild]):
         """Each seat's lines of three or more on the board now."""
         runs = self.game.lines()
         return [len(runs[p]) for p in range(self.game.players)]
+
+    def lines_lines(self) -> list[str]:
+        """Each seat's lines on the board: ``Red: 3 lines, longest 5``."""
+        runs = self.game.lines()
+        out = []
+        for p in range(self.game.players):
+            n = len(runs[p])
+            longest = f", longest {max(len(r) for r in runs[p])}" if n > 1 else ""
+            out.append(f"{self.name(p)}: {n} line{'s' if n != 1 else ''}{longest}")
+        return out
 
     def scores(self) -> tuple[str, ...]:
         """Each seat's score (what its lines are worth), by its colour's initial."""
@@ -142,7 +152,8 @@ class DoublesWildView(View[DoublesWild]):
         title, status = self.header()
         game = self.game
         if game.outcome is not None:
-            return self.result_screen()
+            result = self.result_screen()
+            return replace(result, lines=(*result.lines, *self.lines_lines()))
         if self.controls.menu is not None:
             return self.menu_screen()
         if self.turn.shown_battle is not None:
@@ -177,7 +188,7 @@ class DoublesWildView(View[DoublesWild]):
         if last:
             lines.append(f"{last.player.capitalize()} {last.text}")
         balls = game.balls_left(game.turn)
-        lines.append(f"{balls} ball{'s' if balls != 1 else ''} left")
+        lines.append(f"{self.name(game.turn)} has {balls} ball{'s' if balls != 1 else ''} left")
         shown = tuple(lines)
         board = self.board_map()
         return Screen(title, status, shown, board, prompt="Press roll.", scores=self.scores())
@@ -219,6 +230,9 @@ class DoublesWildView(View[DoublesWild]):
             shown = tumble.faces(self.facts.now, (*dice[0], *dice[1]))
             rolling = (tumble.rolling[0], tumble.rolling[2])
             picture = RollPicture((shown[0], shown[1]), (shown[2], shown[3]), rolling)
+            # While the dice tumble they say nothing yet: no spot, no block, no choice.
+            board = self.board_map()
+            return Screen(title, status, (), board, picture=picture, scores=self.scores())
         board = self.board_map(focus)
         if not single:
             board = replace(board, lit=frozenset(game.spots()))
@@ -233,16 +247,20 @@ class DoublesWildView(View[DoublesWild]):
         )
         tumble = self.turn.tumble
         if tumble is not None and tumble.side is not None:
+            # While a side's dice tumble they say nothing yet: no winner, no choice.
             row = rows[tumble.side]
             shown = tumble.faces(self.facts.now, row.dice)
             tumbling = BattleRow(row.name, shown, row.kept, row.rolls, rolling=True)
             rows = (tumbling, rows[1]) if tumble.side == 0 else (rows[0], tumbling)
+            picture = BattlePicture(rows, battle.side, None)
+            return Screen(title, status, (), picture=picture, scores=self.scores())
         scores = self.scores()
         winner = battle.winner
         if winner is not None:
             attack, defence = battle.totals()
-            word = "holds on a tie" if attack == defence else "wins"
-            first = f"{self.name(winner)} {word} {max(attack, defence)}:{min(attack, defence)}"
+            word = "holds on a tie," if attack == defence else "wins"
+            high, low = max(attack, defence), min(attack, defence)
+            first = f"{self.name(winner)} {word} {high} to {low}"
             if winner == battle.attacker:
                 second = f"Put {COLOURS[battle.attacker]} on {battle.cell}"
             else:

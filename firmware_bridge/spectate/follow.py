@@ -16,10 +16,12 @@ from typing import Any
 
 from games.core import Game, GameError
 
+from ..facts import Facts
 from ..journal import JournalError, current_options
-from ..kits import new_game
+from ..kits import find_kit, new_game
 from ..live import live_path, read_live
 from ..replay import replay_action
+from ..view import View
 from . import project
 
 
@@ -41,6 +43,9 @@ class Follower:
         self._data_version: int | None = None
         self._seq = 0
         self._texts: dict[int, str] = {}
+        self._words: View[Any] | None = None
+        """The game's own view, to word each move as the table, the transcript and the
+        export do."""
         self._live_stamp: tuple[int, int] | None = None
 
     def close(self) -> None:
@@ -126,6 +131,10 @@ class Follower:
         self.moves = []
         self._seq = 0
         self._texts = {}
+        try:
+            self._words = find_kit(name).make_referee(self.game, Facts()).view
+        except GameError:
+            self._words = None  # a game without a referee: the generic words
 
     def _read_inputs(self, db: sqlite3.Connection) -> bool:
         game = self.game
@@ -146,6 +155,8 @@ class Follower:
                 continue
             where = f"journal {self.journal}, game {self.game_id}, entry {seq}"
             data = json.loads(payload)
+            if self._words is not None:
+                self._words.before_play()
             mover, verdict = replay_action(game, data, where)
             n = len(game.history)
             points = verdict.points(game.players)
@@ -156,7 +167,7 @@ class Follower:
                     "at": at,
                     "player": game.seat_name(mover),
                     "action": data,
-                    "text": self._texts.get(n) or project.describe(data),
+                    "text": self._texts.get(n) or self._describe(data),
                     "points": {game.seat_name(p): v for p, v in enumerate(points)},
                     "scores": project.scores(game),
                 }
@@ -186,6 +197,13 @@ class Follower:
             return False
         self.live = live
         return True
+
+    def _describe(self, data: dict[str, Any]) -> str:
+        """The last move played, in the game's own words."""
+        game = self.game
+        if self._words is not None and game is not None and game.history:
+            return self._words.describe(game.history[-1])
+        return project.describe(data)
 
     # -- what spectators see --------------------------------------------------------
     def state(self) -> dict[str, Any] | None:

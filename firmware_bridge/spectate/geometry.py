@@ -64,13 +64,18 @@ def geometry(game: Game) -> Geometry:
     maker = _SPECIALS.get(game.name)
     if maker is not None:
         special = maker(game, cells)
-    return {
+    geo: Geometry = {
         "game": game.name,
         "cols": cols,
         "rows": rows,
         "cells": {c: list(p) for c, p in pos.items()},
         "special": special,
     }
+    if game.name == "crosslet":
+        from games.crosslet_board import LETTER_VALUES
+
+        geo["values"] = dict(LETTER_VALUES)  # each tile shows what its letter is worth
+    return geo
 
 
 def _crosslet(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
@@ -81,15 +86,15 @@ def _crosslet(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
         col, row = parse_cell(cell)
         word, letter = WORD_MULTIPLIER[row][col], LETTER_MULTIPLIER[row][col]
         if cell == CENTRE:
-            out[cell] = {"text": "★", "fill": "#f4b6c2"}
+            out[cell] = {"text": "★", "fill": "#f4b6c2", "name": "start: word ×2"}
         elif word == 3:
-            out[cell] = {"text": "3W", "fill": "#e06666"}
+            out[cell] = {"text": "3W", "fill": "#e06666", "name": "word ×3"}
         elif word == 2:
-            out[cell] = {"text": "2W", "fill": "#9fc5e8"}
+            out[cell] = {"text": "2W", "fill": "#9fc5e8", "name": "word ×2"}
         elif letter == 3:
-            out[cell] = {"text": "3L", "fill": "#ffe599"}
+            out[cell] = {"text": "3L", "fill": "#ffe599", "name": "letter ×3"}
         elif letter == 2:
-            out[cell] = {"text": "2L", "fill": "#b6d7a8"}
+            out[cell] = {"text": "2L", "fill": "#b6d7a8", "name": "letter ×2"}
     return out
 
 
@@ -100,9 +105,9 @@ def _dominoes(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
     for cell in cells:
         n = DIAMONDS.get(cell_index(cell))
         if cell == STAR:
-            out[cell] = {"text": "★", "fill": "#ffd966"}
+            out[cell] = {"text": "★", "fill": "#ffd966", "name": "star: the first domino"}
         elif n is not None:
-            out[cell] = {"text": f"◆{n}", "fill": "#d9d2e9"}
+            out[cell] = {"text": f"◆{n}", "fill": "#d9d2e9", "name": f"diamond worth {n}"}
     return out
 
 
@@ -122,12 +127,12 @@ def _doublecross(game: Game, cells: Sequence[str]) -> dict[str, dict[str, str]]:
 
 
 DOUBLECROSS_SPACES = {
-    "bonus": {"text": "+", "fill": "#ffd966"},
-    "block": {"text": "■", "fill": "#777777"},
-    "mystery": {"text": "?", "fill": "#d9d2e9"},
-    "ns": {"text": "↕", "fill": "#f9cb9c"},
-    "ew": {"text": "↔", "fill": "#f9cb9c"},
-    "nsew": {"text": "✥", "fill": "#f9cb9c"},
+    "bonus": {"text": "+", "fill": "#ffd966", "name": "bonus"},
+    "block": {"text": "■", "fill": "#777777", "name": "block: no tile here"},
+    "mystery": {"text": "?", "fill": "#d9d2e9", "name": "mystery"},
+    "ns": {"text": "↕", "fill": "#f9cb9c", "name": "bomb: its column"},
+    "ew": {"text": "↔", "fill": "#f9cb9c", "name": "bomb: its row"},
+    "nsew": {"text": "✥", "fill": "#f9cb9c", "name": "bomb: row and column"},
 }
 """How DoubleCross's special spaces are drawn; a coloured bomb shows its seat."""
 
@@ -135,8 +140,8 @@ DOUBLECROSS_SPACES = {
 def doublecross_space(kind: str) -> dict[str, str]:
     """A DoubleCross special space (``bonus``, ``ns``, ``bomb-2`` ...) as text and fill."""
     if kind.startswith("bomb-"):
-        return {"text": f"●{kind[5:]}", "fill": "#ea9999"}
-    return dict(DOUBLECROSS_SPACES.get(kind, {"text": kind[:2], "fill": "#dddddd"}))
+        return {"text": f"●{kind[5:]}", "fill": "#ea9999", "name": f"player {kind[5:]}'s bomb"}
+    return dict(DOUBLECROSS_SPACES.get(kind, {"text": kind[:2], "fill": "#dddddd", "name": kind}))
 
 
 _SPECIALS = {

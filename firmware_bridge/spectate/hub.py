@@ -13,6 +13,7 @@ import os
 import threading
 import time
 from typing import Any
+from urllib.parse import quote
 
 import paho.mqtt.client as mqtt
 
@@ -21,6 +22,11 @@ from .events import Changes
 from .mqtt import TOPIC_ROOT, BrokerSettings, topic
 from .page import board_page, card_html, card_id, diagnostics_html, hub_page, parts
 from .wsgi import Reply, Request, WebApp, html, json_reply, serve
+
+
+def board_href(name: str) -> str:
+    """A board's page, its name quoted for the URL (spaces and all)."""
+    return "/board/" + quote(name, safe="")
 
 log = logging.getLogger("tabletop.hub")
 
@@ -135,7 +141,7 @@ class Hub:
     def _card(self, board: Board) -> str:
         """A board's card in the grid; one whose messages cannot be drawn says so
         rather than taking the whole grid down with it."""
-        href = f"/board/{board.name}"
+        href = board_href(board.name)
         try:
             return card_html(board.name, board.view, board.geometry, href)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -199,7 +205,7 @@ def hub_app(hub: Hub, threads: int = THREADS) -> WebApp:
     def board_view(request: Request) -> Reply:
         name = request.params["name"]
         now = hub.board_parts(name)
-        return html(board_page(f"{name} — tabletop club", f"/board/{name}/events", now, "/"))
+        return html(board_page(f"{name} — tabletop club", f"{board_href(name)}/events", now, "/"))
 
     def board_events(request: Request) -> Reply:
         name = request.params["name"]

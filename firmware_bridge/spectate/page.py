@@ -18,7 +18,8 @@ from .svg import board_svg
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}
 .view{display:flex;flex-wrap:wrap;gap:1.5em;align-items:flex-start}
-#board svg{width:min(92vw,560px);height:auto}
+#board{max-width:min(92vw,560px)}
+#board svg{width:100%;height:auto}
 #panel{min-width:16em;max-width:28em}
 table.scores td{padding:.1em .6em}
 .swatch{display:inline-block;width:.9em;height:.9em;border-radius:50%;vertical-align:middle}
@@ -28,8 +29,11 @@ table.scores td{padding:.1em .6em}
 .fixes li{color:#c55a00}
 .oled{font-family:monospace;background:#111;color:#8ef;padding:.4em;white-space:pre}
 #moves{max-height:24em;overflow-y:auto;font-size:.9em}
-#grid{display:flex;flex-wrap:wrap;gap:1em}
-.card{width:190px;border:1px solid #ccc;border-radius:6px;padding:.4em;background:#fff}
+#grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr));gap:1em}
+.card{border:1px solid #ccc;border-radius:6px;padding:.4em;background:#fff}
+.legend{font-size:.85em;color:#444}.legend span{display:inline-block;margin-right:1em}
+.legend b{display:inline-block;min-width:1.6em;text-align:center;border-radius:3px;padding:0 .2em}
+@media (max-width:480px){body{margin:.5em}#panel{min-width:0;max-width:none}}
 .card a{color:inherit;text-decoration:none}
 .card svg{width:100%;height:auto}
 .card h3{margin:.1em 0;font-size:1em}
@@ -67,15 +71,47 @@ def _points(points: Mapping[str, int]) -> str:
     return f" ({', '.join(shown)})" if shown else ""
 
 
+PHASES = {
+    "draw": "draws a domino",
+    "play": "lays a domino",
+    "chain": "lays beside the double, or ends the turn",
+    "discard": "puts a domino in the pit",
+    "count": "the tied hands are counted",
+    "roll": "rolls the dice",
+    "reroll-or-act": "places a ball, fights, or re-rolls",
+    "place": "places a ball",
+    "battle": "a battle is fought",
+}
+"""What a game's phase means for the player to move, in words."""
+COUNTS = (("bag", "Bag: {} tiles left"), ("boneyard", "Boneyard: {} dominoes left"),
+          ("pit", "Pit: {} dominoes"))  # fmt: skip
+
+
 def _extras(extra: Mapping[str, Any]) -> str:
-    words = []
-    for key in ("phase", "bag", "boneyard", "pit"):
-        if key in extra and extra[key] not in (None, ""):
-            words.append(f"{key} {extra[key]}")
+    words = [text.format(extra[key]) for key, text in COUNTS if isinstance(extra.get(key), int)]
     dice = extra.get("dice")
     if isinstance(dice, dict):
-        words.append("dice " + ", ".join(f"{k} {'+'.join(map(str, v))}" for k, v in dice.items()))
-    return f'<p class="extra">{escape(" · ".join(words))}</p>' if words else ""
+        words.append("Dice: " + ", ".join(f"{k} {'+'.join(map(str, v))}" for k, v in dice.items()))
+    racks = extra.get("racks")
+    if isinstance(racks, dict):
+        # Crosslet's racks are open: everyone can see every rack (docs/rules.md).
+        words += [f"{seat}'s rack: {' '.join(map(str, rack))}" for seat, rack in racks.items()]
+    return "".join(f'<p class="extra">{escape(w)}</p>' for w in words)
+
+
+def legend_html(geo: Geometry | None) -> str:
+    """What the marks on the board's special spaces mean."""
+    if geo is None:
+        return ""
+    seen: dict[tuple[str, str], str] = {}
+    for space in geo.get("special", {}).values():
+        if space.get("name") and space.get("text"):
+            seen.setdefault((space["text"], space["name"]), space.get("fill", ""))
+    items = "".join(
+        f'<span><b style="background:{escape(fill)}">{escape(text)}</b> {escape(name)}</span>'
+        for (text, name), fill in sorted(seen.items(), key=lambda kv: kv[0][1])
+    )
+    return f'<p class="legend">{items}</p>' if items else ""
 
 
 def panel_html(view: Mapping[str, Any] | None, error: str | None = None) -> str:
@@ -91,7 +127,11 @@ def panel_html(view: Mapping[str, Any] | None, error: str | None = None) -> str:
     if view.get("result"):
         out.append(f'<p class="result">{escape(view["result"])}</p>')
     elif view.get("turn"):
-        out.append(f'<p class="turn">{escape(str(view["turn"]).capitalize())} to move</p>')
+        phase = PHASES.get(str(view.get("extra", {}).get("phase")))
+        doing = f": {phase}" if phase else ""
+        out.append(
+            f'<p class="turn">{escape(str(view["turn"]).capitalize())} to move{escape(doing)}</p>'
+        )
     if view.get("connected") is False:
         out.append('<p class="error">The board is offline (its sensor cable).</p>')
     out.append(_scores(view))
@@ -152,7 +192,7 @@ def board_part(view: Mapping[str, Any] | None, geo: Geometry | None) -> str:
         view.get("extra"),
         view.get("fixes") or (),
         touched(view, geo),
-    )
+    ) + legend_html(geo)
 
 
 def parts(

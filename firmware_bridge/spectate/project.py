@@ -73,9 +73,17 @@ def result_text(game: Game) -> str | None:
     return f"{names.capitalize()} {verb}: {outcome.reason}"
 
 
+OPEN_RACKS = ("crosslet",)
+"""Games whose racks every player sees (docs/rules.md), and so every spectator."""
+
+
 def extra(game: Game) -> dict[str, Any]:
     full = game.state_dict()
-    return {k: full[k] for k in EXTRA_KEYS if k in full}
+    out = {k: full[k] for k in EXTRA_KEYS if k in full}
+    racks = full.get("racks")
+    if game.name in OPEN_RACKS and isinstance(racks, list):
+        out["racks"] = {game.seat_name(p): list(rack) for p, rack in enumerate(racks)}
+    return out
 
 
 def state(

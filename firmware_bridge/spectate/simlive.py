@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..live import LiveFile
+from ..transcript import print_move, result_line
 
 DEFAULT_PACE_S = 1.5
 
@@ -23,9 +24,17 @@ DEFAULT_PACE_S = 1.5
 class SimThread(threading.Thread):
     """Plays one simulated game to its end in the background."""
 
-    def __init__(self, args: argparse.Namespace, journal: Path, pace_s: float | None) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        journal: Path,
+        pace_s: float | None,
+        out: TextIO | None = None,
+    ) -> None:
         super().__init__(name="tabletop-sim", daemon=True)
         self.args = args
+        self.out = out
+        """Where the transcript goes (None: nowhere)."""
         self.journal = journal
         self.pace_s = pace_s
         self.error: BaseException | None = None
@@ -57,6 +66,10 @@ class SimThread(threading.Thread):
             return
         try:
             sim.listeners.append(LiveFile(self.journal, sim.session.game_id))
+            out = self.out
+            if out is not None:
+                game = sim.session.game
+                sim.commits.append(lambda played: print_move(played, game.seat_name, out))
             if self.pace_s:
                 pace = self.pace_s
                 sim.commits.append(lambda _session: time.sleep(pace))
@@ -64,6 +77,10 @@ class SimThread(threading.Thread):
             self.ready.set()
             sim.play_computer()
             self.final = sim.final()
+            if out is not None:
+                print(result_line(self.final), file=out, flush=True)
+                if self.args.serve:
+                    print("tabletop: the page stays up; Ctrl-C stops it", file=out, flush=True)
         except BaseException as exc:
             self.error = exc
         finally:
@@ -78,7 +95,12 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
 
     need_web_extra()
     if args.serve:
-        parse_listen(args.serve)
+        parse_listen(args.serve, "--serve")
+    if args.realtime is not None and not args.realtime >= 0:
+        raise ValueError(
+            f"--realtime {args.realtime:g}: give the seconds to wait after each move, "
+            "0 or more (e.g. --realtime 1.5)"
+        )
     broker = None
     if args.broker:
         from .mqtt import BrokerSettings
@@ -89,7 +111,7 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as tmp:
         journal = args.journal or Path(tmp) / "journal.sqlite"
         pace = args.realtime if args.realtime else None
-        sim = SimThread(args, journal, pace)
+        sim = SimThread(args, journal, pace, out)
         sim.start()
         sim.ready.wait()
         if sim.error is not None:
@@ -106,7 +128,11 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
                 from .server import BoardView, web_app
                 from .wsgi import serve
 
-                print(f"tabletop: watch at http://{args.serve}/", file=out, flush=True)
+                print(
+                    f"tabletop: watch at http://{args.serve}/ (Ctrl-C stops it)",
+                    file=out,
+                    flush=True,
+                )
                 serve(web_app(BoardView(Follower(journal, args.board_name))), args.serve)
             else:
                 sim.join()
@@ -115,6 +141,4 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
                 publisher.stop(flush_s=10.0)
         if sim.error is not None and not isinstance(sim.error, KeyboardInterrupt):
             raise sim.error
-        if sim.final is not None and not args.serve:
-            print(f"tabletop: game over after {sim.final['moves']} moves", file=out)
     return 0

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .geometry import Geometry
+from .geometry import _LETTERS_NUMBER, _ROW_COL, Geometry
 from .style import (
     BOARD,
     CELL_FILL,
@@ -29,6 +29,27 @@ from .style import (
 
 CELL = 28
 PAD = 4
+LABEL = 12
+"""Room for the column letters above the board and the row numbers left of it."""
+
+
+def axis_labels(cells: Mapping[str, Sequence[int]]) -> tuple[dict[int, str], dict[int, str]]:
+    """Column and row headings from the cells' names and places (``H`` and ``8`` of
+    ``H8``, ``c4`` and ``r7`` of ``r7c4``); none for names of another shape."""
+    cols: dict[int, str] = {}
+    rows: dict[int, str] = {}
+    for cell, (x, y) in cells.items():
+        m = _ROW_COL.match(cell)
+        if m:
+            rows.setdefault(y, f"r{m.group(1)}")
+            cols.setdefault(x, f"c{m.group(2)}")
+            continue
+        m = _LETTERS_NUMBER.match(cell)
+        if m is None:
+            return {}, {}
+        cols.setdefault(x, m.group(1))
+        rows.setdefault(y, m.group(2))
+    return cols, rows
 
 
 def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list[str]:
@@ -39,7 +60,13 @@ def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list
     ]
 
 
-def _piece(x: float, y: float, piece: Mapping[str, Any], seats: Sequence[str]) -> list[str]:
+def _piece(
+    x: float,
+    y: float,
+    piece: Mapping[str, Any],
+    seats: Sequence[str],
+    values: Mapping[str, int] | None = None,
+) -> list[str]:
     look = piece_look(piece, seats)
     kind = str(piece.get("kind", ""))
     label = look.label
@@ -70,6 +97,7 @@ def _piece(x: float, y: float, piece: Mapping[str, Any], seats: Sequence[str]) -
             f'<rect x="{x0 + 3}" y="{y0 + s - 4}" width="{s - 6}" height="2" fill="{colour}"/>'
             if look.owned
             else "",
+            _value(x0 + s - 4, y0 + s - 6, look.text, look.faint, values),
             "</g>",
         ]
     ring = ""
@@ -84,6 +112,15 @@ def _piece(x: float, y: float, piece: Mapping[str, Any], seats: Sequence[str]) -
         f'<circle cx="{x + CELL / 2}" cy="{y + CELL / 2}" r="{CELL * 0.4:.1f}" fill="{colour}" '
         f'stroke="#333" stroke-width="{2 if look.stable else 1}"/>{ring}</g>'
     ]
+
+
+def _value(
+    x: float, y: float, letter: str, blank: bool, values: Mapping[str, int] | None
+) -> str:
+    """A tile's letter value in its corner (a blank is worth nothing)."""
+    if not values or letter not in values:
+        return ""
+    return _text(x, y, "0" if blank else str(values[letter]), 7, "#333")
 
 
 def _text(
@@ -128,13 +165,16 @@ def board_svg(
     cols, rows = int(geo["cols"]), int(geo["rows"])
     dice = extra.get("dice")
     dice_h = CELL + PAD * 2 if isinstance(dice, dict) else 0
-    width, height = cols * CELL + 2 * PAD, rows * CELL + 2 * PAD + dice_h
+    cols_named, rows_named = axis_labels(geo["cells"])
+    ox, oy = PAD + (LABEL if rows_named else 0), PAD + (LABEL if cols_named else 0)
+    width, height = ox + cols * CELL + PAD, oy + rows * CELL + PAD + dice_h
     special = geo.get("special", {})
     left = extra.get("specials")
     if isinstance(left, Mapping):
         # A game whose special spaces are used up (DoubleCross) says which are left.
         special = {c: sp for c, sp in special.items() if c in left}
     targets = set(extra.get("target") or ())
+    values: Mapping[str, int] = geo.get("values", {})
     fix_cells = {str(f.get("cell")) for f in fixes}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -142,8 +182,13 @@ def board_svg(
         f'<rect width="{width}" height="{height}" fill="{BOARD}" rx="6"/>',
     ]
     cells: Mapping[str, Sequence[int]] = geo["cells"]
+    # The coordinates every move is written in: columns above, rows on the left.
+    for x, name in cols_named.items():
+        out.append(_text(ox + x * CELL + CELL / 2, PAD + LABEL / 2, escape(name), 9, "#5a4626"))
+    for y, name in rows_named.items():
+        out.append(_text(PAD + LABEL / 2, oy + y * CELL + CELL / 2, escape(name), 9, "#5a4626"))
     for cell, (cx, cy) in cells.items():
-        x, y = PAD + cx * CELL, PAD + cy * CELL
+        x, y = ox + cx * CELL, oy + cy * CELL
         sp = special.get(cell)
         fill = escape(str(sp["fill"])) if sp else CELL_FILL
         out.append(
@@ -156,13 +201,13 @@ def board_svg(
         if cell not in cells:
             continue
         cx, cy = cells[cell]
-        out += _piece(PAD + cx * CELL, PAD + cy * CELL, piece, seats)
+        out += _piece(ox + cx * CELL, oy + cy * CELL, piece, seats, values)
     for group, colour, dash in ((targets, "#00a0ff", ""), (set(last), "#ffffff", "")):
         for cell in group:
             if cell in cells:
                 cx, cy = cells[cell]
                 out.append(
-                    f'<rect class="mark" x="{PAD + cx * CELL + 1}" y="{PAD + cy * CELL + 1}" '
+                    f'<rect class="mark" x="{ox + cx * CELL + 1}" y="{oy + cy * CELL + 1}" '
                     f'width="{CELL - 2}" height="{CELL - 2}" fill="none" stroke="{colour}" '
                     f'stroke-width="2"{dash}/>'
                 )
@@ -170,11 +215,11 @@ def board_svg(
         if cell in cells:
             cx, cy = cells[cell]
             out.append(
-                f'<rect class="fix" data-cell="{escape(cell)}" x="{PAD + cx * CELL + 1}" '
-                f'y="{PAD + cy * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
+                f'<rect class="fix" data-cell="{escape(cell)}" x="{ox + cx * CELL + 1}" '
+                f'y="{oy + cy * CELL + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="none" '
                 f'stroke="{FIX}" stroke-width="3" stroke-dasharray="4 2"/>'
             )
     if isinstance(dice, dict):
-        out += _dice(PAD, rows * CELL + 3 * PAD, dice)
+        out += _dice(ox, oy + rows * CELL + 2 * PAD, dice)
     out.append("</svg>")
     return "".join(out)

@@ -166,12 +166,13 @@ def _script(request: Request) -> Reply:
     return Reply(200, SCRIPT.encode(), [("Content-Type", "text/javascript; charset=utf-8")])
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``:PORT`` for 127.0.0.1) as a host and a port number."""
+def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
+    """``HOST:PORT`` (or ``:PORT`` for 127.0.0.1) as a host and a port number;
+    ``option`` names the flag it came from in the error."""
     host, sep, port = text.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(
-            f"--listen {text!r} should look like HOST:PORT, e.g. 127.0.0.1:8080 "
+            f"{option} {text!r} should look like HOST:PORT, e.g. 127.0.0.1:8080 "
             "(0.0.0.0:8080 to let the whole network watch)"
         )
     return (host.strip("[]") or "127.0.0.1"), int(port)

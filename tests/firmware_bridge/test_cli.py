@@ -155,3 +155,17 @@ def test_output_cut_short_by_its_reader_ends_quietly() -> None:
     assert proc.wait(timeout=60) == 141
     assert first.startswith(b"Double Take")
     assert b"Traceback" not in err
+
+
+def test_resuming_through_sim_journal_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "g.sqlite"
+    first, second = tmp_path / "1.txt", tmp_path / "2.txt"
+    first.write_text("lift a3\nplace b4\n")
+    second.write_text("lift h7\nplace g6\n")
+    base = ["sim", "--game", "double-take", "--journal", str(journal), "--script"]
+    assert main([*base, str(first)]) == 0
+    assert "resuming" not in capsys.readouterr().err
+    assert main([*base, str(second)]) == 0
+    assert f"tabletop: resuming game 1 of {journal} after 1 move" in capsys.readouterr().err

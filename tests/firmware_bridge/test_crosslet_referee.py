@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 
 from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
+from firmware_bridge.referees.crosslet_turn import words_text
 from firmware_bridge.sim.hands import hand_for
+from firmware_bridge.whole_board import WholeBoard
 from games.core import Pass, Resign
 from games.crosslet import Crosslet, Exchange, PlaceTiles
+from games.crosslet_board import FormedWord
 from games.crosslet_player import CrossletPlayer
 from games.lexicon import Lexicon
 
@@ -123,8 +126,36 @@ def test_changed_tiles_are_judged_again_on_ok(table: Table) -> None:
 def test_ok_with_nothing_laid_says_what_to_do(table: Table) -> None:
     table.press("ok")
     assert table.oled()[1] == "Lay tiles, then press ok."
+
+
+
+def test_roll_shows_the_whole_board_with_its_bonus_squares_and_roll_again_the_words(
+    table: Table,
+) -> None:
     table.press("roll")
-    assert table.oled()[1] == "ok: judge the tiles. back: menu. hold ok: hint."
+    screen = table.session.screen()
+    picture = screen.picture
+    assert screen.header == "Map" and isinstance(picture, WholeBoard)
+    kinds = {(r, c): k for r, c, k in picture.cells}
+    assert kinds[(7, 7)] == "ring", "H8 doubles the word"
+    assert kinds[(0, 0)] == "ring" and kinds[(0, 3)] == "special", "A1 word, D1 letter"
+    assert "Dot: letter bonus" in screen.lines and "Ring: word bonus" in screen.lines
+    table.press("roll")
+    assert table.session.screen().header != "Map"
+
+
+def test_the_hint_goes_once_tiles_are_laid(table: Table) -> None:
+    table.press("ok", long=True)
+    assert table.oled()[1].startswith("Hint: ")
+    table.lay("H8,I8,J8", "CAT")
+    assert not any(line.startswith("Hint") for line in table.oled())
+    assert "CAT 10: ok?" in table.oled()
+
+
+def test_a_word_formed_twice_says_where_each_one_starts() -> None:
+    words = [FormedWord("IN", ("H8", "H9"), 2), FormedWord("IN", ("J8", "J9"), 2)]
+    assert words_text(words, 2) == "IN H8 2, IN J8 2"
+    assert words_text(words[:1], 1) == "IN 2"
 
 
 # -- blanks -------------------------------------------------------------------------------

@@ -86,6 +86,10 @@ def test_a_switch_closed_and_opened_shows_on_its_cell(tmp_path: Path) -> None:
     assert (last["c3"], last["h9"]) == ("·", "■")
     assert "c3: empty" in views["after line 3: lift c3"]
     assert "GPIO: no link" in views["at start"]
+    # Rank 1 at the bottom, as on the OLED's map and the spectators' page.
+    rows = [line.split() for line in views["at start"].splitlines()]
+    shown = [words[0] for words in rows if len(words) == 9 and words[0].isdigit()]
+    assert shown[0] == "9" and shown[-1] == "1", shown
 
 
 def test_a_hand_sweeping_over_a_cell_is_not_a_reading(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ import pytest
 from firmware_bridge.referee import TAKE_BACK
 from firmware_bridge.referees.dominoes import normalise_half, parse_half
 from firmware_bridge.sim.hands import hand_for
+from firmware_bridge.whole_board import WholeBoard
 from games.core import Piece
 from games.dominoes import Dominoes, Place
 from hardware.board import OCCUPIED
@@ -55,7 +56,7 @@ def test_roll_draws_and_the_oled_names_the_domino_to_take() -> None:
     assert table.game.phase == "play"
     assert "P1: take 1-1." in table.oled()
     assert "Hand 0-4 1-1 1-2 4-5" in table.oled()
-    assert table.oled()[0] == "P1 lays bone 49"
+    assert table.oled()[0] == "P1 lays Boneyard 49"
 
 
 def test_two_halves_of_one_domino_are_one_placement() -> None:
@@ -247,7 +248,8 @@ def test_every_screen_shows_scores_and_track_pips() -> None:
     game = Dominoes.from_position(2, hands=[[(1, 2)], [(4, 4)]], scores=[10, 4])
     table = Table(game)
     # Space 10 shows 3 pips, space 4 shows 4.
-    assert "P1 10(3) P2 4(4)" in table.oled()
+    assert "P1 10 P2 4" in table.oled(), "the scores, nothing else"
+    assert "Track pips: P1 3 P2 4" in table.oled()
     assert table.session.state()["track"] == {
         "player 1": {"space": 10, "pips": 3},
         "player 2": {"space": 4, "pips": 4},
@@ -261,7 +263,9 @@ def test_the_last_move_names_who_gained_the_track_bonus() -> None:
     table = Table(game)
     table.lay("J8,K8", "2-4")
     assert table.game.scores() == [0, 7]
-    assert "P1 laid 2-4: P2+3" in table.oled()
+    assert "P1 2-4 on J8–K8, takes 1-5 2-2 2-5: P2+3" in table.oled(), "the journal's words"
+    events = table.session.state()["verdict"]["events"]
+    assert [e["player"] for e in events] == ["player 2"], "seats named as everywhere else"
 
 
 def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
@@ -284,11 +288,11 @@ def test_a_tie_shows_the_counted_pips_in_hand_and_who_wins_on_them() -> None:
         table.press("ok")
         table.lift(*(c for where in cells for c in where.split(",")))
     assert table.oled() == [
-        "Game over bone 0",
+        "Game over Boneyard 0",
         "P1 wins",
         "Tie on 10; pips in hand: P1 12 P2 4",
         "ok: new game",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
 
 
@@ -378,3 +382,21 @@ def test_a_laid_half_is_looked_up_once_and_a_tag_enrolled_later_is_read() -> Non
     table.tags.enrol(unknown, "1-5:1")
     table.settle()
     assert table.referee.turn.waiting == "Lay the other half of 1-5 beside H9."
+
+
+def test_roll_once_drawn_shows_the_whole_board_with_its_diamonds() -> None:
+    game = Dominoes.from_position(
+        2, board=[(1, 2, "H8", "I8")], hands=[[(2, 4)], [(4, 4)]], scores=[0, 4], phase="play"
+    )
+    table = Table(game)
+    table.press("roll")
+    screen = table.session.screen()
+    picture = screen.picture
+    assert screen.header == "Map" and isinstance(picture, WholeBoard)
+    kinds = {(r, c): k for r, c, k in picture.cells}
+    assert kinds[(0, 0)] == "special", "a green diamond on A1"
+    assert kinds[(7, 7)] == "stable" and kinds[(7, 8)] == "stable", "the domino on H8-I8"
+    assert "Dot: diamond" in screen.lines
+    assert table.game.phase == "play", "roll drew nothing"
+    table.press("roll")
+    assert table.session.screen().header != "Map"

@@ -19,11 +19,11 @@ from .test_dominoes_referee_helpers import Table
 from .test_oled_frames import check_frame
 
 RESULT = [
-    "Game over bone 0",
+    "Game over Boneyard 0",
     "P1 wins",
     "Tie on 10; pips in hand: P1 12 P2 4",
     "ok: new game",
-    "P1 10(3) P2 10(3)",
+    "P1 10 P2 10",
 ]
 
 
@@ -94,7 +94,7 @@ def test_a_points_tie_asks_the_first_tied_player_to_lay_the_hand() -> None:
         "Tie: count the pips",
         "back: enter the pips",
         "P1: lay your hand on free cells, then ok.",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
     state = table.session.state()
     assert state["phase"] == "count" and state["fixes"] == []
@@ -137,7 +137,7 @@ def test_a_wrong_domino_in_the_laid_hand_is_named_and_counted_again() -> None:
     assert table.oled()[1:] == [
         "P1's hand should hold 6-6, not 5-5",
         "Laid 10 pips: put it right, then ok.",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
     verdict = table.session.state()["verdict"]
     assert not verdict["accepted"] and "6-6, not 5-5" in verdict["reason"]
@@ -163,7 +163,7 @@ def test_a_board_domino_moved_while_counting_must_go_back_first() -> None:
     assert table.oled()[1:] == [
         "No: put 1-5 back on J8–K8 first",
         "Put it right, then ok.",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
     assert table.session.state()["count"]["counted"] == {}
 
@@ -222,7 +222,7 @@ def test_a_game_won_on_points_is_not_counted() -> None:
     table = Table(game)
     table.press("roll")
     table.lay("J8,K8", "1-5")
-    assert table.oled()[0] == "Game over bone 0"
+    assert table.oled()[0] == "Game over Boneyard 0"
     assert table.session.state()["count"] is None
 
 
@@ -234,7 +234,7 @@ def test_without_tag_readers_the_total_is_entered_with_the_buttons() -> None:
         "P1: pips in hand?",
         "L/R: -1/+1, held 5",
         "< 0 >  ok: that's it",
-        "P1 10(3) P2 10(3)",
+        "P1 10 P2 10",
     ]
     table.press("left")
     assert "< 0 >  ok: that's it" in table.oled(), "the total never goes below 0"

@@ -19,6 +19,7 @@ from firmware_bridge.export import export_game
 from firmware_bridge.facts import Facts
 from firmware_bridge.layout import render
 from firmware_bridge.referees.doublecross import DoubleCrossReferee
+from firmware_bridge.referees.doublecross_turn import MARKERS_FIRST
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line, parse_all
 from games.doublecross import DoubleCross, EndGame
@@ -116,8 +117,8 @@ def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time() -> None:
     states = scenario("dc_fixes.txt")
     assert moves(states)[3:5] == ["player 2 ends the turn", "player 1 ns bomb on H1: 2 destroyed"]
     blast = after(states, 5)
-    # The first page of the words; the rest (who lost what) takes turns with it.
-    assert "P1: ns bomb on H1: 2 Lift A from H9 (1/2)" in shown(blast[0])
+    # What the bomb did and who lost what, whole, above the fix.
+    assert "P1: ns bomb on H1: 2 destroyed, P1 -4 P2 -4 Lift A from H9 (1/2)" in shown(blast[0])
     assert blast[0]["said"] == "P1: ns bomb on H1: 2 destroyed"
     assert [f["cell"] for f in blast[0]["fixes"]] == ["H9", "H10"]
     assert blast[0]["move"]["points"] == {"player 1": -4, "player 2": -4}
@@ -254,17 +255,22 @@ def test_the_markers_are_listed_then_the_start_word_is_checked_before_play(
     table.board.clear()
     table.settle()
     screen = table.session.screen()
-    assert screen.header == "Set-up" and screen.status == "1-3/5"
-    assert screen.lines == ("Put the markers:", "A1 bomb-1", "O1 bomb-2", "C3 bonus")
-    assert screen.prompt == "ok: next"
-    # A tile laid now is not judged: the markers come first.
+    assert screen.header == "Markers 1-3/5" and screen.scores == ()
+    assert screen.lines == ("A1 P1 bomb", "O1 P2 bomb", "C3 bonus")
+    assert screen.prompt == "ok: next markers"
+    # A tile laid now is not judged: the markers come first, and the OLED says so.
     table.board["H9"] = table.tag("A")
     table.settle()
     assert table.session.game.history == []
+    refused = table.session.screen()
+    assert refused.lines == (f"No: {MARKERS_FIRST}",) and refused.prompt == "Lift A from H9"
     del table.board["H9"]
     table.settle()
+    assert table.session.screen().header == "Markers 1-3/5", "the same markers again"
     press(table, "ok")
-    assert table.session.screen().lines[1:3] == ("E5 mystery", "M13 block")
+    screen = table.session.screen()
+    assert screen.header == "Markers 4-5/5" and screen.lines == ("E5 mystery", "M13 block")
+    assert screen.prompt == "ok: the start word"
     press(table, "ok")
     screen = table.session.screen()
     assert screen.lines == ("No: lay the start word CAT",)

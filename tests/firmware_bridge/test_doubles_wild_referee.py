@@ -226,7 +226,7 @@ def test_won_battle_asks_for_the_swap_and_waits_to_see_the_spot_empty() -> None:
     t.roll(6, 6, 6)
     t.roll(1, 1, 1)
     assert t.game.owner("r7c5") == 0
-    assert any("Blue wins 18:3" in line for line in t.text())
+    assert any("Blue wins 18 to 3" in line for line in t.text())
     assert t.fixes() == [("lift", "r7c5"), ("place", "r7c5")]
     t.settle()  # the board as it stands changes nothing
     assert t.fixes() == [("lift", "r7c5"), ("place", "r7c5")]

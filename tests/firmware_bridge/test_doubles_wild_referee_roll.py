@@ -138,8 +138,11 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     picture = t.session.screen().picture
     assert isinstance(picture, RollPicture) and picture.rolling == (True, True)
     assert t.session.state()["rolling"] is True
-    assert "Spot r7c5" in t.session.screen().lines, "the spot is named at once"
+    rolling = t.session.screen()
+    assert rolling.lines == () and rolling.prompt == "", "tumbling dice say nothing yet"
+    assert rolling.board is not None and rolling.board.focus is None
     t.step(TUMBLE_S)
+    assert "Spot r7c5" in t.session.screen().lines, "the spot is named once they settle"
     assert not t.session.wants_ticks() and not t.referee.turn.tumble
     ticks = list(t.ticks)
     t.step(1.0)

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import _transcript
 from firmware_bridge.journal import Journal
 from firmware_bridge.sim.runner import SimOptions, Simulation
+from firmware_bridge.transcript import print_move
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "3"))
 GAMES = [
@@ -35,7 +35,7 @@ def _play(game: str, players: int, seed: int, journal: Path) -> tuple[list[dict[
     sim = Simulation(SimOptions(game, players=players, seed=seed, journal=journal))
     sim.listeners.append(states.append)
     seat_name = sim.session.game.seat_name
-    sim.commits.append(lambda played: _transcript(played, seat_name, text))
+    sim.commits.append(lambda played: print_move(played, seat_name, text))
     try:
         sim.start()
         sim.play_computer()

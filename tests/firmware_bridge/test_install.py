@@ -127,7 +127,7 @@ def snapshot(root: Path) -> dict[str, tuple[bytes, int, int]]:
 
 def run_install(root: Path, system: FakeSystem, **kw: object) -> tuple[Plan, str]:
     out = io.StringIO()
-    plan = install(root, system, out, bin_dir=BIN, **kw)  # type: ignore[arg-type]
+    plan = install(root, system, out, **{"bin_dir": BIN, **kw})  # type: ignore[arg-type]
     return plan, out.getvalue()
 
 
@@ -296,6 +296,22 @@ def test_what_the_hardened_service_could_not_reach_is_refused(
     assert system.commands == [] and snapshot(root) == before
 
 
+def test_a_dry_run_shows_its_plan_with_a_warning_for_what_would_be_refused(root: Path) -> None:
+    system = FakeSystem(root)
+    bin_dir = PurePosixPath("/home/pi/tabletop/.venv/bin")
+    plan, text = run_install(
+        root, system, profile_name="double-take-gpio", dry_run=True, bin_dir=bin_dir
+    )
+    assert system.commands == [] and len(plan.steps) == 6
+    lines = text.splitlines()
+    assert lines[0].startswith("would run useradd --system")
+    warning = next(line for line in lines if line.startswith("warning: "))
+    assert "installing would stop here: the venv /home/pi/tabletop/.venv" in warning
+    assert "make it under /opt" in warning
+    with pytest.raises(InstallError, match="make it under /opt"):
+        run_install(root, system, profile_name="double-take-gpio", bin_dir=bin_dir)
+
+
 def test_uninstall_removes_the_service_and_keeps_the_saved_games(root: Path) -> None:
     system = FakeSystem(root)
     run_install(root, system, profile_name="rfid-15x15-pico", i2c_fast=False)
@@ -335,3 +351,9 @@ def test_the_command_needs_dry_run_to_use_a_scratch_root(
 def test_installing_for_real_needs_root(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["install", "--profile", "double-take-gpio"]) == 2
     assert "run it with sudo" in capsys.readouterr().err
+
+
+def test_install_help_names_the_root_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["install", "--help"])
+    assert "--root DIR" in capsys.readouterr().out

@@ -4,7 +4,9 @@ Each game is played by the computer for every player count, and every frame the
 session draws is checked against the screen with the font it is drawn in: the
 header, every line inside the screen and clear of the map and the picture, the
 prompt and each seat's score on every frame, no letter alone on a line, and every
-word of the screen on one of its pages. ``TABLETOP_SEEDS`` sets how many seeds of
+word of the screen on one of its pages. Every line of the screen (a refusal's reason,
+who scored what) stands whole on one page, never cut between two; each score is the
+game's. ``TABLETOP_SEEDS`` sets how many seeds of
 each game and player count are played (2 by default; 50 for the full check).
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +37,14 @@ FONT = ImageFont.load_default_imagefont()
 """Measured independently of the layout, with the font the OLED is drawn in."""
 
 
+@dataclass(frozen=True)
+class Seen:
+    """What the table knew when a frame was drawn: the refusal standing, the scores."""
+
+    reason: str
+    scores: tuple[int, ...]
+
+
 class Recorder:
     """A display that keeps the layout of every frame the session draws."""
 
@@ -41,18 +52,23 @@ class Recorder:
         self.sim = sim
         self.inner: Any = sim.session.display
         self.frames: list[Layout] = []
+        self.seen: list[Seen] = []
 
     def show(self, image: Any) -> None:
-        layout = self.sim.session.layout
+        session = self.sim.session
+        layout = session.layout
         assert layout is not None
         self.frames.append(layout)
+        verdict = session.last_verdict
+        reason = verdict.reason if verdict is not None and not verdict.accepted else ""
+        self.seen.append(Seen(reason, tuple(session.game.scores())))
         self.inner.show(image)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
 
-def play(game: str, players: int, seed: int, journal: Path) -> tuple[list[Layout], int]:
+def play(game: str, players: int, seed: int, journal: Path) -> tuple[Recorder, int]:
     sim = Simulation(SimOptions(game, players=players, seed=seed, journal=journal))
     recorder = Recorder(sim)
     sim.session.display = recorder
@@ -62,7 +78,7 @@ def play(game: str, players: int, seed: int, journal: Path) -> tuple[list[Layout
         assert sim.session.game.outcome is not None, "the game was played to its end"
     finally:
         sim.close()
-    return recorder.frames, len(sim.session.game.history)
+    return recorder, len(sim.session.game.history)
 
 
 def box(text: str, x: int, y: int) -> tuple[int, int, int, int]:
@@ -103,9 +119,55 @@ def problems(layout: Layout, players: int) -> list[str]:
         words = " ".join([*drawn, layout.header])
         if any(w not in words for w in printable(screen.prompt).split()):
             found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
-    if len(screen.scores) != players and screen.header not in ("Board offline", "Disk full"):
+    before_play = screen.header.startswith("Markers") or screen.header == "Set-up"
+    if len(screen.scores) != players and not before_play and screen.header not in (
+        "Board offline",
+        "Disk full",
+    ):
         found.append(f"{len(screen.scores)} scores for {players} players: {screen.scores}")
     found += _unpaged(screen, layout)
+    return found
+
+
+def _pages(layout: Layout) -> list[str]:
+    """Each page's lines, joined without spaces (so that wrapping does not count)."""
+    return [
+        "".join(line.text for line in lay_out(layout.screen, layout.size, n * PAGE_S).lines)
+        .replace(" ", "")
+        for n in range(layout.pages)
+    ]
+
+
+def _whole(text: str) -> str:
+    return printable(text).replace(" ", "").replace("\n", "")
+
+
+def cut_between_pages(layout: Layout, seen: Seen) -> list[str]:
+    """Lines of the screen no page shows whole, and a refusal's reason cut in two."""
+    pages = _pages(layout)
+    found = [
+        f"{line!r} is cut between pages: {pages}"
+        for line in layout.screen.lines
+        if line and not any(_whole(line) in page for page in pages)
+    ]
+    shown = " ".join(layout.screen.lines).lower()
+    reason = seen.reason.lower()
+    refused = bool(reason) and "no:" in shown and reason[:12] in shown
+    if refused and not any(_whole(reason).lower() in page.lower() for page in pages):
+        found.append(f"the reason {seen.reason!r} is on no page whole: {pages}")
+    return found
+
+
+def wrong_scores(layout: Layout, seen: Seen) -> list[str]:
+    """Scores on the screen that are not the game's (the seat's label aside)."""
+    shown = layout.screen.scores
+    if len(shown) != len(seen.scores):
+        return []
+    found = []
+    for item, score in zip(shown, seen.scores, strict=True):
+        numbers = re.findall(r"-?\d+", re.sub(r"\bP\d+ ", "", item))
+        if numbers != [str(score)]:
+            found.append(f"the score {item!r} is not the game's {score}")
     return found
 
 
@@ -126,10 +188,12 @@ def test_every_frame_fits_the_screen_and_shows_every_score(
 ) -> None:
     checked = 0
     for seed in range(1, SEEDS + 1):
-        frames, moves = play(game, players, seed, tmp_path / f"{game}-{players}-{seed}.sqlite")
+        recorder, moves = play(game, players, seed, tmp_path / f"{game}-{players}-{seed}.sqlite")
+        frames = recorder.frames
         assert moves > 0 and frames, f"seed {seed}: the game was played and drawn"
-        for n, layout in enumerate(frames, 1):
+        for n, (layout, seen) in enumerate(zip(frames, recorder.seen, strict=True), 1):
             found = problems(layout, players)
+            found += cut_between_pages(layout, seen) + wrong_scores(layout, seen)
             assert not found, f"{game}, {players} players, seed {seed}, frame {n}: {found}"
         checked += len(frames)
     assert checked >= SEEDS * 10, "whole games were drawn"

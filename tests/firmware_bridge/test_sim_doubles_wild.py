@@ -42,7 +42,9 @@ def owners(state: dict[str, Any]) -> dict[str, str]:
 
 def test_roll_names_the_spot_and_a_ball_there_is_played() -> None:
     states = run_script("dw_roll_and_place.txt")
-    rolled = next(s for s in states if s["dice"] is not None)
+    rolled = next(s for s in states if s["dice"] is not None and not s["rolling"])
+    tumbling = next(s for s in states if s["rolling"])
+    assert not any("Spot" in line for line in tumbling["oled"]), "no spot while rolling"
     assert rolled["dice"] == {"red": [3, 4], "blue": [2, 3]}
     assert rolled["target"] == ["r7c5"]
     assert any("Spot r7c5" in line for line in rolled["oled"])
@@ -118,14 +120,16 @@ def test_battle_won_by_the_attacker_swaps_the_balls() -> None:
     states = run_script("dw_battle_attacker_wins.txt")
     texts = [m for _, m in moves(states)]
     assert texts[3] == "attacks r7c5"
-    assert texts[11] == "battle roll 3 3 3: red wins r7c5 18:9"
+    assert texts[11] == "rolls 3 3 3 in the battle for r7c5: red wins it, 18 to 9"
     battle = [s for s in states if s["phase"] == "battle"]
     assert battle and all(s["battle"]["cell"] == "r7c5" for s in battle)
     kept = [s["battle"]["kept"][0] for s in battle]
     assert [True, True, False] in kept, "red kept dice 1 and 2 before its second roll"
-    done = next(s for s in states if s["moves_played"] == 12)
+    rolled = next(s for s in states if s["moves_played"] == 12)
+    assert rolled["rolling"] and not any("wins" in line for line in rolled["oled"])
+    done = next(s for s in states if s["moves_played"] == 12 and not s["rolling"])
     assert done["battle"]["winner"] == 1 and done["battle"]["totals"] == [18, 9]
-    assert any("Red wins 18:9" in line for line in done["oled"])
+    assert any("Red wins 18 to 9" in line for line in done["oled"])
     # The layout already shows red's ball; the board is told to swap them.
     assert done["layout"]["r7c5"]["label"] == "red"
     assert [(f["action"], f["cell"]) for f in done["fixes"]] == [
@@ -143,10 +147,11 @@ def test_battle_won_by_the_attacker_swaps_the_balls() -> None:
 def test_battle_tied_goes_to_the_defender_and_spends_the_attackers_ball() -> None:
     states = run_script("dw_battle_defender_wins.txt")
     texts = [m for _, m in moves(states)]
-    assert texts[9] == "battle roll 4 4 4: blue holds r7c5 on a tie 12:12"
+    assert texts[9] == "rolls 4 4 4 in the battle for r7c5: blue holds it on a tie, 12 to 12"
     done = next(s for s in states if s["moves_played"] == 10)
     assert done["fixes"] == []
-    assert "Red's ball is lost" in done["oled"]
+    # Blue rolls on while the last battle dice still tumble: they never name a winner.
+    assert done["rolling"] and not any("holds" in line for line in done["oled"])
     assert owners(states[-1]) == {"r7c5": "blue", "r3c11": "blue"}
     assert states[-1]["balls_left"] == {"blue": 22, "red": 23}
 

@@ -13,6 +13,7 @@ import pytest
 from firmware_bridge.cli import main
 from firmware_bridge.events import ButtonEvent
 from firmware_bridge.journal import Journal
+from firmware_bridge.layout import PAGE_S, lay_out
 from firmware_bridge.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
 
 RESIGN = "hold back\npress right\npress ok\n"
@@ -33,7 +34,7 @@ WALKS = {
     "crosslet": ("rfid-15x15-pico", 0, 7, "P1"),
     "dominoes": ("rfid-15x15-pico", 2, 5, "P1"),
     # game, players, two seats, min_word and first, ready; then the markers' set-up
-    "doublecross": ("rfid-15x15-pico", 1, 7, "Set-up"),
+    "doublecross": ("rfid-15x15-pico", 1, 7, "Markers"),
 }
 
 
@@ -48,8 +49,13 @@ def test_the_start_menu_walks_to_a_running_game(game: str, tmp_path: Path) -> No
     assert final["outcome"] is None and final["moves"] == 0
     menus = [s for s in states[:-1] if s.get("lobby")]
     assert menus and menus[0]["oled"][0].startswith("New game")
+    ready = [s["oled"] for s in menus if s["oled"][0].startswith("Ready?")]
+    assert ready and all("ok: start" in " ".join(oled) for oled in ready), "ok: start shown"
     playing = [s for s in states[:-1] if not s.get("lobby")]
     assert playing and playing[-1]["oled"][0].startswith(first)
+    if game == "doublecross":
+        # The markers come before the start word, which is asked for only after them.
+        assert all(s["oled"][0].startswith("Markers") for s in playing)
 
 
 def test_the_menu_chooses_players_seats_and_options(tmp_path: Path) -> None:
@@ -150,3 +156,16 @@ def test_a_game_the_board_cannot_hold_is_refused_on_the_menu(tmp_path: Path) -> 
     assert last["lobby"] == "ready" and last["oled"][0] == "Cannot start"
     assert "a10" in " ".join(last["oled"])
     assert states[-1]["game"] is None
+
+
+def test_every_page_of_the_ready_screen_says_ok_starts(tmp_path: Path) -> None:
+    lobby = Lobby([Choice("crosslet", "Crosslet", 2, 4)], memory=Memory(tmp_path / "m.json"))
+    lobby.players = 4
+    lobby.stage = "ready"
+    screen = lobby.screen()
+    assert screen.header == "Ready?"
+    layout = lay_out(screen, (128, 64))
+    assert layout.pages > 1, "a summary longer than the screen"
+    for page in range(layout.pages):
+        shown = " ".join(line.text for line in lay_out(screen, (128, 64), page * PAGE_S).lines)
+        assert "ok: start" in shown, f"page {page + 1}: {shown}"

@@ -54,7 +54,8 @@ def test_double_take_says_a_run_of_passes_once() -> None:
         screen = session.screen()
         assert "Red cannot move: passes" not in screen.lines
         assert screen.lines[0] == f"Last: {step.frm}-{step.to}"
-        assert screen.scores == ("Red 0", f"Green {len(pieces)}")
+        assert screen.scores == ("Far row: Red 0", f"Green {game.scores()[1]}")
+        assert f"Left: Red 0, Green {len(pieces)}" in screen.lines
 
 
 def test_double_take_game_over_asks_for_ok_and_names_each_count() -> None:
@@ -66,8 +67,9 @@ def test_double_take_game_over_asks_for_ok_and_names_each_count() -> None:
     session.handle(BoardSettled(dict(board)))
     screen = session.screen()
     assert screen.lines[0] == "Red wins" and screen.prompt == "ok: new game"
-    assert screen.scores == ("Red 4", "Green 4")
-    assert "Far row: Red 4, Green 0" in screen.lines
+    assert screen.scores == ("Far row: Red 4", "Green 0"), "the score is the far row's"
+    assert "Left: Red 4, Green 4" in screen.lines
+    assert "Red has four pieces on the far row" in screen.lines, "why it ended"
 
 
 def test_every_cell_a_capture_names_is_framed() -> None:

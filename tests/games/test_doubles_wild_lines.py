@@ -109,7 +109,7 @@ def test_game_ends_when_the_player_to_move_has_no_balls() -> None:
     outcome = game.outcome
     assert outcome is not None
     assert outcome.winners == (0,)
-    assert "blue has no balls left; blue wins 1 to 0" in outcome.reason
+    assert "blue has no balls left, 1 to 0" in outcome.reason
     assert game.phase == "over"
     assert game.balls_left(1) == 2  # red still had balls: the end only asks the mover
 

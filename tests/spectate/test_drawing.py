@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
-from firmware_bridge.spectate.geometry import positions
-from firmware_bridge.spectate.page import moves_html, panel_html
+from firmware_bridge.spectate.geometry import geometry, positions
+from firmware_bridge.spectate.page import card_html, legend_html, moves_html, panel_html
 from firmware_bridge.spectate.style import seat_colour
 from firmware_bridge.spectate.svg import board_svg
 
@@ -125,7 +125,7 @@ def test_panel_shows_turn_result_fixes_and_escapes_text() -> None:
     assert "B to move" in html
     assert "lift the E from A1" in html
     assert "offline" in html
-    assert "bag 40" in html
+    assert "Bag: 40 tiles left" in html
     view["result"] = "A wins: more points"
     assert "A wins: more points" in panel_html(view)
     assert "to move" not in panel_html(view)
@@ -148,3 +148,44 @@ def test_doublecross_draws_its_special_spaces_until_they_are_used() -> None:
     assert "●1" in drawn and "■" not in drawn and "↕" not in drawn
     tiles = texts.findall(".//s:g[@data-label]", NS)
     assert len(tiles) == 3
+
+
+def test_the_panel_says_no_internal_names_and_shows_open_racks() -> None:
+    view = {
+        "title": "Double Double Dominoes", "seats": ["player 1", "player 2"],
+        "scores": {"player 1": 3, "player 2": 0}, "turn": "player 1", "layout": {},
+        "moves_played": 4, "extra": {"phase": "draw", "boneyard": 34, "pit": 0},
+    }  # fmt: skip
+    html = panel_html(view)
+    assert "Player 1 to move: draws a domino" in html
+    assert "Boneyard: 34 dominoes left" in html and "Pit: 0 dominoes" in html
+    assert "phase" not in html and "boneyard 34" not in html
+    racks = {**view, "extra": {"racks": {"player 1": ["C", "A", "T"]}}}
+    assert "player 1&#x27;s rack: C A T" in panel_html(racks)
+
+
+@pytest.mark.parametrize("game", ["double-take", "doubles-wild", "crosslet"])
+def test_every_board_has_its_coordinates(game: str) -> None:
+    played = find_kit(game).new_game(2, random.Random(1), {})
+    svg = board_svg(geometry(played), {}, ["a", "b"])
+    first, last = {"double-take": ("a", "9"), "doubles-wild": ("c3", "r11"),
+                   "crosslet": ("A", "15")}[game]  # fmt: skip
+    assert f">{first}</text>" in svg and f">{last}</text>" in svg
+
+
+def test_crosslet_tiles_show_their_letter_values_and_specials_have_a_legend() -> None:
+    played = find_kit("crosslet").new_game(2, random.Random(1), {})
+    geo = geometry(played)
+    tile = {"kind": "tile", "label": "Q", "owner": None}
+    assert ">10</text>" in board_svg(geo, {"H8": tile}, ["a", "b"])
+    legend = legend_html(geo)
+    assert "word ×3" in legend and "letter ×2" in legend
+    doublecross = find_kit("doublecross").new_game(2, random.Random(1), {})
+    assert "player 1&#x27;s bomb" in legend_html(geometry(doublecross))
+
+
+def test_a_board_name_with_spaces_is_quoted_in_its_link() -> None:
+    from firmware_bridge.spectate.hub import board_href
+
+    assert board_href("table 3") == "/board/table%203"
+    assert 'href="/board/table%203"' in card_html("table 3", None, None, board_href("table 3"))

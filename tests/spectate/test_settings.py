@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import io
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,7 @@ import pytest
 from firmware_bridge.cli import main
 from firmware_bridge.spectate.mqtt import BrokerSettings, check_board_name, club_settings
 from firmware_bridge.spectate.server import parse_listen
+from firmware_bridge.spectate.simlive import SimThread
 
 
 def test_broker_urls() -> None:
@@ -82,3 +85,26 @@ def test_cli_reports_bad_spectator_flags(capsys: pytest.CaptureFixture[str]) -> 
     assert "--board-name" in capsys.readouterr().err
     assert main(["publish", "--broker", "mqtt://x"]) == 2
     assert "--board-name" in capsys.readouterr().err
+    assert main(["sim", "--game", "double-take", "--serve", "nonsense"]) == 2
+    err = capsys.readouterr().err
+    assert "--serve 'nonsense' should look like HOST:PORT" in err and "--listen" not in err
+    assert main(["sim", "--game", "double-take", "--serve", ":8080", "--realtime", "-1"]) == 2
+    assert "--realtime -1: give the seconds to wait after each move, 0 or more" in (
+        capsys.readouterr().err
+    )
+
+
+def test_a_watched_simulation_prints_its_transcript_and_how_it_ended(tmp_path: Path) -> None:
+    args = argparse.Namespace(
+        game="double-take", option=[], setup=None, players=2, words=None, seed=2,
+        profile=None, serve="127.0.0.1:8080",
+    )  # fmt: skip
+    out = io.StringIO()
+    sim = SimThread(args, tmp_path / "j.sqlite", None, out)
+    sim.run()
+    assert sim.error is None and sim.final is not None
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("   1. red ")
+    assert f"({sim.final['moves']} moves; " in lines[-2]
+    assert " wins: " in lines[-2] or lines[-2].startswith("Draw")
+    assert lines[-1] == "tabletop: the page stays up; Ctrl-C stops it"
