@@ -11,6 +11,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from . import schema
 from .geometry import Geometry
@@ -84,7 +85,7 @@ class Board:
             "moves_played": view.get("moves_played"),
             "result": view.get("result"),
             "updated": self.updated,
-            "url": f"/boards/{self.name}.json",
+            "url": f"/boards/{quote(self.name, safe='')}.json",
         }
 
     def record(self) -> dict[str, Any]:

@@ -58,6 +58,8 @@ class Hub:
         self.messages = 0
         self._undrawable: set[str] = set()
         """Boards logged as impossible to draw (once each, not at every page)."""
+        self._dropped = 0
+        """The club's count of boards pushed out, when last looked at."""
 
     def start(self) -> None:
         self.client.connect_async(self.broker.host, self.broker.port, 30)
@@ -108,8 +110,9 @@ class Hub:
 
     def _forget_dropped(self) -> None:
         """Let go of what the hub kept for boards the club has pushed out."""
-        if len(self.board_changes) <= len(self.club.boards):
+        if self.club.dropped == self._dropped:
             return
+        self._dropped = self.club.dropped
         for name in [n for n in self.board_changes if n not in self.club.boards]:
             self.board_changes.pop(name).close()
             self._gaps.pop(name, None)

@@ -2,8 +2,9 @@
 
 Each game is played by the computer for every player count, and every frame the
 session draws is checked against the screen with the font it is drawn in: the
-header, every line inside the screen and clear of the map and the picture, the
-prompt and each seat's score on every frame, no letter alone on a line, and every
+header, every line inside the screen and clear of the map and the picture, each
+seat's score on every frame, the prompt on every frame but the page of a line too
+long to stand whole above it, no letter alone on a line, and every
 word of the screen on one of its pages. Every line of the screen (a refusal's reason,
 who scored what) stands whole on one page, never cut between two; each score is the
 game's. ``TABLETOP_SEEDS`` sets how many seeds of
@@ -115,10 +116,10 @@ def problems(layout: Layout, players: int) -> list[str]:
     for score in screen.scores:
         if not any(printable(score) in text for text in drawn):
             found.append(f"the score {score!r} is not shown whole: {drawn}")
-    if screen.prompt:
-        words = " ".join([*drawn, layout.header])
-        if any(w not in words for w in printable(screen.prompt).split()):
-            found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
+    if screen.prompt and not _prompt_shown(layout, drawn) and not _prompt_on_a_page(layout):
+        # A line too long to stand whole above the prompt takes a page of its own; the
+        # prompt is on the screen's other pages.
+        found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
     before_play = screen.header.startswith("Markers") or screen.header == "Set-up"
     if len(screen.scores) != players and not before_play and screen.header not in (
         "Board offline",
@@ -127,6 +128,19 @@ def problems(layout: Layout, players: int) -> list[str]:
         found.append(f"{len(screen.scores)} scores for {players} players: {screen.scores}")
     found += _unpaged(screen, layout)
     return found
+
+
+def _prompt_shown(layout: Layout, drawn: list[str]) -> bool:
+    words = " ".join([*drawn, layout.header])
+    return all(w in words for w in printable(layout.screen.prompt).split())
+
+
+def _prompt_on_a_page(layout: Layout) -> bool:
+    for n in range(layout.pages):
+        page = lay_out(layout.screen, layout.size, n * PAGE_S)
+        if _prompt_shown(page, [page.status, *(line.text for line in page.lines)]):
+            return True
+    return False
 
 
 def _pages(layout: Layout) -> list[str]:
