@@ -166,7 +166,7 @@ def _parts(profile_name: str) -> list[dict[str, Any]]:
 
 
 def run(quick: bool) -> list[dict[str, Any]]:
-    seeds = range(1, 4 if quick else 12)
+    seeds = range(1, 2 if quick else 12)
     figures: list[dict[str, Any]] = [
         {
             "figure": f"{RFID}: domino laid → verdict on the OLED (modelled)",

@@ -41,13 +41,13 @@ class SettleFilter:
         return dict(self._settled)
 
     def steady(self, now: float) -> bool:
-        """Whether every cell's reading has settled: nothing is waiting out the window
-        (and the first window since start has passed)."""
+        """Whether every cell's reading has settled: nothing is waiting out the window,
+        and the first settled observation has been returned."""
         return (
             not self._pending
             and self._whole is None
-            and self._started is not None
-            and now - self._started >= self.window_s - _TOLERANCE_S
+            and self._last_returned is not None
+            and self._settled == self._last_returned
         )
 
     def restart(self, now: float) -> None:

@@ -425,11 +425,11 @@ class _Builder:
             base = Timing(loop_us=0.0, scan_ms=cells * GPIO_SCAN_US_PER_CELL / 1000)
         elif serial is not None:
             cells = serial.rows * serial.columns
-            rfid = serial.sensor == "rfid"
+            matrix_scan = "occupancy" in serial.sensor  # switches, alone or beside readers
             base = Timing(
                 loop_us=PICO_LOOP_US,
-                scan_ms=0.0 if rfid else cells * PICO_SCAN_US_PER_CELL / 1000,
-                debounce_ms=PICO_DEBOUNCE_MS[serial.sensor],
+                scan_ms=cells * PICO_SCAN_US_PER_CELL / 1000 if matrix_scan else 0.0,
+                debounce_ms=PICO_DEBOUNCE_MS["occupancy" if matrix_scan else "rfid"],
             )
         else:
             base = Timing()

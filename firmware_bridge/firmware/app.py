@@ -52,6 +52,7 @@ class Firmware:
         self.requests = 0
         # Sync requests waiting for their sweep: (token bytes, sweeps that must end).
         self._syncs = []
+        self._answered = None
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -118,6 +119,7 @@ class Firmware:
             self._syncs and self.scanner.swept >= self._syncs[0][1] and not self.scanner.settling()
         ):
             token = self._syncs.pop(0)[0]
+            self._answered = token
             self._send(wire.SYNC_DONE, wire.sync_done_payload(token, self._events), now)
         if not self.ready(now):
             return
@@ -144,10 +146,14 @@ class Firmware:
         elif mtype == wire.PING and len(payload) == 2:
             self._send(wire.PONG, payload)
         elif mtype == wire.SYNC_REQUEST and len(payload) == 2:
-            # Answered once a sweep that begins after now has ended: the first sweep
-            # begun from here on is number begun + 1. A repeat of a waiting token
-            # (sent again over a noisy line) is answered once.
-            if all(token != payload for token, _ in self._syncs) and len(self._syncs) < 8:
+            if payload == self._answered:
+                # The host asks again for the token last answered: the answer was
+                # lost, and the sweep it waited for is long done.
+                self._send(wire.SYNC_DONE, wire.sync_done_payload(payload, self._events), now)
+            elif all(token != payload for token, _ in self._syncs) and len(self._syncs) < 8:
+                # Answered once a sweep that begins after now has ended: the first
+                # sweep begun from here on is number begun + 1. A repeat of a waiting
+                # token (sent again over a noisy line) is answered once.
                 self._syncs.append((payload, self.scanner.begun + 1))
         elif mtype in (wire.SNAPSHOT_REQUEST, wire.PING, wire.SYNC_REQUEST):
             # A payload that does not fit its type makes a bad frame: counted, not answered.

@@ -624,15 +624,29 @@ class Simulation:
         if not (self.watch_board or looks) or self._session is None or self.lobby is not None:
             return
         end = self.clock.now() + LOOK_S
-        while self._session.observation != self.world.readings() and self.clock.now() < end:
+        while (
+            self._session.observation != self.world.readings()
+            and self.clock.now() < end
+            and not self._held_up()
+        ):
             self.advance(self.step_s)
 
     def look(self) -> None:
         """As a person at the table: wait until the presses made have been judged (the
         board is being read meanwhile) before the next action."""
         end = self.clock.now() + LOOK_S
-        while (self.loop.waiting or not self.loop.events.empty()) and self.clock.now() < end:
+        while (
+            (self.loop.waiting or not self.loop.events.empty())
+            and self.clock.now() < end
+            and not self._held_up()
+        ):
             self.advance(self.step_s)
+
+    def _held_up(self) -> bool:
+        """Whether the OLED says the table is held up (a full disk, the board offline):
+        a person reads that and does not wait for the board."""
+        session = self._session
+        return session is not None and (session.disk_full is not None or not session.connected)
 
     def choose(self, value: object) -> None:
         """Answer the open menu with ``value``, pressing right and ok as a player would:
@@ -713,6 +727,12 @@ class Simulation:
         self.watch_board = True
         if self.serial_sim is not None:
             self.pace += FIRMWARE_DEBOUNCE_S
+            if self.serial_sim.timing is not None:
+                # The simulated Pico keeps its own time between the host's reads, so
+                # reading the link a few times per settle window shows the host every
+                # frame at most that late, for far less work (the hand waits for the
+                # board to be read before each step anyway).
+                self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 3)
         else:
             # The computer's hand changes the board only between steps, so scanning
             # a few times per settle window sees exactly what scanning at the

@@ -410,3 +410,17 @@ def test_a_repeated_sync_token_is_answered_once() -> None:
     port.incoming += encode(SyncRequest(5), 0) + encode(SyncRequest(5), 1)
     run(fw, 200, 230)
     assert [e.message for e in LinkDecoder().feed(port.take())].count(SyncDone(5, 0)) == 1
+
+
+def test_the_token_last_answered_asked_again_is_answered_again_at_once() -> None:
+    fw, board, port = firmware_rig()
+    run(fw, 0, 200)
+    port.incoming += encode(SyncRequest(9), 0)
+    run(fw, 200, 210)
+    port.take()  # the answer is lost on the line
+    board.closed = {4}
+    run(fw, 210, 250)  # and a switch changes meanwhile
+    port.take()
+    port.incoming += encode(SyncRequest(9), 1)
+    fw.step(250)
+    assert [e.message for e in LinkDecoder().feed(port.take())] == [SyncDone(9, 1)]

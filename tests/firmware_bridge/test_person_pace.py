@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.kits import find_kit
+from firmware_bridge.session import Session
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all, with_board_cells
 from games.lexicon import Lexicon
@@ -63,7 +65,12 @@ def play(name: str, text: str) -> tuple[list[dict[str, Any]], list[int]]:
         sim.start()
         sim.run_script(list(with_board_cells(parse_all(text, name), sim.profile.cells)))
         entries = sim.journal.entries(sim.session.game_id)
-        return [e.payload for e in entries if e.kind == "action"], sim.session.game.scores()
+        scores = sim.session.game.scores()
+        # The journal replayed (as a resumed table, export and the spectators do)
+        # gives the game the table played.
+        replayed = Session.replay(sim.journal, sim.session.game_id, find_kit(sim.kit.name).new_game)
+        assert replayed.scores() == scores
+        return [e.payload for e in entries if e.kind == "action"], scores
     finally:
         sim.close()
 
