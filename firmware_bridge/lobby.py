@@ -209,6 +209,10 @@ class Lobby:
     def wants_ticks(self) -> bool:
         return False
 
+    def waits_for_board(self, event: ButtonEvent) -> bool:
+        """The menu's choices do not depend on the board."""
+        return False
+
     def handle(self, event: Event) -> None:
         if isinstance(event, ButtonEvent) and self.chosen is None:
             self.problem = ""

@@ -24,7 +24,7 @@ from wiring.profile import Profile
 
 from .computer import Computer
 from .decisions import Commit, Confirm, Decision, Played, TakeBack
-from .events import ButtonEvent, Event, Tick
+from .events import BoardWait, ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
@@ -41,6 +41,12 @@ log = logging.getLogger("tabletop")
 
 RETRY_FULL_DISK_S = 1.0
 """How often a session held by a full disk tries to save its input again."""
+
+BOARD_BUTTONS = ("ok", "back", "roll")
+"""The buttons whose meaning depends on the board (ok commits, a long ok asks for a
+hint, back opens the take-back, roll starts a turn): each waits for the board to be
+read after it was pressed. Left and right only move through a menu."""
+READING = "Reading the board…"
 
 DISK_FULL_SCREEN = Screen(
     "Disk full", "", ("Move not saved yet:", "free space on the", "SD card to go on.")
@@ -129,6 +135,10 @@ class Session(Generic[G]):
         """The display's pixels, from the profile."""
         self.connected = True
         self.link_message = ""
+        self.reading = False
+        """A press waits for the board to be read (shown once it has waited a while)."""
+        self.board_failure = ""
+        """Why the last press was not judged: the board did not answer in time."""
         self.last_verdict: Verdict | None = None
         self.listeners: list[Listener] = []
         """Called with the ``--json`` state after every change; none, and it is not built."""
@@ -396,6 +406,9 @@ class Session(Generic[G]):
         return self.referee.board_fixes()
 
     # -- events -----------------------------------------------------------------
+    def waits_for_board(self, event: ButtonEvent) -> bool:
+        return event.name in BOARD_BUTTONS
+
     def wants_ticks(self) -> bool:
         return bool(self._held) or self._page_due() or self.referee.wants_ticks()
 
@@ -430,7 +443,8 @@ class Session(Generic[G]):
                 self._held.pop()
             self._held.append(event)
         held: list[Event] = []
-        if self._held and self.now >= self._retry_at:
+        # (A hair early counts: the clock's time is a sum of floats.)
+        if self._held and self.now >= self._retry_at - 1e-6:
             held, self._held = self._held, []
         again: list[Event] = []
         if held and self._board_before is not None:
@@ -508,7 +522,11 @@ class Session(Generic[G]):
         elif isinstance(event, BoardStatus):
             self.connected = event.connected
             self.link_message = event.message
+        elif isinstance(event, BoardWait):
+            self.reading = event.reading
+            self.board_failure = event.failure
         elif isinstance(event, ButtonEvent):
+            self.board_failure = ""
             self.referee.hint = ""
             self.referee.on_button(event)
         self._carry_out()
@@ -518,6 +536,15 @@ class Session(Generic[G]):
             return DISK_FULL_SCREEN
         if not self.connected:
             return Screen("Board offline", "", (self.link_message or "Check the cable.",))
+        if self.board_failure:
+            return Screen("Not judged", "", (self.board_failure, "Then press the button again."))
+        screen = self._game_screen()
+        if self.reading:
+            # First, above what the screen said (a fix it lists stays on it).
+            screen = replace(screen, lines=(READING, *screen.lines))
+        return screen
+
+    def _game_screen(self) -> Screen:
         if self.restoring and not self.referee.view.first_things():
             fixes = self.fixes()
             if fixes:

@@ -69,7 +69,10 @@ def sensor_board(
     from .link.board import SerialSensorBoard
 
     wiring = profile.serial if port is None else replace(profile.serial, port=port)
-    return SerialSensorBoard(wiring, profile.cells, clock=clock, settle=settle_filter(profile))
+    sweep_s = profile.timing.sweep_s(len(profile.cells), wiring.sensor == "rfid")
+    return SerialSensorBoard(
+        wiring, profile.cells, clock=clock, settle=settle_filter(profile), sweep_s=sweep_s
+    )
 
 
 def open_devices(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 OCCUPIED = "occupied"
 
@@ -30,7 +30,23 @@ class BoardStatus:
     message: str
 
 
-BoardEvent = BoardSettled | BoardStatus
+@dataclass(frozen=True)
+class BoardSynced:
+    """The board as it stands after sync request ``token``: every cell has been read
+    since the request and has settled, and every change was reported before this."""
+
+    token: int
+
+
+@dataclass(frozen=True)
+class BoardSyncFailed:
+    """Sync request ``token`` was not answered in time; ``message`` says what to check."""
+
+    token: int
+    message: str
+
+
+BoardEvent = BoardSettled | BoardStatus | BoardSynced | BoardSyncFailed
 
 
 class SensorBoard(Protocol):
@@ -44,4 +60,18 @@ class SensorBoard(Protocol):
 
     def close(self) -> None:
         """Release pins or ports."""
+        ...
+
+
+@runtime_checkable
+class SyncBoard(Protocol):
+    """A sensor board that can say when it has been read since a moment (a barrier)."""
+
+    def sync(self, now: float) -> int:
+        """Ask to be told once the board has been read since ``now`` and has settled.
+
+        Returns a token; a later :meth:`SensorBoard.poll` reports ``BoardSynced`` with
+        it after every event it waited for, or ``BoardSyncFailed`` when the board
+        did not answer in time.
+        """
         ...

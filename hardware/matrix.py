@@ -8,7 +8,7 @@ from typing import Any
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardSynced, BoardSyncFailed
 from hardware.settle import SettleFilter
 from wiring.profile import MatrixWiring
 
@@ -77,8 +77,18 @@ class MatrixScanner:
         self._columns.clear()
 
 
+STILL_TIMEOUT_SCANS = 3
+"""A barrier fails when the board has not held still this many settle windows (plus
+scans) after it was asked for: a flickering switch or a piece rocking on its square."""
+
+
 class GpioMatrixBoard:
-    """A :class:`hardware.board.SensorBoard` over a :class:`MatrixScanner`."""
+    """A :class:`hardware.board.SensorBoard` over a :class:`MatrixScanner`.
+
+    Its barrier (:meth:`sync`) is reached once the board has held still (every scan
+    reading the same) for a settle window since it was asked for, with no change still
+    settling.
+    """
 
     def __init__(
         self, scanner: MatrixScanner, settle: SettleFilter, scan_interval_s: float
@@ -90,14 +100,47 @@ class GpioMatrixBoard:
         self._settle = settle
         self._interval = scan_interval_s
         self._next_scan: float | None = None
+        self._syncs: list[tuple[int, float]] = []
+        self._token = 0
+        self._last_raw: dict[str, str] | None = None
+        self._changed_at = float("-inf")
+        """When a scan last read something the scan before it did not."""
+
+    def sync(self, now: float) -> int:
+        self._token = (self._token + 1) & 0xFFFF
+        self._syncs.append((self._token, now))
+        return self._token
 
     def poll(self, now: float) -> list[BoardEvent]:
         """Scan if the interval has passed; report the board when its settled state changes."""
         if self._next_scan is not None and now < self._next_scan:
             return []
         self._next_scan = now + self._interval
-        settled = self._settle.update(self._scanner.scan(), now)
-        return [] if settled is None else [BoardSettled(settled)]
+        raw = self._scanner.scan()
+        if raw != self._last_raw:
+            self._last_raw = raw
+            self._changed_at = now
+        settled = self._settle.update(raw, now)
+        events: list[BoardEvent] = [] if settled is None else [BoardSettled(settled)]
+        window = self._settle.window_s
+        limit = STILL_TIMEOUT_SCANS * (window + self._interval)
+        steady = self._settle.steady(now)
+        while self._syncs:
+            token, asked = self._syncs[0]
+            if steady and now - max(asked, self._changed_at) >= window - 1e-9:
+                events.append(BoardSynced(token))
+            elif now - asked >= limit:
+                events.append(
+                    BoardSyncFailed(
+                        token,
+                        "The board keeps changing: check for a piece rocking on its "
+                        "square or a loose switch wire",
+                    )
+                )
+            else:
+                break
+            self._syncs.pop(0)
+        return events
 
     def close(self) -> None:
         self._scanner.close()

@@ -40,6 +40,16 @@ class SettleFilter:
         """The current settled observation (non-empty cells only)."""
         return dict(self._settled)
 
+    def steady(self, now: float) -> bool:
+        """Whether every cell's reading has settled: nothing is waiting out the window,
+        and the first settled observation has been returned."""
+        return (
+            not self._pending
+            and self._whole is None
+            and self._last_returned is not None
+            and self._settled == self._last_returned
+        )
+
     def restart(self, now: float) -> None:
         """Forget when each pending reading began: from ``now`` on, nothing settles
         until the whole board has held still for the window, and then every change

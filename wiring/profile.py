@@ -45,6 +45,58 @@ class SerialWiring:
 
 
 @dataclass(frozen=True)
+class Timing:
+    """How long the board's real parts take, in the profile's ``[timing]`` section.
+
+    The simulator runs the board's firmware in this time (simulated, so it costs no
+    wall time), and the host expects a sweep of the board to take about
+    :meth:`sweep_s`. Every figure has a default per board kind, with its source in
+    docs/timing.md; a builder enters their own board's measured figures.
+    """
+
+    loop_us: float = 800.0
+    """The firmware's main loop per pass, besides scanning and reading: the link's
+    reads and writes and the bookkeeping (Pico boards)."""
+    scan_ms: float = 0.0
+    """One scan of the whole occupancy matrix: through the shift registers and the
+    firmware's per-cell debounce on a Pico, reading the pins on Pi GPIO."""
+    debounce_ms: float = 0.0
+    """The firmware's debounce: a new reading must be seen again this much later
+    (Pico boards; on Pi GPIO the host's settle window is the only filter)."""
+    transfer_us: float = 40.0
+    """One register transfer with an RFID reader: MicroPython's cost of the driver's
+    call plus the bytes' time on SPI."""
+    transfers_empty: int = 67
+    """Transfers to find a reader's square empty (the driver polls until it gives up)."""
+    transfers_tag: tuple[int, int, int] = (135, 178, 221)
+    """Transfers to read a tag's 4-, 7- and 10-byte UID (wake, anticollision, select,
+    halt)."""
+    switch_us: float = 50.0
+    """Choosing the next reader or antenna (the multiplexer's select lines)."""
+    power_up_ms: float = 0.0
+    """Field on to tag ready, paid on every read when the field is on only while a
+    square is read (an antenna multiplexer); 0 when every reader's field stays on."""
+    readers_per_pass: int = 16
+    """Readers read per pass of the firmware's loop, round the board."""
+
+    def read_us(self, tag: bytes | None) -> float:
+        """The time of one RFID read that found ``tag`` (None: nothing answered)."""
+        if tag is None:
+            transfers = self.transfers_empty
+        else:
+            transfers = self.transfers_tag[min(2, max(0, (len(tag) - 4) // 3))]
+        return self.switch_us + self.power_up_ms * 1000 + transfers * self.transfer_us
+
+    def sweep_s(self, cells: int, rfid: bool) -> float:
+        """About how long one sweep of a board of ``cells`` takes (every cell read once),
+        with no tag on it: what the host allows for a sweep."""
+        if not rfid:
+            return (self.scan_ms * 1000 + self.loop_us) / 1e6
+        passes = -(-cells // max(1, self.readers_per_pass))
+        return (passes * self.loop_us + cells * self.read_us(None)) / 1e6
+
+
+@dataclass(frozen=True)
 class ButtonWiring:
     """The button station: one BCM pin per button, wired to ground (pull-ups on)."""
 
@@ -89,6 +141,8 @@ class Profile:
     """Rack cells by seat, counted from 0 (``[racks] seat1`` is seat 0): cells of
     ``cells`` where a player's rack tiles stand, so the board can see the rack.
     Empty when the board has none."""
+    timing: Timing = field(default_factory=Timing)
+    """How long the board's real parts take (``[timing]``)."""
     specials_printed: bool = False
     """The board has DoubleCross's special spaces printed on it, so the set-up does not
     list where to put their markers."""

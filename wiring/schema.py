@@ -7,7 +7,7 @@ key, says what is wrong and what to do.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from wiring.cells import SCHEMES, scheme_cells
@@ -21,6 +21,7 @@ from wiring.profile import (
     Profile,
     SensorKind,
     SerialWiring,
+    Timing,
 )
 
 MAX_SEATS = 4
@@ -59,6 +60,17 @@ KEYS: dict[str, dict[str, str]] = {
         "hold_time": "hold_time = 1.0",
         "bounce_time": "bounce_time = 0.02",
     },
+    "timing": {
+        "loop_us": "loop_us = 300",
+        "scan_ms": "scan_ms = 7.4",
+        "debounce_ms": "debounce_ms = 30",
+        "transfer_us": "transfer_us = 40",
+        "transfers_empty": "transfers_empty = 67",
+        "transfers_tag": "transfers_tag = [135, 178, 221]",
+        "switch_us": "switch_us = 50",
+        "power_up_ms": "power_up_ms = 5",
+        "readers_per_pass": "readers_per_pass = 16",
+    },
     "racks": {f"seat{n}": f'seat{n} = ["A{15 + n}", "B{15 + n}"]' for n in range(1, MAX_SEATS + 1)},
     "buzzer": {"pin": "pin = 18"},
     "led": {"pin": "pin = 14"},
@@ -81,6 +93,18 @@ OLED_SIZES: dict[str, tuple[tuple[int, int], ...]] = {
     "sh1106": ((128, 128), (128, 64), (128, 32)),
 }
 SERIAL_SENSORS = ("occupancy", "rfid")
+
+# The defaults of [timing], per board kind; docs/timing.md says where each comes from.
+PICO_LOOP_US = 300.0
+"""The Pico firmware's loop with nothing to scan: 9.7 µs in the MicroPython unix
+port, ×30 for the RP2040 at 125 MHz."""
+PICO_SCAN_US_PER_CELL = 33.0
+"""The Pico's matrix scan and per-cell debounce: 248 µs for 15 × 15 in the unix port,
+×30, per cell."""
+GPIO_SCAN_US_PER_CELL = 15.0
+"""One gpiozero pin read on the Pi, per cell of the matrix."""
+PICO_DEBOUNCE_MS = {"occupancy": 30.0, "rfid": 120.0}
+"""The firmware's config.py: DEBOUNCE_MS and RFID_DEBOUNCE_MS."""
 MAX_SCAN_HZ = 1000.0
 
 _MISSING = object()
@@ -316,6 +340,7 @@ class _Builder:
         self.check_pins(oled)
         cells = self.cells(matrix, serial)
         racks = self.racks(cells) if self.has("racks") else {}
+        timing = self.timing(matrix, serial)
 
         if self.problems or cells is None or buttons is None or oled is None:
             return None
@@ -336,6 +361,7 @@ class _Builder:
             simulated_only=simulated_only,
             settle_ms=settle_ms if settle_ms is not None else 150,
             racks=racks,
+            timing=timing,
             specials_printed=specials_printed,
             source=self.doc.label,
         )
@@ -391,6 +417,45 @@ class _Builder:
             return None
         kind = cast(Literal["occupancy", "rfid"], sensor)
         return SerialWiring(port, baudrate, kind, rows, columns)
+
+    def timing(self, matrix: MatrixWiring | None, serial: SerialWiring | None) -> Timing:
+        """The board's parts' times: the defaults for its kind, with ``[timing]``'s figures."""
+        if matrix is not None:
+            cells = len(matrix.row_pins) * len(matrix.column_pins)
+            base = Timing(loop_us=0.0, scan_ms=cells * GPIO_SCAN_US_PER_CELL / 1000)
+        elif serial is not None:
+            cells = serial.rows * serial.columns
+            matrix_scan = "occupancy" in serial.sensor  # switches, alone or beside readers
+            base = Timing(
+                loop_us=PICO_LOOP_US,
+                scan_ms=cells * PICO_SCAN_US_PER_CELL / 1000 if matrix_scan else 0.0,
+                debounce_ms=PICO_DEBOUNCE_MS["occupancy" if matrix_scan else "rfid"],
+            )
+        else:
+            base = Timing()
+        if not self.has("timing"):
+            return base
+        figures: dict[str, Any] = {}
+        for key in ("loop_us", "scan_ms", "debounce_ms", "transfer_us", "switch_us", "power_up_ms"):
+            value = self.number("timing", key, getattr(base, key), 0.0, 1e6)
+            if value is not None:
+                figures[key] = value
+        for key in ("transfers_empty", "readers_per_pass"):
+            count = self.integer("timing", key, getattr(base, key), 1, 100_000)
+            if count is not None:
+                figures[key] = count
+        tags = self.raw("timing", "transfers_tag", False)
+        if tags is not _MISSING:
+            if (
+                not isinstance(tags, list)
+                or len(tags) != 3
+                or not all(isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in tags)
+            ):
+                want = "three positive integers (for 4-, 7- and 10-byte UIDs)"
+                self.wrong_type("timing", "transfers_tag", tags, want)
+            else:
+                figures["transfers_tag"] = tuple(tags)
+        return replace(base, **figures)
 
     def buttons(self) -> ButtonWiring | None:
         if not self.has("buttons"):

@@ -50,6 +50,9 @@ class Firmware:
         self._started = None
         self._request_waiting = False
         self.requests = 0
+        # Sync requests waiting for their sweep: (token bytes, sweeps that must end).
+        self._syncs = []
+        self._answered = None
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -110,6 +113,14 @@ class Firmware:
             self._events = (self._events + 1) & 0xFFFF
             gap = self.scanner.gap(index)
             self._send(wire.CELL, wire.cell_payload(index, value, self._events, gap), now)
+        # A sync is answered once its sweep is done and no reading is still being
+        # debounced: every change made before the request has then been sent.
+        while (
+            self._syncs and self.scanner.swept >= self._syncs[0][1] and not self.scanner.settling()
+        ):
+            token = self._syncs.pop(0)[0]
+            self._answered = token
+            self._send(wire.SYNC_DONE, wire.sync_done_payload(token, self._events), now)
         if not self.ready(now):
             return
         if self._request_waiting:
@@ -134,7 +145,17 @@ class Firmware:
                 self._request_waiting = True
         elif mtype == wire.PING and len(payload) == 2:
             self._send(wire.PONG, payload)
-        elif mtype in (wire.SNAPSHOT_REQUEST, wire.PING):
+        elif mtype == wire.SYNC_REQUEST and len(payload) == 2:
+            if payload == self._answered:
+                # The host asks again for the token last answered: the answer was
+                # lost, and the sweep it waited for is long done.
+                self._send(wire.SYNC_DONE, wire.sync_done_payload(payload, self._events), now)
+            elif all(token != payload for token, _ in self._syncs) and len(self._syncs) < 8:
+                # Answered once a sweep that begins after now has ended: the first
+                # sweep begun from here on is number begun + 1. A repeat of a waiting
+                # token (sent again over a noisy line) is answered once.
+                self._syncs.append((payload, self.scanner.begun + 1))
+        elif mtype in (wire.SNAPSHOT_REQUEST, wire.PING, wire.SYNC_REQUEST):
             # A payload that does not fit its type makes a bad frame: counted, not answered.
             self.deframer.bad += 1
         else:

@@ -34,6 +34,13 @@ class Debouncer:
     def settled(self):
         return self._unsettled == 0
 
+    def pending(self):
+        """True while some cell has a new reading not yet held for the debounce time."""
+        for candidate in self._candidate:
+            if candidate is not _NOTHING:
+                return True
+        return False
+
     def update(self, index, raw, now):
         """Feed one reading; True when the cell's stable value changed."""
         last_read = self._read[index]

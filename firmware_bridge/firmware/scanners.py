@@ -4,8 +4,11 @@ Every scanner has ``cells``, ``poll(now)``, which returns the debounced changes 
 (cell index, value) pairs: value None when the cell emptied, b"" when it holds a
 piece without a readable tag, else the tag's bytes; ``gap(i)``, how many ms before
 cell ``i``'s last reported change was first read its old value was last read (the
-change happened in that gap, a sweep's length on a swept board); and ``ready()``,
-True once every cell has been read and debounced since start.
+change happened in that gap, a sweep's length on a swept board); ``ready()``,
+True once every cell has been read and debounced since start; and ``begun`` and
+``swept``, how many sweeps (every cell read once) have begun and ended since start,
+which the firmware's answer to a sync request waits on, with ``settling()``: True
+while some cell's new reading is still being debounced.
 """
 
 try:
@@ -78,14 +81,20 @@ class MatrixScanner:
         self.cells = matrix.rows * matrix.columns
         self.debouncer = Debouncer(self.cells, debounce_ms)
         self._raw = bytearray(self.cells)
+        self.begun = 0
+        self.swept = 0
 
     def ready(self):
         return self.debouncer.settled()
+
+    def settling(self):
+        return self.debouncer.pending()
 
     def gap(self, index):
         return self.debouncer.gap[index]
 
     def poll(self, now):
+        self.begun += 1
         raw = self.matrix.scan(self._raw)
         update = self.debouncer.update
         changes = []
@@ -93,6 +102,7 @@ class MatrixScanner:
             value = PRESENT if raw[i] else None
             if update(i, value, now):
                 changes.append((i, value))
+        self.swept += 1
         return changes
 
 
@@ -105,10 +115,15 @@ class ReaderSweep:
         self.per_poll = max(1, min(per_poll, cells))
         self.debouncer = Debouncer(cells, debounce_ms)
         self._next = 0
+        self.begun = 0
+        self.swept = 0
 
     def ready(self):
         # A sweep of a large board takes longer than the debounce time.
         return self.debouncer.settled()
+
+    def settling(self):
+        return self.debouncer.pending()
 
     def gap(self, index):
         return self.debouncer.gap[index]
@@ -118,9 +133,13 @@ class ReaderSweep:
         for _ in range(self.per_poll):
             i = self._next
             self._next = (i + 1) % self.cells
+            if i == 0:
+                self.begun += 1
             tag = self.readers.read_uid(i)
             if self.debouncer.update(i, tag, now):
                 changes.append((i, tag))
+            if self._next == 0:
+                self.swept += 1
         return changes
 
 
@@ -139,6 +158,18 @@ class MatrixWithReaders:
         self.retry_ms = retry_ms
         self._untagged = {}
         self._tag_gap = {}
+
+    @property
+    def begun(self):
+        # Each poll scans the whole matrix and reads every tag it changed.
+        return self.matrix.begun
+
+    @property
+    def swept(self):
+        return self.matrix.swept
+
+    def settling(self):
+        return self.matrix.settling()
 
     def gap(self, index):
         # A tag that answered on a retry became readable since the last try.

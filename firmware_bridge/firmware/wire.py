@@ -4,8 +4,8 @@ docs/protocol.md is the reference. Kept free of anything MicroPython lacks, so t
 same file runs on the Pico and under CPython.
 """
 
-PROTOCOL_VERSION = 2
-FIRMWARE_VERSION = (2, 0, 0)
+PROTOCOL_VERSION = 3
+FIRMWARE_VERSION = (3, 0, 0)
 
 HELLO = 0x01
 CELL = 0x02
@@ -14,6 +14,8 @@ SNAPSHOT_REQUEST = 0x04
 PING = 0x05
 PONG = 0x06
 ERROR = 0x07
+SYNC_REQUEST = 0x08
+SYNC_DONE = 0x09
 
 SENSOR_OCCUPANCY = 0
 SENSOR_RFID = 1
@@ -182,6 +184,11 @@ def snapshot_payloads(snap_id, values, events=0):
         first += count
         if first >= total:
             return parts
+
+
+def sync_done_payload(token, events=0):
+    """The answer to sync request ``token`` (its 2 payload bytes), after cell event ``events``."""
+    return bytes((token[0], token[1], (events >> 8) & 0xFF, events & 0xFF))
 
 
 def error_payload(code, text):

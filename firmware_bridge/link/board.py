@@ -20,11 +20,20 @@ from firmware_bridge.link.messages import (
     Hello,
     Reading,
     SnapshotRequest,
+    SyncDone,
+    SyncRequest,
     encode,
 )
 from firmware_bridge.link.mirror import BoardMirror
 from firmware_bridge.link.transport import Opener, SerialTransport, open_serial
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
+from hardware.board import (
+    OCCUPIED,
+    BoardEvent,
+    BoardSettled,
+    BoardStatus,
+    BoardSynced,
+    BoardSyncFailed,
+)
 from hardware.clock import Clock
 from hardware.settle import SettleFilter
 from wiring.profile import SerialWiring
@@ -38,6 +47,27 @@ SILENCE_S = 5.0
 OUT_OF_STEP_S = 1.0
 """A copy of the board stale for this long is shown: quicker recoveries are not."""
 OUT_OF_STEP = "Board out of step: reading it again"
+
+SYNC_SWEEPS = 3
+"""A sync request not answered within this many sweeps of the board has failed."""
+SYNC_MARGIN_S = 0.5
+"""Time a sync request is allowed besides the sweeps: the link's bytes both ways, a
+pass of the firmware's loop, and a debounce still under way."""
+SYNC_RESEND_S = 0.25
+"""How often an unanswered sync request is sent again: the request or its answer may
+be lost on a noisy line, and the board ignores a token it is still working on."""
+CATCH_UP_S = 30.0
+"""How long an answered sync request waits for the host's copy of the board to be
+whole and settled again (frames lost before the answer): the OLED says the board is
+out of step meanwhile."""
+NOT_SETTLING = (
+    "The board does not hold still: check for a piece rocking on its square, and the "
+    "USB cable to the Pico"
+)
+NOT_ANSWERING = (
+    "The board is not answering: check the USB cable to the Pico and that its "
+    "firmware is running (tabletop diag)"
+)
 
 FOREIGN_CONFIRM = 3
 """Frames of one other protocol version, with none of ours between them, that make a
@@ -75,9 +105,12 @@ class SerialSensorBoard:
         settle_window_s: float | None = None,
         settle: SettleFilter | None = None,
         opener: Opener = open_serial,
+        sweep_s: float = 1.0,
     ) -> None:
         """``settle`` is the settle filter to use; without it one of ``settle_window_s``
-        is made."""
+        is made. ``sweep_s`` is about how long the board takes to read every cell once
+        (the profile's timing): a sync request not answered within
+        :data:`SYNC_SWEEPS` sweeps has failed."""
         size = wiring.rows * wiring.columns
         if len(cells) != size:
             raise ValueError(
@@ -110,14 +143,52 @@ class SerialSensorBoard:
         self._foreign_hello: ForeignHello | None = None
         self._foreign_version = 0
         self._foreign_run = 0
+        self.sweep_s = sweep_s
+        self._sync_token = 0
+        # Waiting sync requests: token -> [asked at, last sent at, answered].
+        self._syncs: dict[int, list[float | bool]] = {}
+
+    def sync(self, now: float) -> int:
+        """Ask the board for a sweep that begins after ``now`` (a sync request); a later
+        poll reports ``BoardSynced`` once its answer has come, after every cell event
+        sent before it, and every cell has settled; ``BoardSyncFailed`` when no answer
+        came within :data:`SYNC_SWEEPS` sweeps."""
+        self._sync_token = (self._sync_token + 1) & 0xFFFF
+        token = self._sync_token
+        self._syncs[token] = [now, now, False]
+        self._send_sync(token)
+        return token
+
+    def _send_sync(self, token: int) -> None:
+        if self.transport.is_open:
+            self.transport.write(self._clock.now(), encode(SyncRequest(token), self._seq))
+            self._seq = (self._seq + 1) & 0xFFFF
+
+    def _barriers(self, now: float, events: list[BoardEvent]) -> None:
+        """Report each sync request answered with every cell settled, or failed."""
+        limit = SYNC_SWEEPS * self.sweep_s + SYNC_MARGIN_S
+        steady = self.transport.is_open and self.mirror.current and self._settle.steady(now)
+        for token, (asked, sent, answered) in list(self._syncs.items()):
+            if answered and steady:
+                events.append(BoardSynced(token))
+            elif not answered and now - float(asked) >= limit:
+                events.append(BoardSyncFailed(token, NOT_ANSWERING))
+            elif answered and now - float(asked) >= CATCH_UP_S:
+                events.append(BoardSyncFailed(token, NOT_SETTLING))
+            else:
+                if not answered and now - float(sent) >= SYNC_RESEND_S:
+                    self._syncs[token][1] = now
+                    self._send_sync(token)
+                continue
+            del self._syncs[token]
 
     def poll(self, now: float) -> list[BoardEvent]:
         """Read the link; return status changes and newly settled observations."""
         events: list[BoardEvent] = []
+        envelopes: list[Envelope] = []
         if not self.transport.is_open and self.transport.open_due(now):
             self._resync(now)
         if self.transport.is_open:
-            envelopes: list[Envelope] = []
             for item in self.decoder.feed_all(self.transport.read(now)):
                 if isinstance(item, ForeignFrame):
                     self._foreign(item.version, None)
@@ -138,6 +209,9 @@ class SerialSensorBoard:
                         envelope.message.text,
                     )
                 self.mirror.apply(envelope)
+                message = envelope.message
+                if isinstance(message, SyncDone) and message.token in self._syncs:
+                    self._syncs[message.token][2] = True
             if envelopes:
                 self._last_frame = now
             if self.mirror.current:
@@ -168,9 +242,16 @@ class SerialSensorBoard:
                 # settle together, and with any change that follows them.
                 self._settle.restart(now)
             self._distrusts = distrusts
-            settled = self._settle.update(self._raw(self.mirror.readings), now, self._delays())
-            if settled is not None:
-                events.append(BoardSettled(settled))
+            # With no new frame and nothing settling the filter has nothing to do: the
+            # board (225 cells) is not rebuilt every poll (half a simulated RFID game's
+            # time, by cProfile, before this).
+            if envelopes or not self._settle.steady(now):
+                raw = self._raw(self.mirror.readings)
+                settled = self._settle.update(raw, now, self._delays())
+                if settled is not None:
+                    events.append(BoardSettled(settled))
+        if self._syncs:
+            self._barriers(now, events)
         return events
 
     def _delays(self) -> dict[str, float]:

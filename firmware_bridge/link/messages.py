@@ -12,7 +12,7 @@ from enum import IntEnum
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import HEADER_LEN, unwrap, wrap
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_TAG = 10
 """Longest UID (ISO 14443-A triple size)."""
 MAX_ERROR_TEXT = 64
@@ -29,6 +29,8 @@ class MessageType(IntEnum):
     PING = 0x05
     PONG = 0x06
     ERROR = 0x07
+    SYNC_REQUEST = 0x08
+    SYNC_DONE = 0x09
 
 
 SENSOR_KINDS: tuple[str, ...] = ("occupancy", "rfid", "occupancy+rfid")
@@ -115,6 +117,23 @@ class Pong:
 
 
 @dataclass(frozen=True)
+class SyncRequest:
+    """Host to board: answer with ``token`` once a sweep that began after this arrived
+    is done and its cell events are sent."""
+
+    token: int
+
+
+@dataclass(frozen=True)
+class SyncDone:
+    """Board to host: the sweep asked for by sync request ``token`` is done; ``events``
+    is the number of the last cell event sent before this answer."""
+
+    token: int
+    events: int = 0
+
+
+@dataclass(frozen=True)
 class BoardError:
     """The board reports a problem (a bad request, a reader that does not answer)."""
 
@@ -123,7 +142,16 @@ class BoardError:
 
 
 Message = (
-    Hello | ForeignHello | CellEvent | SnapshotPart | SnapshotRequest | Ping | Pong | BoardError
+    Hello
+    | ForeignHello
+    | CellEvent
+    | SnapshotPart
+    | SnapshotRequest
+    | Ping
+    | Pong
+    | SyncRequest
+    | SyncDone
+    | BoardError
 )
 
 
@@ -178,6 +206,10 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.PING, token.to_bytes(2, "big")
         case Pong(token):
             return MessageType.PONG, token.to_bytes(2, "big")
+        case SyncRequest(token):
+            return MessageType.SYNC_REQUEST, _u16(token)
+        case SyncDone(token, events):
+            return MessageType.SYNC_DONE, _u16(token) + _u16(events)
         case BoardError(code, text):
             return MessageType.ERROR, bytes((code,)) + text.encode()[:MAX_ERROR_TEXT]
         case ForeignHello():
@@ -266,6 +298,14 @@ def _decode_payload(mtype: int, payload: bytes) -> Message:
             raise FrameError(f"a ping or pong has 2 payload bytes, not {n}")
         token = int.from_bytes(payload, "big")
         return Ping(token) if mtype == MessageType.PING else Pong(token)
+    if mtype == MessageType.SYNC_REQUEST:
+        if n != 2:
+            raise FrameError(f"a sync request has 2 payload bytes, not {n}")
+        return SyncRequest(_get16(payload, 0))
+    if mtype == MessageType.SYNC_DONE:
+        if n != 4:
+            raise FrameError(f"a sync answer has 4 payload bytes, not {n}")
+        return SyncDone(_get16(payload, 0), _get16(payload, 2))
     if mtype == MessageType.ERROR:
         if not 1 <= n <= 1 + MAX_ERROR_TEXT:
             raise FrameError(f"an error report has a code and up to {MAX_ERROR_TEXT} bytes of text")

@@ -12,6 +12,7 @@ from firmware_bridge.link.messages import (
     Pong,
     Reading,
     SnapshotPart,
+    SyncDone,
 )
 
 log = logging.getLogger(__name__)
@@ -95,7 +96,8 @@ class BoardMirror:
         return self._untrusted
 
     def _fits(self, message: Message) -> bool:
-        """Whether ``message`` is one this board would send (hello, cell, snapshot, pong)."""
+        """Whether ``message`` is one this board would send (hello, cell, snapshot, pong,
+        sync answer)."""
         if isinstance(message, CellEvent):
             if message.cell < self.size:
                 return True
@@ -106,7 +108,7 @@ class BoardMirror:
                 return True
             log.warning("snapshot of %d cells on a board of %d", message.total, self.size)
             return False
-        return isinstance(message, Hello | Pong)
+        return isinstance(message, Hello | Pong | SyncDone)
 
     def _catch_up(self, events: int) -> None:
         """Account for the board having sent cell events up to ``events``."""
@@ -163,5 +165,5 @@ class BoardMirror:
                 self._trust(cell)
             if self.current:
                 self.wants_snapshot = False
-        elif isinstance(message, Hello):
+        elif isinstance(message, Hello | SyncDone):
             self._catch_up(message.events)

@@ -6,6 +6,14 @@ the fake ``machine`` pins and writes real frames into the pty, which the host
 opens with pyserial like any device. Nothing runs in a thread: ``step`` runs the
 firmware's loop once and returns when what it wrote has reached the host's end of
 the pty, so a test with a FakeClock, and a simulated game, stays deterministic.
+
+Given the profile's :class:`wiring.profile.Timing`, the board keeps the real parts'
+time, in simulated time: each pass of the firmware's loop lasts as long as its
+scan and its reads would on the Pico (each reader read costs its switching, its
+tag's power-up and its SPI transfers), passes follow one another as the firmware's
+loop does, and what a pass sends reaches the host once the pass is over and its
+bytes have crossed the serial link at the profile's baud rate. The firmware runs
+with the profile's debounce and readers per pass (docs/timing.md).
 """
 
 from __future__ import annotations
@@ -28,6 +36,7 @@ from typing import Any
 from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 from firmware_bridge.link.fake_mfrc522 import Card, CardError, MuxedReaderBoard
 from hardware.clock import Clock
+from wiring.profile import Timing
 
 SIM_CONFIG = {
     "MATRIX_SPI": 0,
@@ -113,6 +122,25 @@ class LineNoise:
         return frame
 
 
+class _TimedReaders:
+    """The readers, each read charged its time on the real part to ``board``'s pass."""
+
+    def __init__(self, readers: FakeReaders, timing: Timing, board: SimulatedSerialBoard):
+        self.readers = readers
+        self.timing = timing
+        self.board = board
+
+    def read_uid(self, index: int) -> bytes | None:
+        tag = self.readers.read_uid(index)
+        self.board.pass_us += self.timing.read_us(tag)
+        return tag
+
+
+_MIN_PASS_S = 50e-6
+"""The shortest pass of the firmware's loop the model allows (it never takes no time)."""
+_BITS_PER_BYTE = 10
+"""A byte on a UART: start bit, 8 data bits, stop bit."""
+
 _PTY_HOLDS = 4095
 """The most bytes the host's end of a pty holds unread (the line discipline's buffer)."""
 _DELIVERY_S = 0.5
@@ -141,6 +169,8 @@ class _PtyPort:
         self.dropped = 0
         self.sent = 0
         """Bytes written into the pty so far."""
+        self.held: list[bytes] | None = None
+        """While a timed pass runs: what it wrote, sent once the pass is over."""
 
     def read(self) -> bytes:
         try:
@@ -151,6 +181,13 @@ class _PtyPort:
         return self.noise.damage(data) if self.noise is not None else data
 
     def write(self, data: bytes) -> None:
+        if self.held is not None:
+            self.held.append(bytes(data))
+            return
+        self.send(bytes(data))
+
+    def send(self, data: bytes) -> None:
+        """Put ``data`` on the wire now."""
         if self.noise is not None:
             data = self.noise.damage(self.noise.cut(bytes(data)))
         try:
@@ -173,6 +210,9 @@ class SimulatedSerialBoard:
     multiplexer and the firmware's own driver reads the tags (tags must be 4, 7
     or 10 bytes). That is some 50 times slower per reader read, too slow for
     whole simulated games on a swept 15×15 board.
+
+    With ``timing`` (the profile's), the board keeps the real parts' time (see the
+    module's docstring); ``baudrate`` is the link's speed.
     """
 
     def __init__(
@@ -185,6 +225,8 @@ class SimulatedSerialBoard:
         cells: Sequence[str] | None = None,
         snapshot_ms: int = 2000,
         register_readers: bool = False,
+        timing: Timing | None = None,
+        baudrate: int = 115200,
     ) -> None:
         if sensor not in SENSORS:
             raise SimulatedBoardError(
@@ -203,6 +245,15 @@ class SimulatedSerialBoard:
         self.cells: tuple[str, ...] | None = tuple(cells) if cells is not None else None
         self.snapshot_ms = snapshot_ms
         self.register_readers = register_readers
+        self.timing = timing
+        self.baudrate = baudrate
+        self.pass_us = 0.0
+        """What the firmware's pass now running has cost so far, in µs (timed boards)."""
+        self._free_at: float | None = None
+        """When the firmware's next pass starts (timed boards)."""
+        self._link_free = 0.0
+        self._outgoing: list[tuple[float, list[bytes]]] = []
+        """Bytes on their way to the host, with when they arrive (timed boards)."""
         self.pieces: dict[int, bytes] = {}
         """What lies on the board: cell index -> tag bytes (b"" for no tag)."""
         self._dir = tempfile.mkdtemp(prefix="tabletop-sim-")
@@ -219,6 +270,13 @@ class SimulatedSerialBoard:
         config = SimpleNamespace(
             **SIM_CONFIG, ROWS=self.rows, COLUMNS=self.columns, SENSOR=self.sensor
         )
+        timing = self.timing
+        if timing is not None:
+            debounce = round(timing.debounce_ms)
+            config.DEBOUNCE_MS = config.RFID_DEBOUNCE_MS = debounce
+            config.READERS_PER_STEP = timing.readers_per_pass
+        self._free_at = None
+        self._outgoing = []
         self._matrix: ShiftRegisterMatrix | None = None
         self._readers: FakeReaders | None = None
         self.rfid_board: MuxedReaderBoard | None = None
@@ -253,15 +311,21 @@ class SimulatedSerialBoard:
         else:
             # The readers are simulated per cell, not as MFRC522 registers on SPI.
             self._readers = FakeReaders(self.rows * self.columns)
+            readers: Any = self._readers
+            if timing is not None:
+                readers = _TimedReaders(self._readers, timing, self)
             if self.sensor == "rfid":
                 scanner = scanners.ReaderSweep(
-                    self._readers, self.rows * self.columns, config.RFID_DEBOUNCE_MS, 64
+                    readers,
+                    self.rows * self.columns,
+                    config.RFID_DEBOUNCE_MS,
+                    config.READERS_PER_STEP,
                 )
             else:
                 config.SENSOR = "occupancy"
                 matrix = runner.build_scanner(machine, config)
                 config.SENSOR = self.sensor
-                scanner = scanners.MatrixWithReaders(matrix, self._readers, config.TAG_RETRY_MS)
+                scanner = scanners.MatrixWithReaders(matrix, readers, config.TAG_RETRY_MS)
         if self._master is None:
             raise SimulatedBoardError("the simulated board is unplugged")
         self.port = _PtyPort(self._master, self._noise)
@@ -332,9 +396,41 @@ class SimulatedSerialBoard:
             now = self.clock.now()
         waiting = _pending(self._slave)
         sent = self.port.sent
-        self.firmware.step(round(now * 1000))
+        if self.timing is None:
+            self.firmware.step(round(now * 1000))
+        else:
+            self._run_passes(now, self.timing)
         if self.port.sent > sent:
             self._delivered(waiting + self.port.sent - sent)
+
+    def _run_passes(self, now: float, timing: Timing) -> None:
+        """Run every pass of the firmware's loop that starts by ``now``, each as long as
+        its parts take, and send the host what has crossed the link by ``now``.
+
+        A pass reads the board as it is at ``now``: the simulation changes it only
+        between its steps, so a pass started since the last step sees it as it was
+        when the pass started."""
+        if self._free_at is None:
+            self._free_at = now
+        scan_us = timing.scan_ms * 1000 if self.sensor != "rfid" else 0.0
+        while self._free_at <= now + 1e-9:
+            start = self._free_at
+            self.pass_us = timing.loop_us + scan_us
+            self.port.held = []
+            try:
+                self.firmware.step(round(start * 1000))
+            finally:
+                out, self.port.held = self.port.held, None
+            end = start + max(self.pass_us / 1e6, _MIN_PASS_S)
+            if out:
+                size = sum(len(frame) for frame in out)
+                begin = max(self._link_free, end)
+                self._link_free = begin + size * _BITS_PER_BYTE / self.baudrate
+                self._outgoing.append((self._link_free, out))
+            self._free_at = end
+        while self._outgoing and self._outgoing[0][0] <= now + 1e-9:
+            for frame in self._outgoing.pop(0)[1]:
+                self.port.send(frame)
 
     def _delivered(self, count: int) -> None:
         """Wait until the host's end of the pty holds ``count`` bytes.

@@ -23,6 +23,7 @@ from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
 
 from ..decisions import Played
+from ..fixes import Fix
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..loop import Loop
@@ -53,6 +54,9 @@ SERIAL_STEP_S = 0.01
 """How often the simulated Pico runs its loop and the host reads the link."""
 FIRMWARE_DEBOUNCE_S = 0.06
 """Margin for the Pico's own debounce before the host's settle window starts."""
+LOOK_S = 30.0
+"""The longest a hand waits for the OLED's answer (a press judged, a question asked)
+before it goes on regardless."""
 
 
 def _out_of_turn(game: Game, players: dict[int, Player]) -> Action | None:
@@ -111,6 +115,9 @@ class _Idle:
     def wants_ticks(self) -> bool:
         return False
 
+    def waits_for_board(self, event: Any) -> bool:
+        return False
+
 
 class Simulation:
     """One simulated table: board, station, OLED, session and loop on a fake clock.
@@ -127,6 +134,9 @@ class Simulation:
         )
         self.clock = FakeClock()
         self.pace = DEFAULT_PACE_S
+        self.watch_board = False
+        """The computer's quick hand: after each piece it moves, it waits until the board
+        has read the piece (the OLED shows it) before the next step."""
         self.rng = random.Random(opts.seed)
         self.dice = DiceSource.seeded(opts.seed)
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
@@ -226,7 +236,13 @@ class Simulation:
             assert profile.serial is not None
             wiring = profile.serial
             self.serial_sim = SimulatedSerialBoard(
-                wiring.rows, wiring.columns, wiring.sensor, self.clock, cells=cells
+                wiring.rows,
+                wiring.columns,
+                wiring.sensor,
+                self.clock,
+                cells=cells,
+                timing=profile.timing,
+                baudrate=wiring.baudrate,
             )
             surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
             port = self.serial_sim.port_name
@@ -361,6 +377,12 @@ class Simulation:
         if self.lobby is not None:
             self.lobby.refresh()
         self.advance(0.5)
+        # The table reads its board before play starts (the first snapshot of a swept
+        # board waits for two sweeps).
+        end = self.clock.now() + LOOK_S
+        while not self.loop.board_read and self.clock.now() < end:
+            self.advance(self.step_s)
+        self._watch_board(looks=True)
 
     def close(self) -> None:
         self.station.close()
@@ -490,6 +512,12 @@ class Simulation:
         labels: list[str] = []
         if line.verb == "place":
             labels = self.hand.piece_labels(cells, line.args[1] if len(line.args) > 1 else "piece")
+            layout = session.game.layout()
+            if all(
+                cell in layout and layout[cell].label == label
+                for cell, label in zip(cells, labels, strict=True)
+            ):
+                return  # put back where the game has it: a fix, whether or not shown yet
         why = self.hand.not_the_movers(line.verb, cells, labels, dict(self.world.contents))
         if why is not None:
             raise line.error(
@@ -503,13 +531,18 @@ class Simulation:
             cells = args[0].split(",")
             piece = args[1] if len(args) > 1 else "piece"
             labels = self.hand.piece_labels(cells, piece)
+            fixing = self._fixing()
             for cell, label in zip(cells, labels, strict=True):
                 self.world.place(cell, label)
             self.advance(self.pace)
+            self._watch_board(self.hand.judged_as_laid or self._fixed(fixing))
         elif verb == "lift":
+            fixing = self._fixing()
             self.world.lift(args[0])
             self.advance(self.pace)
+            self._watch_board(self._fixed(fixing))
         elif verb == "slide":
+            fixing = self._fixing()
             label = self.world.lift(args[0])
             self.advance(0.04)
             for over in args[1:-1]:
@@ -519,6 +552,7 @@ class Simulation:
                 self.advance(0.02)
             self.world.place(args[-1], label)
             self.advance(self.pace)
+            self._watch_board(self.hand.judged_as_laid or self._fixed(fixing))
         elif verb == "tap":
             self.world.place(args[0], "hand")
             self.advance(seconds(line, 1, 0.05))
@@ -527,9 +561,11 @@ class Simulation:
         elif verb == "press":
             self.buttons.press(args[0])
             self.advance(self.pace)
+            self.look()
         elif verb == "hold":
             self.buttons.hold(args[0], seconds(line, 1, self.profile.buttons.hold_time + 0.2))
             self.advance(self.pace)
+            self.look()
         elif verb == "wait":
             self.advance(seconds(line, 0, 0))
         elif verb == "dice":
@@ -553,6 +589,7 @@ class Simulation:
         elif verb == "takeback":
             self.buttons.hold("back", self.profile.buttons.hold_time + 0.2)
             self.advance(self.pace)
+            self.look()
             self.choose(TAKE_BACK)
         elif (steps := self.hand.script_steps(verb, args)) is not None:
             for step in steps:
@@ -560,8 +597,63 @@ class Simulation:
         else:
             raise line.error(f"'{verb}' has no meaning in {self.kit.name}")
 
+    def _fixing(self) -> list[Fix]:
+        """The fixes the OLED lists now (none while the menu is open)."""
+        session = self._session
+        return session.pending_fixes() if session is not None and self.lobby is None else []
+
+    def _fixed(self, fixes: list[Fix]) -> bool:
+        """Whether the hand has made every one of ``fixes``: a person who made every fix
+        the OLED listed looks at it again (for what comes next) before going on."""
+        contents = self.world.contents
+        for fix in fixes:
+            if fix.action == "lift" and fix.cell in contents:
+                return False
+            if fix.action == "place" and (
+                fix.cell not in contents
+                or (fix.piece is not None and contents[fix.cell] != fix.piece.label)
+            ):
+                return False
+        return bool(fixes)
+
+    def _watch_board(self, looks: bool = False) -> None:
+        """Wait until the settled board reads every piece where the simulated world has it:
+        the computer's quick hand after each step, and a person (``looks``) after laying
+        a piece the game judges as it lands or making the last of the fixes the OLED
+        listed, who reads the OLED before going on."""
+        if not (self.watch_board or looks) or self._session is None or self.lobby is not None:
+            return
+        end = self.clock.now() + LOOK_S
+        while (
+            self._session.observation != self.world.readings()
+            and self.clock.now() < end
+            and not self._held_up()
+        ):
+            self.advance(self.step_s)
+
+    def look(self) -> None:
+        """As a person at the table: wait until the presses made have been judged (the
+        board is being read meanwhile) before the next action."""
+        end = self.clock.now() + LOOK_S
+        while (
+            (self.loop.waiting or not self.loop.events.empty())
+            and self.clock.now() < end
+            and not self._held_up()
+        ):
+            self.advance(self.step_s)
+
+    def _held_up(self) -> bool:
+        """Whether the OLED says the table is held up (a full disk, the board offline):
+        a person reads that and does not wait for the board."""
+        session = self._session
+        return session is not None and (session.disk_full is not None or not session.connected)
+
     def choose(self, value: object) -> None:
-        """Answer the open menu with ``value``, pressing right and ok as a player would."""
+        """Answer the open menu with ``value``, pressing right and ok as a player would:
+        once the OLED asks (a piece laid is asked about once the board has read it)."""
+        end = self.clock.now() + LOOK_S
+        while self.session.referee.menu is None and self.clock.now() < end:
+            self.advance(self.step_s)
         referee = self.session.referee
         menu = referee.menu
         if menu is None:
@@ -574,6 +666,7 @@ class Simulation:
             self.advance(0.05)
         self.buttons.press("ok")
         self.advance(self.pace)
+        self.look()
 
     def run_script(self, lines: Iterable[Line]) -> None:
         """Run script lines; a script given whole is checked whole before anything runs.
@@ -587,6 +680,9 @@ class Simulation:
             self.play_computer_seats()
             self.run_line(line)
         self.play_computer_seats()
+        # The last lines' pieces are shown once the board has read them.
+        self._watch_board(looks=True)
+        self.look()
 
     def play_computer_seats(self) -> None:
         """While a computer seat is to move, carry out the move the OLED shows."""
@@ -628,8 +724,15 @@ class Simulation:
         plies = 0
         # A computer's hand is quick: just long enough for each step to settle.
         self.pace = self.profile.settle_ms / 1000 + 2 * self.interval
+        self.watch_board = True
         if self.serial_sim is not None:
             self.pace += FIRMWARE_DEBOUNCE_S
+            if self.serial_sim.timing is not None:
+                # The simulated Pico keeps its own time between the host's reads, so
+                # reading the link a few times per settle window shows the host every
+                # frame at most that late, for far less work (the hand waits for the
+                # board to be read before each step anyway).
+                self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 3)
         else:
             # The computer's hand changes the board only between steps, so scanning
             # a few times per settle window sees exactly what scanning at the

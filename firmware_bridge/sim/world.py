@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from hardware.board import OCCUPIED
+
 
 class Surface(Protocol):
     """The sensing side of a simulated board: switches or tag readers."""
@@ -20,6 +22,10 @@ class Surface(Protocol):
     def place(self, cell: str, label: str) -> None: ...
 
     def lift(self, cell: str) -> None: ...
+
+    def reading(self, cell: str) -> str:
+        """What the cell's sensor says of the piece on it (once it has read it)."""
+        ...
 
 
 class World:
@@ -55,6 +61,10 @@ class World:
         self.surface.lift(cell)
         self.save()
         return label
+
+    def readings(self) -> dict[str, str]:
+        """What the sensors will say of the board as it lies, once they have read it."""
+        return {cell: self.surface.reading(cell) for cell in self.contents}
 
     def load(self, contents: Mapping[str, str]) -> None:
         for cell in list(self.contents):
@@ -98,6 +108,9 @@ class MatrixSurface:
     def lift(self, cell: str) -> None:
         self.matrix.lift(cell)  # type: ignore[attr-defined]
 
+    def reading(self, cell: str) -> str:
+        return OCCUPIED
+
 
 class SerialSurface:
     """A simulated serial board: switches, or tag readers that read each piece's tag.
@@ -130,6 +143,9 @@ class SerialSurface:
         tag = self._tag_for(label)
         self._on[cell] = tag
         self.board.place(cell, tag=tag)  # type: ignore[attr-defined]
+
+    def reading(self, cell: str) -> str:
+        return self._on.get(cell, OCCUPIED)
 
     def lift(self, cell: str) -> None:
         self.board.lift(cell)  # type: ignore[attr-defined]

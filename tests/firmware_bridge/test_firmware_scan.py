@@ -21,6 +21,8 @@ from firmware_bridge.link.messages import (
     Pong,
     SnapshotPart,
     SnapshotRequest,
+    SyncDone,
+    SyncRequest,
     encode,
 )
 
@@ -242,7 +244,7 @@ def test_a_frame_of_another_protocol_version_gets_an_error_naming_ours() -> None
     port.incoming += b"\x00" + wire.cobs_encode(packet) + b"\x00"
     fw.step(10)
     messages = [e.message for e in LinkDecoder().feed(port.take())]
-    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v2")]
+    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v3")]
     assert fw.requests == 0
 
 
@@ -353,3 +355,72 @@ def test_a_quiet_board_sends_a_hello_every_half_second_with_its_last_event() -> 
     run(fw, 2700, 3000)
     messages = [e.message for e in LinkDecoder().feed(port.take())]
     assert messages == [CellEvent(4, None, 2, 10)]
+
+
+def test_a_sync_is_answered_once_its_scan_is_done_and_nothing_is_being_debounced() -> None:
+    fw, board, port = firmware_rig()
+    run(fw, 0, 200)
+    port.take()
+    port.incoming += encode(SyncRequest(7), 0)
+    run(fw, 200, 210)
+    # The pass that read the request scanned after it: answered at once.
+    assert [e.message for e in LinkDecoder().feed(port.take())] == [SyncDone(7, 0)]
+    board.closed = {4}
+    run(fw, 210, 220)  # closed: being debounced (30 ms)
+    port.incoming += encode(SyncRequest(8), 1)
+    answered = []
+    for now in range(220, 300, 10):
+        fw.step(now)
+        messages = [e.message for e in LinkDecoder().feed(port.take())]
+        if messages:
+            answered.append((now, messages))
+    # The switch is reported first, then the answer: the press that asked is judged
+    # with it.
+    assert answered == [(240, [CellEvent(4, b"", 1, 10), SyncDone(8, 1)])]
+
+
+def test_a_sync_on_a_swept_reader_board_waits_for_a_sweep_begun_after_it() -> None:
+    readers = FakeReaders(8)
+    port = ListPort()
+    scanner = scanners.ReaderSweep(readers, 8, 60, per_poll=2)
+    fw = app.Firmware(port, scanner, 2, 4, "rfid")
+    now = 0
+    while now < 500 or scanner.begun == scanner.swept:
+        fw.step(now)
+        now += 10
+    port.take()
+    # Mid-sweep: the sweep under way began before the request, so the answer waits
+    # for the end of the next one (4 passes of 2 readers).
+    left = 4 - scanner._next // 2
+    port.incoming += encode(SyncRequest(3), 0)
+    passes = 0
+    while True:
+        fw.step(now)
+        now += 10
+        passes += 1
+        if any(isinstance(e.message, SyncDone) for e in LinkDecoder().feed(port.take())):
+            break
+    assert passes == left + 4
+
+
+def test_a_repeated_sync_token_is_answered_once() -> None:
+    fw, _, port = firmware_rig()
+    run(fw, 0, 200)
+    port.take()
+    port.incoming += encode(SyncRequest(5), 0) + encode(SyncRequest(5), 1)
+    run(fw, 200, 230)
+    assert [e.message for e in LinkDecoder().feed(port.take())].count(SyncDone(5, 0)) == 1
+
+
+def test_the_token_last_answered_asked_again_is_answered_again_at_once() -> None:
+    fw, board, port = firmware_rig()
+    run(fw, 0, 200)
+    port.incoming += encode(SyncRequest(9), 0)
+    run(fw, 200, 210)
+    port.take()  # the answer is lost on the line
+    board.closed = {4}
+    run(fw, 210, 250)  # and a switch changes meanwhile
+    port.take()
+    port.incoming += encode(SyncRequest(9), 1)
+    fw.step(250)
+    assert [e.message for e in LinkDecoder().feed(port.take())] == [SyncDone(9, 1)]

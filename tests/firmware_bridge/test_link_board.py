@@ -28,7 +28,14 @@ from firmware_bridge.link.messages import (
     encode,
 )
 from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
+from hardware.board import (
+    OCCUPIED,
+    BoardEvent,
+    BoardSettled,
+    BoardStatus,
+    BoardSynced,
+    BoardSyncFailed,
+)
 from hardware.clock import FakeClock
 from hardware.settle import SettleFilter
 from wiring.profile import SerialWiring
@@ -77,7 +84,7 @@ def test_the_host_connects_and_reports_the_settled_board(
     sim.place(0)
     host = host_for(sim, clock)
     events = run(sim, host, clock, 0.6)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "B2": OCCUPIED}]
     host.close()
 
@@ -112,7 +119,7 @@ def test_unplug_mid_stream_then_replug_gives_exactly_the_board(
     sim.place("C1")
     sim.replug()
     events = run(sim, host, clock, 6.0)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "C1": OCCUPIED, "D3": OCCUPIED}]
     assert sim.firmware.requests >= 1
     assert sim.boots == 2
@@ -185,7 +192,7 @@ def say(port: MemoryPort, *messages: tuple[int, Message]) -> None:
         port.incoming += encode(message, seq)
 
 
-HELLO = Hello((2, 0, 0), ROWS, COLUMNS, "occupancy")
+HELLO = Hello((3, 0, 0), ROWS, COLUMNS, "occupancy")
 EMPTY = SnapshotPart(1, 12, 0, (None,) * 12)
 
 
@@ -221,7 +228,7 @@ def test_changes_found_by_a_snapshot_settle_only_with_every_later_change(
     x, y = bytes.fromhex("0A0B0C0D"), bytes.fromhex("01020304")
     port = MemoryPort()
     host = memory_board(clock, port, "rfid")
-    hello = Hello((2, 0, 0), ROWS, COLUMNS, "rfid")
+    hello = Hello((3, 0, 0), ROWS, COLUMNS, "rfid")
     say(port, (0, hello), (1, SnapshotPart(1, 12, 0, (None, x) + (None,) * 10)))
     events = host.poll(clock.advance(0.01)) + host.poll(clock.advance(0.3))
     assert settled(events) == [{"B1": "0A0B0C0D"}]
@@ -298,7 +305,7 @@ def test_line_noise_that_reads_as_a_foreign_hello_is_not_believed(clock: FakeClo
     assert settled(events) == [{"A1": OCCUPIED, "B1": OCCUPIED}]
     host.poll(clock.advance(1.0))
     assert port.requests() == 1  # after the second burst of noise
-    hello = Hello((2, 0, 0), ROWS, COLUMNS, "occupancy", 1)
+    hello = Hello((3, 0, 0), ROWS, COLUMNS, "occupancy", 1)
     say(port, (5, hello), (6, SnapshotPart(3, 12, 0, (b"", b"") + (None,) * 10, 1)))
     host.poll(clock.advance(0.01))
     host.poll(clock.advance(2.0))
@@ -379,7 +386,7 @@ def test_a_copy_stale_for_a_second_shows_the_board_out_of_step(clock: FakeClock)
     host = memory_board(clock, port)
     say(port, (0, HELLO), (1, EMPTY))
     events = host.poll(clock.advance(0.01))
-    assert events == [BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")]
+    assert events == [BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")]
     say(port, (2, CellEvent(1, b"", 2)))  # event 1 lost
     statuses: list[BoardEvent] = []
     for seq in range(3, 13):  # the board goes on talking, but no snapshot gets through
@@ -388,7 +395,7 @@ def test_a_copy_stale_for_a_second_shows_the_board_out_of_step(clock: FakeClock)
     assert statuses == [BoardStatus(False, OUT_OF_STEP)]
     say(port, (13, SnapshotPart(5, 12, 0, (None, b"") + (None,) * 10, 2)))
     events = host.poll(clock.advance(0.01))
-    assert events[0] == BoardStatus(True, "Board connected: firmware 2.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
 
 
 def test_a_quick_recovery_is_not_shown(clock: FakeClock) -> None:
@@ -466,3 +473,44 @@ def test_a_simulated_rfid_game_prints_the_same_states_every_time() -> None:
         runs.append(out.getvalue())
     assert runs[0].count("\n") > 50
     assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
+def test_a_sync_comes_after_the_piece_laid_just_before_it_has_settled(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    host = host_for(sim, clock)
+    run(sim, host, clock, 0.5)
+    sim.place("B2")
+    token = host.sync(clock.now())
+    events = run(sim, host, clock, 1.0)
+    kinds = [e for e in events if isinstance(e, BoardSettled | BoardSynced)]
+    assert kinds == [BoardSettled({"B2": OCCUPIED}), BoardSynced(token)]
+
+
+def test_a_sync_on_a_still_board_needs_only_a_sweep_and_the_settle_window(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    host = host_for(sim, clock)
+    run(sim, host, clock, 0.5)
+    token = host.sync(clock.now())
+    assert run(sim, host, clock, 0.05) == [BoardSynced(token)]
+
+
+def test_a_sync_the_board_never_answers_fails_with_what_to_check(
+    sim: SimulatedSerialBoard, clock: FakeClock
+) -> None:
+    wiring = SerialWiring(port=sim.port_name, rows=ROWS, columns=COLUMNS, sensor="occupancy")
+    host = SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15, sweep_s=0.1)
+    run(sim, host, clock, 0.5)
+    token = host.sync(clock.now())
+    asked = clock.now()
+    failed_at = None
+    for _ in range(100):
+        clock.advance(0.01)  # the firmware is stalled: it never steps
+        for event in host.poll(clock.now()):
+            if isinstance(event, BoardSyncFailed):
+                assert event.token == token and "not answering" in event.message
+                failed_at = clock.now()
+    assert failed_at is not None
+    # Three sweeps and the link's margin, not sooner.
+    assert failed_at - asked >= 3 * 0.1

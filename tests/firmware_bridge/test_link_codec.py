@@ -22,6 +22,8 @@ from firmware_bridge.link.messages import (
     Pong,
     SnapshotPart,
     SnapshotRequest,
+    SyncDone,
+    SyncRequest,
     decode,
     encode,
     snapshot_parts,
@@ -33,21 +35,23 @@ wire: Any = importlib.import_module("firmware_bridge.firmware.wire")
 
 FIXTURES = [
     (
-        Hello((2, 0, 0), 15, 15, "occupancy", 0),
+        Hello((3, 0, 0), 15, 15, "occupancy", 0),
         0,
-        "00 03 02 01 01 02 02 01 03 0f 0f 01 01 03 64 eb 00",
+        "00 03 03 01 01 02 03 01 03 0f 0f 01 01 03 20 4d 00",
     ),
     (
         CellEvent(17, bytes.fromhex("04a224b2"), 12, 40),
         5,
-        "00 03 02 02 02 05 02 11 02 0c 0a 28 01 04 04 a2 24 b2 7a 5b 00",
+        "00 03 03 02 02 05 02 11 02 0c 0a 28 01 04 04 a2 24 b2 d2 7f 00",
     ),
-    (CellEvent(224, None, 13, 3), 258, "00 05 02 02 01 02 02 e0 02 0d 02 03 01 03 eb 4b 00"),
-    (SnapshotRequest(), 7, "00 03 02 04 04 07 c5 8f 00"),
+    (CellEvent(224, None, 13, 3), 258, "00 05 03 02 01 02 02 e0 02 0d 02 03 01 03 e8 3e 00"),
+    (SnapshotRequest(), 7, "00 03 03 04 04 07 b3 3b 00"),
+    (SyncRequest(0x1234), 8, "00 03 03 08 06 08 12 34 78 ba 00"),
+    (SyncDone(0x1234, 13), 14, "00 03 03 09 04 0e 12 34 04 0d 23 28 00"),
     (
         SnapshotPart(3, 4, 0, (None, b"", bytes.fromhex("0102030405060708"), None), 13),
         9,
-        "00 03 02 03 03 09 03 02 0d 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 06 e1 00",
+        "00 03 03 03 03 09 03 02 0d 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 43 55 00",
     ),
 ]
 
@@ -141,19 +145,21 @@ def _body(*parts: int) -> bytes:
 @pytest.mark.parametrize(
     "body",
     [
-        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2),  # present with a tag length but no tag bytes
-        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4),  # absent but a tag length
-        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0),  # state 2 does not exist
-        (2, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0),  # cell event one byte short
-        (2, 1, 0, 0, 2, 0, 0, 15, 15, 0, 0),  # hello one byte short
-        (2, 1, 0, 0, 2, 0, 0, 15, 15, 9, 0, 0),  # unknown sensor kind
-        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
-        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
-        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
-        (2, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0),  # snapshot head one byte short
-        (2, 99, 0, 0),  # unknown type
-        (2, 4, 0, 0, 1),  # snapshot request with a payload
-        (2, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
+        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2),  # present with a tag length but no tag bytes
+        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4),  # absent but a tag length
+        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0),  # state 2 does not exist
+        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0),  # cell event one byte short
+        (3, 1, 0, 0, 2, 0, 0, 15, 15, 0, 0),  # hello one byte short
+        (3, 1, 0, 0, 2, 0, 0, 15, 15, 9, 0, 0),  # unknown sensor kind
+        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
+        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
+        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
+        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0),  # snapshot head one byte short
+        (3, 99, 0, 0),  # unknown type
+        (3, 4, 0, 0, 1),  # snapshot request with a payload
+        (3, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
+        (3, 8, 0, 0, 1),  # sync request one byte short
+        (3, 9, 0, 0, 1, 2, 3),  # sync answer one byte short
     ],
 )
 def test_decoder_rejects_a_payload_that_does_not_fit_its_type(body: tuple[int, ...]) -> None:
@@ -172,8 +178,8 @@ def test_decoder_rejects_a_flipped_bit_by_crc() -> None:
 def test_a_hello_of_another_version_still_names_the_firmware() -> None:
     envelope = decode(_body(1, 1, 0, 0, 1, 0, 0, 15, 15, 0))
     assert envelope.message == ForeignHello(1, (1, 0, 0))
-    envelope = decode(_body(3, 1, 0, 0, 3, 1, 4, 99, 99))
-    assert envelope.message == ForeignHello(3, (3, 1, 4))
+    envelope = decode(_body(4, 1, 0, 0, 4, 1, 4, 99, 99))
+    assert envelope.message == ForeignHello(4, (4, 1, 4))
 
 
 def test_other_frames_of_another_version_are_rejected() -> None:

@@ -78,7 +78,7 @@ def test_lost_frames_that_are_not_cell_events_cost_nothing() -> None:
     mirror = current_mirror()
     mirror.apply(Envelope(14, CellEvent(3, TAG, 6)))  # frames 11 to 13 lost
     mirror.apply(Envelope(20, SnapshotPart(3, 4, 2, (None, TAG), 6)))
-    mirror.apply(Envelope(22, Hello((2, 0, 0), 2, 2, "occupancy", 6)))
+    mirror.apply(Envelope(22, Hello((3, 0, 0), 2, 2, "occupancy", 6)))
     assert mirror.current
     assert mirror.gaps == 0
     assert mirror.readings == [None, b"", None, TAG]
@@ -131,9 +131,9 @@ def test_a_snapshot_or_event_off_the_board_is_rejected() -> None:
 
 def test_a_hello_after_lost_events_makes_the_mirror_stale() -> None:
     mirror = current_mirror()
-    mirror.apply(Envelope(11, Hello((2, 0, 0), 2, 2, "occupancy", 5)))
+    mirror.apply(Envelope(11, Hello((3, 0, 0), 2, 2, "occupancy", 5)))
     assert mirror.current
-    mirror.apply(Envelope(12, Hello((2, 0, 0), 2, 2, "occupancy", 7)))
+    mirror.apply(Envelope(12, Hello((3, 0, 0), 2, 2, "occupancy", 7)))
     assert not mirror.current
     assert mirror.wants_snapshot
 

@@ -19,7 +19,6 @@ from .test_sim_crosslet import moves, point, run_sim, score_turn
 ROW = "A1,B1,C1,D1,E1,F1,G1"
 COUNT_SCRIPT = f"""\
 # The table's bag: player 1 lays CAT, then four passes end the game.
-pace 0.6
 place H8,I8,J8 CAT
 press ok
 press back

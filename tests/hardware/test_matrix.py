@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.table import sensor_board
-from hardware.board import OCCUPIED, BoardSettled
+from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardSynced, BoardSyncFailed
 from hardware.clock import FakeClock
 from hardware.matrix import GpioMatrixBoard, MatrixScanner
 from hardware.settle import SettleFilter
@@ -191,6 +191,56 @@ class TestGpioMatrixBoard:
             sim.load([cell])
             assert self.run(gpio_board, clock, 0.1) == []
         assert self.run(gpio_board, clock, 0.5) == [BoardSettled(occupied("c2"))]
+
+    @staticmethod
+    def events(board: GpioMatrixBoard, clock: FakeClock, seconds: float) -> list[BoardEvent]:
+        out: list[BoardEvent] = []
+        for _ in range(round(seconds / 0.01)):
+            clock.advance(0.01)
+            out += board.poll(clock.now())
+        return out
+
+    def test_barrier_comes_after_the_piece_laid_before_it_has_settled(
+        self, board: tuple[SimulatedMatrix, GpioMatrixBoard, FakeClock]
+    ) -> None:
+        sim, gpio_board, clock = board
+        self.run(gpio_board, clock, 0.3)
+        sim.place("b2")
+        token = gpio_board.sync(clock.now())
+        asked = clock.now()
+        seen: list[tuple[float, BoardEvent]] = []
+        for _ in range(50):
+            clock.advance(0.01)
+            seen += [(clock.now(), e) for e in gpio_board.poll(clock.now())]
+        assert [e for _, e in seen] == [BoardSettled(occupied("b2")), BoardSynced(token)]
+        settled_at, synced_at = (t for t, _ in seen)
+        assert synced_at == settled_at and synced_at - asked >= 0.15 - 1e-9
+
+    def test_barrier_waits_a_settle_window_even_on_a_still_board(
+        self, board: tuple[SimulatedMatrix, GpioMatrixBoard, FakeClock]
+    ) -> None:
+        _, gpio_board, clock = board
+        self.run(gpio_board, clock, 0.3)
+        token = gpio_board.sync(clock.now())
+        assert self.events(gpio_board, clock, 0.12) == []
+        assert self.events(gpio_board, clock, 0.06) == [BoardSynced(token)]
+
+    def test_barrier_fails_on_a_board_that_never_holds_still(
+        self, board: tuple[SimulatedMatrix, GpioMatrixBoard, FakeClock]
+    ) -> None:
+        sim, gpio_board, clock = board
+        self.run(gpio_board, clock, 0.3)
+        token = gpio_board.sync(clock.now())
+        seen: list[BoardEvent] = []
+        for i in range(60):
+            # A switch that chatters every 50 ms never settles.
+            if i % 5 == 0:
+                sim.load([] if sim.occupied else ["a1"])
+            seen += self.events(gpio_board, clock, 0.01)
+        failed = [e for e in seen if isinstance(e, BoardSyncFailed)]
+        assert [e.token for e in failed] == [token]
+        assert "keeps changing" in failed[0].message
+        assert not any(isinstance(e, BoardSynced) for e in seen)
 
     def test_polls_within_the_scan_interval_do_not_scan(
         self,

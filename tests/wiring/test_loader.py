@@ -407,3 +407,38 @@ def test_check_fits_names_cells_a_board_lacks_even_when_it_is_big_enough() -> No
     cells = [f"r{r}c{c}" for r in range(3, 12) for c in range(3, 12)]
     problems = check_fits(load_profile("rfid-15x15-pico"), "doubles-wild", cells)
     assert any("81 of the 81 cells doubles-wild uses have no sensor" in p for p in problems)
+
+
+# -- [timing] ------------------------------------------------------------------
+
+
+def test_timing_defaults_follow_the_kind_of_board() -> None:
+    rfid = load_profile("rfid-15x15-pico").timing
+    occupancy = load_profile("occupancy-15x15-pico").timing
+    gpio = load_profile("double-take-gpio").timing
+    assert rfid.debounce_ms == 120 and rfid.scan_ms == 0
+    assert occupancy.debounce_ms == 30 and occupancy.scan_ms == pytest.approx(225 * 0.033)
+    assert gpio.loop_us == 0 and gpio.debounce_ms == 0
+    # An empty 15 × 15 reader sweep: 225 reads of 67 transfers and a switch, 15 passes.
+    assert rfid.sweep_s(225, rfid=True) == pytest.approx((225 * (50 + 67 * 40) + 15 * 300) / 1e6)
+    assert rfid.read_us(bytes(7)) == 50 + 178 * 40
+
+
+def test_timing_takes_a_builders_measured_figures(write_profile: WriteProfile) -> None:
+    text = VALID + "\n[timing]\nscan_ms = 2.5\ntransfers_tag = [70, 110, 150]\npower_up_ms = 5\n"
+    timing = load_profile(str(write_profile(text))).timing
+    assert timing.scan_ms == 2.5 and timing.transfers_tag == (70, 110, 150)
+    assert timing.read_us(bytes(4)) == timing.switch_us + 5000 + 70 * timing.transfer_us
+
+
+def test_timing_mistakes_are_named_with_what_to_write(write_profile: WriteProfile) -> None:
+    text = VALID + "\n[timing]\ntransfer_uss = 30\nscan_ms = -1\ntransfers_tag = [1, 2]\n"
+    problems = problems_of(write_profile(text))
+    assert any(
+        "[timing] transfer_uss: unknown key; did you mean 'transfer_us'" in p for p in problems
+    )
+    assert any("[timing] scan_ms: -1 is out of range" in p for p in problems)
+    assert any(
+        "[timing] transfers_tag" in p and "transfers_tag = [135, 178, 221]" in p for p in problems
+    )
+    assert len(problems) == 3

@@ -20,6 +20,11 @@ Step = tuple[str, ...]
 
 
 class Hand(Generic[R]):
+    judged_as_laid = True
+    """Whether the game judges each piece as the board sees it land (a step, a domino,
+    a ball), so that a person looks at the OLED for the verdict before going on; False
+    where a turn's pieces are laid one after another and ok asks for the verdict."""
+
     def __init__(self, referee: R) -> None:
         self.referee = referee
 

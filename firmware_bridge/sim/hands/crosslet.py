@@ -23,6 +23,8 @@ SWEEP_WAIT_S = 0.3
 
 
 class CrossletHand(Hand[CrossletReferee]):
+    judged_as_laid = False
+
     def __init__(self, referee: CrossletReferee) -> None:
         super().__init__(referee)
         self._hand_rng: random.Random | None = None
