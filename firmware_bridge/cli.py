@@ -67,6 +67,14 @@ def _add_sim(sub: Any) -> None:
     p.add_argument(
         "--words", type=Path, help="your own word list for the word games (one word a line)"
     )
+    p.add_argument(
+        "--firmware",
+        choices=("python", "micropython"),
+        default="python",
+        help="what runs a serial board's firmware: python (in this process, the default) or "
+        "micropython (the MicroPython unix port with a Pico-sized heap; prints its heap and "
+        "loop times at the end)",
+    )
     from .spectate.commands import add_sim_options
 
     add_sim_options(p)
@@ -134,6 +142,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         resume=getattr(args, "resume", None),
         humans=humans,
         lobby=lobby,
+        firmware=getattr(args, "firmware", "python"),
     )
     if isinstance(script, list) and args.journal is not None and not lobby:
         from .sim.dry_run import check_script
@@ -181,6 +190,9 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             print(json.dumps(final), file=out, flush=True)
         else:
             print(_result_line(final), file=out)
+        serial_sim = getattr(sim, "serial_sim", None)
+        if serial_sim is not None and serial_sim.figures is not None:
+            print(f"tabletop: {serial_sim.figures.text()}", file=sys.stderr)
     finally:
         sim.close()
     return 0

@@ -50,6 +50,8 @@ class Firmware:
         self._started = None
         self._request_waiting = False
         self.requests = 0
+        self._problem = None
+        self._problem_sent = None
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -110,6 +112,7 @@ class Firmware:
             self._events = (self._events + 1) & 0xFFFF
             gap = self.scanner.gap(index)
             self._send(wire.CELL, wire.cell_payload(index, value, self._events, gap), now)
+        self._report_problem(now)
         if not self.ready(now):
             return
         if self._request_waiting:
@@ -123,6 +126,18 @@ class Firmware:
         elif ticks.ticks_diff(now, self._last_sent) >= self.heartbeat_ms:
             self.send_hello()
             self._last_sent = now
+
+    def _report_problem(self, now):
+        """ERR_READER when the reader stops answering, again every snapshot period
+        while it stays down, so a host that connects later learns of it too."""
+        problem = getattr(self.scanner, "problem", None)
+        if problem is not None and (
+            problem != self._problem
+            or ticks.ticks_diff(now, self._problem_sent) >= self.snapshot_ms
+        ):
+            self.send_error(wire.ERR_READER, problem)
+            self._problem_sent = now
+        self._problem = problem
 
     def _handle(self, mtype, payload, now):
         if mtype == wire.SNAPSHOT_REQUEST and not payload:

@@ -4,8 +4,9 @@ Every scanner has ``cells``, ``poll(now)``, which returns the debounced changes 
 (cell index, value) pairs: value None when the cell emptied, b"" when it holds a
 piece without a readable tag, else the tag's bytes; ``gap(i)``, how many ms before
 cell ``i``'s last reported change was first read its old value was last read (the
-change happened in that gap, a sweep's length on a swept board); and ``ready()``,
-True once every cell has been read and debounced since start.
+change happened in that gap, a sweep's length on a swept board); ``ready()``,
+True once every cell has been read and debounced since start; and ``problem``, None
+or what is wrong with the board's reader (sent to the host as ERR_READER).
 """
 
 try:
@@ -28,8 +29,11 @@ class ShiftRegisterMatrix:
     its diode (columns have pull-ups).
     """
 
-    def __init__(self, spi, latch, load, rows, columns, active_low=True):
+    def __init__(self, spi, latch, load, rows, columns, active_low=True, settle_us=5):
         self.spi = spi
+        # After a row is latched, its line and the column pull-ups need time to
+        # settle through the diodes and the wiring's capacitance before the 165s load.
+        self.settle_us = settle_us
         self.latch = latch
         self.load = load
         self.rows = rows
@@ -60,6 +64,8 @@ class ShiftRegisterMatrix:
             self.spi.write(self._patterns[row])
             self.latch.value(0)
             self.latch.value(1)
+            if self.settle_us:
+                ticks.sleep_us(self.settle_us)
             # SH/LD low copies the column inputs into the 165s; high again to shift.
             self.load.value(0)
             self.load.value(1)
@@ -72,6 +78,8 @@ class ShiftRegisterMatrix:
 
 class MatrixScanner:
     """Occupancy only: one full matrix scan per poll, each cell debounced."""
+
+    problem = None
 
     def __init__(self, matrix, debounce_ms):
         self.matrix = matrix
@@ -106,6 +114,10 @@ class ReaderSweep:
         self.debouncer = Debouncer(cells, debounce_ms)
         self._next = 0
 
+    @property
+    def problem(self):
+        return self.readers.problem
+
     def ready(self):
         # A sweep of a large board takes longer than the debounce time.
         return self.debouncer.settled()
@@ -115,6 +127,8 @@ class ReaderSweep:
 
     def poll(self, now):
         changes = []
+        if not self.readers.check(now):
+            return changes
         for _ in range(self.per_poll):
             i = self._next
             self._next = (i + 1) % self.cells
@@ -125,20 +139,31 @@ class ReaderSweep:
 
 
 class MatrixWithReaders:
-    """Occupancy switches and a reader per cell: a tag is read only where occupancy
-    changed, so a move costs one matrix scan and one tag read, not a sweep.
+    """Occupancy switches and one reader behind the antenna multiplexer: a tag is
+    read only where occupancy changed, so a move costs one matrix scan and one tag
+    read, not a sweep.
 
     A piece whose tag did not answer is reported present without a tag and read
-    again every ``retry_ms`` until it answers.
+    again every ``retry_ms`` until it answers. A slow background sweep reads one
+    occupied square every ``sweep_ms``, so a tag swapped faster than a switch
+    can open (a piece exchanged in one movement) is still seen.
     """
 
-    def __init__(self, matrix_scanner, readers, retry_ms=250):
+    def __init__(self, matrix_scanner, readers, retry_ms=250, sweep_ms=100):
         self.matrix = matrix_scanner
         self.readers = readers
         self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
+        self.sweep_ms = sweep_ms
         self._untagged = {}
         self._tag_gap = {}
+        self._tags = {}
+        self._swept = None
+        self._next = 0
+
+    @property
+    def problem(self):
+        return self.readers.problem
 
     def gap(self, index):
         # A tag that answered on a retry became readable since the last try.
@@ -152,8 +177,10 @@ class MatrixWithReaders:
 
     def poll(self, now):
         changes = []
+        self.readers.check(now)
         for i, value in self.matrix.poll(now):
             self._tag_gap.pop(i, None)
+            self._tags.pop(i, None)
             if value is None:
                 self._untagged.pop(i, None)
                 changes.append((i, None))
@@ -163,6 +190,7 @@ class MatrixWithReaders:
                 self._untagged[i] = now
                 changes.append((i, PRESENT))
             else:
+                self._tags[i] = tag
                 changes.append((i, tag))
         for i in list(self._untagged):
             if ticks.ticks_diff(now, self._untagged[i]) < self.retry_ms:
@@ -172,5 +200,30 @@ class MatrixWithReaders:
                 self._untagged[i] = now
             else:
                 self._tag_gap[i] = ticks.ticks_diff(now, self._untagged.pop(i))
+                self._tags[i] = tag
                 changes.append((i, tag))
+        if not self._tags:
+            self._swept = None
+        elif self._swept is None:
+            self._swept = now
+        elif ticks.ticks_diff(now, self._swept) >= self.sweep_ms:
+            self._swept = now
+            self._sweep_one(changes)
         return changes
+
+    def _sweep_one(self, changes):
+        # The next tagged square after the last one swept, round the board.
+        cells = self.cells
+        for step in range(cells):
+            i = (self._next + step) % cells
+            if i in self._tags:
+                break
+        else:
+            return
+        self._next = (i + 1) % cells
+        tag = self.readers.read_uid(i)
+        # A miss proves nothing (a tag at the edge of the field): only another tag does.
+        if tag is not None and tag != self._tags[i]:
+            self._tags[i] = tag
+            self._tag_gap[i] = self.sweep_ms * len(self._tags)
+            changes.append((i, tag))
