@@ -304,6 +304,29 @@ def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+def cmd_bom(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.bom import bom_csv, bom_table
+    from wiring.loader import list_profiles, load_profile
+
+    names = [args.profile] if args.profile else list_profiles()
+    for i, name in enumerate(names):
+        profile = load_profile(name)
+        if args.csv:
+            print(bom_csv(profile), end="", file=out)
+        else:
+            if i:
+                print(file=out)
+            print(bom_table(profile), file=out)
+    return 0
+
+
+def cmd_netlist(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.loader import load_profile
+    from wiring.netlist import write_netlist
+
+    return write_netlist(load_profile(args.profile), args.kicad, out)
+
+
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from .daemon import run_daemon
 
@@ -483,6 +506,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("wiring", help="print and check a board profile's pin table")
     p.add_argument("profile", nargs="?", help="a shipped profile name or a TOML file")
     p.add_argument("--svg", type=Path, metavar="FILE", help="also draw its wiring diagram here")
+    p = sub.add_parser("bom", help="print a board's bill of materials and power budget")
+    p.add_argument(
+        "profile", nargs="?", help="a shipped profile name or a TOML file (default: all)"
+    )
+    p.add_argument("--csv", action="store_true", help="CSV instead of a table")
+    p = sub.add_parser(
+        "netlist", help="write a Pico board's netlist for KiCad (SKiDL, checked by its ERC)"
+    )
+    p.add_argument("profile", help="a shipped profile name or a TOML file of a Pico board")
+    p.add_argument("--kicad", type=Path, required=True, metavar="FILE", help="the netlist to write")
     p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")
@@ -527,6 +560,8 @@ COMMANDS = {
     "sim": cmd_sim,
     "run": cmd_run,
     "wiring": cmd_wiring,
+    "bom": cmd_bom,
+    "netlist": cmd_netlist,
     "enrol": cmd_enrol,
     "export": cmd_export,
     "diag": cmd_diag,
