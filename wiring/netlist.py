@@ -26,13 +26,20 @@ from pathlib import Path
 from typing import Any
 
 from wiring.bom import MUX_CHANNELS, board_shape
+from wiring.pico import (
+    COLUMN_LOAD,
+    MATRIX_MISO,
+    MATRIX_MOSI,
+    MATRIX_SCK,
+    RECOVERY_PIN,
+    RFID_CS,
+    RFID_MISO,
+    RFID_MOSI,
+    RFID_SCK,
+    RFID_SELECT,
+    ROW_LATCH,
+)
 from wiring.profile import Profile
-
-# The firmware's config.py pins (firmware_bridge/firmware/config.py).
-MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD = 18, 19, 16, 17, 20
-RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS = 10, 11, 12, 13
-RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
-RECOVERY_PIN = 22
 
 
 class NetlistError(ValueError):
