@@ -66,7 +66,7 @@ def crc_a(data):
 def version_name(version):
     """What a VersionReg value says: a chip name, or why it is no chip."""
     if version in (0x00, 0xFF):
-        return "no reader answers (VersionReg %02Xh): check its power, SPI wires and chip select" % version
+        return "no reader answers (VersionReg %02Xh): check 3V3, SPI, CS" % version
     return VERSIONS.get(version, "unknown chip, VersionReg %02Xh" % version)
 
 

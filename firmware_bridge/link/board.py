@@ -16,6 +16,7 @@ from firmware_bridge.link.messages import (
     PROTOCOL_VERSION,
     BoardError,
     Envelope,
+    ErrorCode,
     ForeignHello,
     Hello,
     Reading,
@@ -38,6 +39,9 @@ SILENCE_S = 5.0
 OUT_OF_STEP_S = 1.0
 """A copy of the board stale for this long is shown: quicker recoveries are not."""
 OUT_OF_STEP = "Board out of step: reading it again"
+READER_FAULT_S = 5.0
+"""How long a reader fault (ERR_READER) is shown after the board last reported it;
+the firmware repeats the report every snapshot period (2 s) while it lasts."""
 
 FOREIGN_CONFIRM = 3
 """Frames of one other protocol version, with none of ours between them, that make a
@@ -108,6 +112,8 @@ class SerialSensorBoard:
         self._last_request = float("-inf")
         self._last_frame = clock.now()
         self._foreign_hello: ForeignHello | None = None
+        self.reader_fault: tuple[float, str] | None = None
+        """When the board last reported its reader not answering (ERR_READER), and why."""
         self._foreign_version = 0
         self._foreign_run = 0
 
@@ -137,6 +143,8 @@ class SerialSensorBoard:
                         envelope.message.code,
                         envelope.message.text,
                     )
+                    if envelope.message.code == ErrorCode.READER:
+                        self.reader_fault = (now, envelope.message.text)
                 self.mirror.apply(envelope)
             if envelopes:
                 self._last_frame = now
@@ -144,8 +152,14 @@ class SerialSensorBoard:
                 self._stale_since = None
             elif self._stale_since is None:
                 self._stale_since = now
+            fault = self.reader_fault
+            if fault is not None and now - fault[0] >= READER_FAULT_S:
+                fault = self.reader_fault = None
             if envelopes and self.hello is not None:
-                if self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
+                if fault is not None:
+                    # Tags cannot be read: the game waits, as for a board offline.
+                    self._set_status(events, False, f"RFID reader fault: {fault[1]}")
+                elif self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
                     self._set_status(events, False, OUT_OF_STEP)
                 else:
                     self._set_status(events, True, self._connected_message(self.hello))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,16 @@ def test_bom_csv_has_a_row_per_part_and_a_total_that_adds_up() -> None:
     assert total["part"] == "total"
     low = sum(int(r["qty"]) * float(r["each_low_usd"]) for r in parts)
     assert float(total["each_low_usd"]) == pytest.approx(low, abs=0.01)
+
+
+@pytest.mark.parametrize("name", list_profiles())
+def test_docs_give_each_profiles_power_budget_and_cost_as_bom_works_them_out(name: str) -> None:
+    doc = (Path(__file__).parents[2] / "docs/hardware.md").read_text(encoding="utf-8")
+    profile = load_profile(name)
+    budget = power_budget(profile)
+    low, high = totals(bill_of_materials(profile))
+    row = (
+        f"| `{name}` | {board_shape(profile).cells} | {budget.idle_ma:.0f} | "
+        f"{budget.peak_ma:.0f} | ${low:,.0f}–${high:,.0f} |"
+    )
+    assert row in doc
