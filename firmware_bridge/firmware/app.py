@@ -52,6 +52,7 @@ class Firmware:
         self.requests = 0
         self._problem = None
         self._problem_sent = None
+        self._longest_us = 0
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -69,8 +70,17 @@ class Firmware:
         self._snap_id = (self._snap_id + 1) & 0xFF
         for payload in wire.snapshot_payloads(self._snap_id, self.state, self._events):
             self._send(wire.SNAPSHOT, payload)
+        self._send_info()
         self._last_snapshot = now
         self._last_sent = now
+
+    def _send_info(self):
+        """The census after each snapshot: readers, sweep time, longest loop pass."""
+        census = getattr(self.scanner, "census", None)
+        versions = census() if census is not None else []
+        sweep = getattr(self.scanner, "sweep_ms", 0) or 0
+        self._send(wire.INFO, wire.info_payload(versions, sweep, (self._longest_us + 999) // 1000))
+        self._longest_us = 0
 
     def send_error(self, code, text):
         self._send(wire.ERROR, wire.error_payload(code, text))
@@ -91,6 +101,13 @@ class Firmware:
 
     def step(self, now):
         """One pass of the main loop at ``now`` (ms ticks)."""
+        began = ticks.ticks_us()
+        self._pass(now)
+        spent = ticks.ticks_diff(ticks.ticks_us(), began)
+        if spent > self._longest_us:
+            self._longest_us = spent
+
+    def _pass(self, now):
         if self.watchdog is not None:
             self.watchdog.feed()
         if self._started is None:

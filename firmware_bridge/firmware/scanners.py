@@ -83,6 +83,8 @@ class MatrixScanner:
 
     def __init__(self, matrix, debounce_ms):
         self.matrix = matrix
+        self.sweep_ms = 0  # the time between the last two scans
+        self._scanned = None
         self.cells = matrix.rows * matrix.columns
         self.debouncer = Debouncer(self.cells, debounce_ms)
         self._raw = bytearray(self.cells)
@@ -94,6 +96,9 @@ class MatrixScanner:
         return self.debouncer.gap[index]
 
     def poll(self, now):
+        if self._scanned is not None:
+            self.sweep_ms = ticks.ticks_diff(now, self._scanned)
+        self._scanned = now
         raw = self.matrix.scan(self._raw)
         update = self.debouncer.update
         changes = []
@@ -113,10 +118,16 @@ class ReaderSweep:
         self.per_poll = max(1, min(per_poll, cells))
         self.debouncer = Debouncer(cells, debounce_ms)
         self._next = 0
+        self.sweep_ms = 0  # the time the last round of every square took
+        self._round = None
 
     @property
     def problem(self):
         return self.readers.problem
+
+    def census(self):
+        """Each reader's VersionReg."""
+        return [version for _i, version, _name in self.readers.census()]
 
     def ready(self):
         # A sweep of a large board takes longer than the debounce time.
@@ -132,6 +143,10 @@ class ReaderSweep:
         for _ in range(self.per_poll):
             i = self._next
             self._next = (i + 1) % self.cells
+            if self._next == 0:
+                if self._round is not None:
+                    self.sweep_ms = ticks.ticks_diff(now, self._round)
+                self._round = now
             tag = self.readers.read_uid(i)
             if self.debouncer.update(i, tag, now):
                 changes.append((i, tag))
@@ -145,16 +160,16 @@ class MatrixWithReaders:
 
     A piece whose tag did not answer is reported present without a tag and read
     again every ``retry_ms`` until it answers. A slow background sweep reads one
-    occupied square every ``sweep_ms``, so a tag swapped faster than a switch
+    occupied square every ``background_ms``, so a tag swapped faster than a switch
     can open (a piece exchanged in one movement) is still seen.
     """
 
-    def __init__(self, matrix_scanner, readers, retry_ms=250, sweep_ms=100):
+    def __init__(self, matrix_scanner, readers, retry_ms=250, background_ms=100):
         self.matrix = matrix_scanner
         self.readers = readers
         self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
-        self.sweep_ms = sweep_ms
+        self.background_ms = background_ms
         self._untagged = {}
         self._tag_gap = {}
         self._tags = {}
@@ -164,6 +179,14 @@ class MatrixWithReaders:
     @property
     def problem(self):
         return self.readers.problem
+
+    @property
+    def sweep_ms(self):
+        return self.matrix.sweep_ms
+
+    def census(self):
+        """Each reader's VersionReg."""
+        return [version for _i, version, _name in self.readers.census()]
 
     def gap(self, index):
         # A tag that answered on a retry became readable since the last try.
@@ -206,7 +229,7 @@ class MatrixWithReaders:
             self._swept = None
         elif self._swept is None:
             self._swept = now
-        elif ticks.ticks_diff(now, self._swept) >= self.sweep_ms:
+        elif ticks.ticks_diff(now, self._swept) >= self.background_ms:
             self._swept = now
             self._sweep_one(changes)
         return changes
@@ -225,5 +248,5 @@ class MatrixWithReaders:
         # A miss proves nothing (a tag at the edge of the field): only another tag does.
         if tag is not None and tag != self._tags[i]:
             self._tags[i] = tag
-            self._tag_gap[i] = self.sweep_ms * len(self._tags)
+            self._tag_gap[i] = self.background_ms * len(self._tags)
             changes.append((i, tag))

@@ -14,6 +14,7 @@ SNAPSHOT_REQUEST = 0x04
 PING = 0x05
 PONG = 0x06
 ERROR = 0x07
+INFO = 0x0A
 
 SENSOR_OCCUPANCY = 0
 SENSOR_RFID = 1
@@ -182,6 +183,18 @@ def snapshot_payloads(snap_id, values, events=0):
         first += count
         if first >= total:
             return parts
+
+
+def info_payload(versions, sweep_ms, loop_ms):
+    """The board's census: each reader's VersionReg (none on a board of switches),
+    the time of its last full sweep and its longest loop pass since the last one."""
+    out = bytearray((len(versions),))
+    out.extend(bytes(versions))
+    for ms in (sweep_ms, loop_ms):
+        ms = min(max(ms, 0), 0xFFFF)
+        out.append(ms >> 8)
+        out.append(ms & 0xFF)
+    return out
 
 
 def error_payload(code, text):

@@ -15,6 +15,7 @@ from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
 from firmware_bridge.link.messages import (
     PROTOCOL_VERSION,
     BoardError,
+    BoardInfo,
     Envelope,
     ErrorCode,
     ForeignHello,
@@ -113,6 +114,8 @@ class SerialSensorBoard:
         self._last_frame = clock.now()
         self._foreign_hello: ForeignHello | None = None
         self.reader_fault: tuple[float, str] | None = None
+        self.info: BoardInfo | None = None
+        """The board's last census: its readers, sweep time and longest loop pass."""
         """When the board last reported its reader not answering (ERR_READER), and why."""
         self._foreign_version = 0
         self._foreign_run = 0
@@ -137,6 +140,9 @@ class SerialSensorBoard:
                 envelope = item
                 envelopes.append(envelope)
                 self._check_hello(envelope.message)
+                if isinstance(envelope.message, BoardInfo):
+                    self.info = envelope.message
+                    continue
                 if isinstance(envelope.message, BoardError):
                     log.warning(
                         "the board reports error %d: %s",

@@ -217,6 +217,9 @@ class FakeReaders:
     def check(self, _now: int) -> bool:
         return self.problem is None
 
+    def census(self) -> list[tuple[int, int, str]]:
+        return [(0, 0x92, "MFRC522 v2.0")]
+
     def read_uid(self, index: int) -> bytes | None:
         self.reads += 1
         return self.tags.get(index)
