@@ -149,6 +149,12 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
 
         check_script(sim_options, script)
     sim = Simulation(sim_options)
+    if sim_options.firmware != "python" and sim.profile.serial is None:
+        sim.close()
+        raise ValueError(
+            f"--firmware {sim_options.firmware}: profile {sim.profile.name} is scanned from the "
+            "Pi's GPIO and has no firmware; choose a Pico board's profile, e.g. double-take-pico"
+        )
     if script is not None:
         script = with_board_cells(script, sim.profile.cells)
     if sim.resumed and getattr(args, "resume", None) is None:

@@ -3,8 +3,9 @@
 Both are worked out from the profile (its sensor kind, size, games, station), so
 every shipped profile has them and a builder's own profile does too. Part numbers
 are references, not the only choice: docs/hardware.md says what may replace each.
-Costs are ranges per piece in US dollars for small quantities (2026 catalogue
-prices; they move). Currents come from the parts' data sheets as noted.
+Costs are indicative ranges per piece in US dollars for small quantities (from
+the cheapest marketplace to a distributor; prices move). Currents come from the
+parts' data sheets as noted in :func:`power_budget`.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.cli import main
-from firmware_bridge.link.simboard import SimulatedSerialBoard
+from firmware_bridge.link.simboard import SIM_CONFIG, SimulatedSerialBoard
 from firmware_bridge.link.upy_firmware import (
     FIRMWARE,
     PICO_HEAP,
@@ -100,19 +100,11 @@ def test_the_micropython_stand_in_counts_one_field_at_most() -> None:
 def _boot_main(tmp_path: Path, stdin: bytes, pins_low: str = "") -> tuple[int, bytes]:
     """main.py as the Pico runs it at boot, in MicroPython, with ``stdin`` on its USB."""
     values = {
+        **SIM_CONFIG,
         "ROWS": 2,
         "COLUMNS": 2,
         "SENSOR": "occupancy",
         "LINK": "usb",
-        "MATRIX_SPI": 0,
-        "MATRIX_SCK": 18,
-        "MATRIX_MOSI": 19,
-        "MATRIX_MISO": 16,
-        "ROW_LATCH": 17,
-        "COLUMN_LOAD": 20,
-        "ACTIVE_LOW": True,
-        "DEBOUNCE_MS": 30,
-        "SNAPSHOT_MS": 2000,
         "WATCHDOG_MS": 4000,
         "RECOVERY_PIN": 22,
         "RECOVERY_WINDOW_MS": 300,
@@ -175,3 +167,12 @@ def test_the_pi_talking_in_the_boot_window_starts_the_main_loop(tmp_path: Path) 
     assert code == -1  # still running its loop when stopped
     assert b"recovery" not in out
     assert out.startswith(b"\x00")  # the hello frame
+
+
+def test_firmware_micropython_on_a_gpio_board_is_refused(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    out = io.StringIO()
+    args = ["sim", "--game", "double-take", "--profile", "double-take-gpio"]
+    assert main([*args, "--firmware", "micropython"], out) == 2
+    assert "scanned from the Pi's GPIO and has no firmware" in capsys.readouterr().err
