@@ -65,6 +65,14 @@ def _add_sim(sub: Any) -> None:
     p.add_argument(
         "--words", type=Path, help="your own word list for the word games (one word a line)"
     )
+    p.add_argument(
+        "--firmware",
+        choices=("python", "micropython"),
+        default="python",
+        help="what runs a serial board's firmware: python (in this process, the default) or "
+        "micropython (the MicroPython unix port with a Pico-sized heap; prints its heap and "
+        "loop times at the end)",
+    )
     from .spectate.commands import add_sim_options
 
     add_sim_options(p)
@@ -138,12 +146,19 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         resume=getattr(args, "resume", None),
         humans=humans,
         lobby=lobby,
+        firmware=getattr(args, "firmware", "python"),
     )
     if isinstance(script, list) and args.journal is not None and not lobby:
         from .sim.dry_run import check_script
 
         check_script(sim_options, script)
     sim = Simulation(sim_options)
+    if sim_options.firmware != "python" and sim.profile.serial is None:
+        sim.close()
+        raise ValueError(
+            f"--firmware {sim_options.firmware}: profile {sim.profile.name} is scanned from the "
+            "Pi's GPIO and has no firmware; choose a Pico board's profile, e.g. double-take-pico"
+        )
     if script is not None:
         script = with_board_cells(script, sim.profile.cells)
     if sim.resumed:
@@ -192,6 +207,9 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             print(json.dumps(final), file=out, flush=True)
         else:
             print(result_line(final), file=out)
+        serial_sim = getattr(sim, "serial_sim", None)
+        if serial_sim is not None and serial_sim.figures is not None:
+            print(f"tabletop: {serial_sim.figures.text()}", file=sys.stderr)
     finally:
         sim.close()
     return 0
@@ -283,6 +301,29 @@ def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
                 raise ValueError(f"--svg {args.svg}: {exc.strerror or exc}") from None
             print(f"wiring diagram of {profile.name} written to {args.svg}", file=out)
     return 0
+
+
+def cmd_bom(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.bom import bom_csv, bom_table
+    from wiring.loader import list_profiles, load_profile
+
+    names = [args.profile] if args.profile else list_profiles()
+    for i, name in enumerate(names):
+        profile = load_profile(name)
+        if args.csv:
+            print(bom_csv(profile), end="", file=out)
+        else:
+            if i:
+                print(file=out)
+            print(bom_table(profile), file=out)
+    return 0
+
+
+def cmd_netlist(args: argparse.Namespace, out: TextIO) -> int:
+    from wiring.loader import load_profile
+    from wiring.netlist import write_netlist
+
+    return write_netlist(load_profile(args.profile), args.kicad, out)
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
@@ -464,6 +505,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p = sub.add_parser("wiring", help="print and check a board profile's pin table")
     p.add_argument("profile", nargs="?", help="a shipped profile name or a TOML file")
     p.add_argument("--svg", type=Path, metavar="FILE", help="also draw its wiring diagram here")
+    p = sub.add_parser("bom", help="print a board's bill of materials and power budget")
+    p.add_argument(
+        "profile", nargs="?", help="a shipped profile name or a TOML file (default: all)"
+    )
+    p.add_argument("--csv", action="store_true", help="CSV instead of a table")
+    p = sub.add_parser(
+        "netlist", help="write a Pico board's netlist for KiCad (SKiDL, checked by its ERC)"
+    )
+    p.add_argument("profile", help="a shipped profile name or a TOML file of a Pico board")
+    p.add_argument("--kicad", type=Path, required=True, metavar="FILE", help="the netlist to write")
     p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")
@@ -508,6 +559,8 @@ COMMANDS = {
     "sim": cmd_sim,
     "run": cmd_run,
     "wiring": cmd_wiring,
+    "bom": cmd_bom,
+    "netlist": cmd_netlist,
     "enrol": cmd_enrol,
     "export": cmd_export,
     "diag": cmd_diag,

@@ -53,6 +53,39 @@ class LinkCounters:
     reconnects: int
     whole: bool
     """The host's copy of the board is complete and trusted."""
+    readers: tuple[str, ...] = ()
+    """The board's reader census: each reader's chip and VersionReg."""
+    sweep_ms: int | None = None
+    """How long the board's last full sweep took (None before its first census)."""
+    loop_ms: int | None = None
+    """The board's longest loop pass since its previous census."""
+
+
+READER_CHIPS = {
+    0x88: "FM17522",
+    0x91: "MFRC522 v1.0",
+    0x92: "MFRC522 v2.0",
+    0xB2: "FM17522E",
+    0x12: "MFRC522 (clone)",
+}
+"""VersionReg values of the chips on MFRC522 modules (MFRC522 data sheet 9.3.4.8)."""
+
+
+def reader_text(number: int, version: int) -> str:
+    """One line of the census: ``reader 1: MFRC522 v2.0 (92h)``."""
+    if version in (0x00, 0xFF):
+        return f"reader {number + 1}: not answering ({version:02X}h)"
+    return f"reader {number + 1}: {READER_CHIPS.get(version, 'unknown chip')} ({version:02X}h)"
+
+
+def cross_reads(observation: Mapping[str, str]) -> dict[str, list[str]]:
+    """Tags that show on more than one cell at once (a reader reaching a
+    neighbour's tag), with the cells."""
+    cells: dict[str, list[str]] = {}
+    for cell, value in observation.items():
+        if value != OCCUPIED:
+            cells.setdefault(value, []).append(cell)
+    return {tag: found for tag, found in cells.items() if len(found) > 1}
 
 
 @dataclass
@@ -123,6 +156,13 @@ class Bench:
                 self._note(now, f"{cell}: {self.reading(new[cell])}")
             else:
                 self._note(now, f"{cell}: empty")
+        for tag, cells in sorted(cross_reads(new).items()):
+            if any(c in changed for c in cells):
+                self._note(
+                    now,
+                    f"warning: tag {tag} on {' and '.join(cells)} at once: a cross-read "
+                    "(docs/hardware.md, bring-up step 6)",
+                )
         if self.connected is None:
             self.connected = True
             self.status = "reading the board"
@@ -188,6 +228,7 @@ class Bench:
         transport = getattr(self.board, "transport", None)
         if decoder is None or mirror is None or transport is None:
             return None
+        info = getattr(self.board, "info", None)
         return LinkCounters(
             connected=bool(self.connected) and transport.is_open,
             frames=decoder.good_frames,
@@ -199,6 +240,9 @@ class Bench:
             restarts=mirror.restarts,
             reconnects=max(0, transport.generation - 1),
             whole=mirror.current,
+            readers=tuple(reader_text(i, v) for i, v in enumerate(info.versions)) if info else (),
+            sweep_ms=info.sweep_ms if info else None,
+            loop_ms=info.loop_ms if info else None,
         )
 
     def _note(self, now: float, text: str) -> None:

@@ -52,11 +52,11 @@ class SimBench:
             surface = MatrixSurface(self.matrix)
             self.interval = 1.0 / profile.matrix.scan_hz
         elif profile.serial is not None:
-            from .link.simboard import SimulatedSerialBoard
+            from .link.simboard import SimulatedSerialBoard, firmware_sensor
 
             wiring = profile.serial
             self.serial_sim = SimulatedSerialBoard(
-                wiring.rows, wiring.columns, wiring.sensor, self.clock, cells=cells
+                wiring.rows, wiring.columns, firmware_sensor(wiring.sensor), self.clock, cells=cells
             )
             surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
             port = self.serial_sim.port_name

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from hardware.board import OCCUPIED
 
-from .diag import BUZZER_BUTTON, PATTERN_BUTTON, Bench
+from .diag import BUZZER_BUTTON, PATTERN_BUTTON, Bench, cross_reads
 from .spectate.geometry import positions
 
 CELL_WIDTH = 4
@@ -130,8 +130,14 @@ def link(bench: Bench) -> Table:
         ("reconnects", str(counters.reconnects)),
         ("copy whole", "yes" if counters.whole else "no"),
     ]
+    if counters.sweep_ms is not None:
+        rows.append(("sweep", f"{counters.sweep_ms} ms"))
+        rows.append(("longest pass", f"{counters.loop_ms} ms"))
+    rows += [(line.split(": ", 1)[0], line.split(": ", 1)[1]) for line in counters.readers]
     for what, count in rows:
         table.add_row(what, count)
+    for tag, cells in sorted(cross_reads(bench.observation).items()):
+        table.add_row(Text(f"tag {tag} on {', '.join(cells)}", style="bold red"), "cross-read")
     for reason, times in sorted(counters.bad_reasons.items()):
         table.add_row(Text(f"  {reason}"[:40], style="dim"), str(times))
     return table

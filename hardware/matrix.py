@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -28,11 +29,33 @@ def check_matrix_cells(wiring: MatrixWiring, cells: Sequence[str]) -> tuple[str,
     return tuple(cells)
 
 
-class MatrixScanner:
-    """Reads every switch of a diode matrix once per :meth:`scan`."""
+SETTLE_S = 10e-6
+"""How long a driven row is left to settle before the columns are read: the column
+lines' pull-ups (50 kΩ inside the Pi) and the wiring's capacitance need a few
+microseconds to rise after the previous row let go (docs/hardware.md)."""
 
-    def __init__(self, wiring: MatrixWiring, cells: Sequence[str], *, pin_factory: Any) -> None:
+
+def _settle(seconds: float) -> None:
+    # Busy: microseconds are shorter than the scheduler's sleeps.
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+class MatrixScanner:
+    """Reads every switch of a diode matrix once per :meth:`scan`; after driving a
+    row it waits ``settle_s`` before reading the columns."""
+
+    def __init__(
+        self,
+        wiring: MatrixWiring,
+        cells: Sequence[str],
+        *,
+        pin_factory: Any,
+        settle_s: float = SETTLE_S,
+    ) -> None:
         self.cells = check_matrix_cells(wiring, cells)
+        self.settle_s = settle_s
         self._columns_count = len(wiring.column_pins)
         self._rows: list[DigitalOutputDevice] = []
         self._columns: list[DigitalInputDevice] = []
@@ -61,6 +84,8 @@ class MatrixScanner:
         raw: dict[str, str] = {}
         for r, row in enumerate(self._rows):
             row.on()
+            if self.settle_s:
+                _settle(self.settle_s)
             try:
                 for c, column in enumerate(self._columns):
                     if column.is_active:

@@ -1,5 +1,9 @@
 """The buzzer and the status LED: short sound patterns and LED states.
 
+The buzzer is an active one (it sounds at its own pitch when powered), switched
+through an NPN transistor by gpiozero's on/off ``Buzzer``: a sound is a pattern of
+beeps and gaps, not of tones (docs/wiring.md, "Buzzer and status LED").
+
 Sounds play on one long-lived worker thread, so asking for one returns at once
 and never starts a thread. A sound asked for while another plays cuts it short.
 Built ``deferred``, sounds wait for :meth:`Signals.release`, which the daemon and

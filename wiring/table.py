@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from wiring.header import I2C1_PINS, bus_role, can_pwm, physical_pin, pins_named
+from wiring.header import I2C1_PINS, bus_role, physical_pin, pins_named
+from wiring.pico import pico_pins
 from wiring.profile import Profile
 
 
@@ -45,8 +46,8 @@ def pin_rows(profile: Profile) -> list[PinRow]:
     for button, bcm in profile.buttons.pins.items():
         rows.append(_gpio_row(bcm, f"button {button} (other leg to GND)"))
     if profile.buzzer_pin is not None:
-        pwm = ", PWM" if can_pwm(profile.buzzer_pin) else ""
-        rows.append(_gpio_row(profile.buzzer_pin, f"buzzer + (- to GND{pwm})"))
+        # An active buzzer sounds at its own pitch: the pin only switches its transistor.
+        rows.append(_gpio_row(profile.buzzer_pin, "buzzer: NPN transistor base via 1 kΩ"))
     if profile.led_pin is not None:
         rows.append(_gpio_row(profile.led_pin, "status LED anode, through 330 Ω (cathode to GND)"))
     oled = profile.oled
@@ -79,8 +80,11 @@ def pin_table(profile: Profile) -> str:
         s = profile.serial
         lines.append(
             f"sensors: {s.rows}×{s.columns} {s.sensor} board on {s.port} at {s.baudrate} baud "
-            "(USB, no header pins)"
+            "(a Pico on a USB cable; its pins:)"
         )
+        pins = pico_pins(profile)
+        width = max(len(p.name) for p in pins)
+        lines += [f"{p.physical:>3}  {p.name:<{width}}  {p.use} [{p.group}]" for p in pins]
     if profile.racks:
         racks = ", ".join(
             f"seat{seat + 1} {_span(cells)}" for seat, cells in sorted(profile.racks.items())

@@ -53,6 +53,9 @@ class Firmware:
         # Sync requests waiting for their sweep: (token bytes, sweeps that must end).
         self._syncs = []
         self._answered = None
+        self._problem = None
+        self._problem_sent = None
+        self._longest_us = 0
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -70,8 +73,17 @@ class Firmware:
         self._snap_id = (self._snap_id + 1) & 0xFF
         for payload in wire.snapshot_payloads(self._snap_id, self.state, self._events):
             self._send(wire.SNAPSHOT, payload)
+        self._send_info()
         self._last_snapshot = now
         self._last_sent = now
+
+    def _send_info(self):
+        """The census after each snapshot: readers, sweep time, longest loop pass."""
+        census = getattr(self.scanner, "census", None)
+        versions = census() if census is not None else []
+        sweep = getattr(self.scanner, "sweep_ms", 0) or 0
+        self._send(wire.INFO, wire.info_payload(versions, sweep, (self._longest_us + 999) // 1000))
+        self._longest_us = 0
 
     def send_error(self, code, text):
         self._send(wire.ERROR, wire.error_payload(code, text))
@@ -92,6 +104,13 @@ class Firmware:
 
     def step(self, now):
         """One pass of the main loop at ``now`` (ms ticks)."""
+        began = ticks.ticks_us()
+        self._pass(now)
+        spent = ticks.ticks_diff(ticks.ticks_us(), began)
+        if spent > self._longest_us:
+            self._longest_us = spent
+
+    def _pass(self, now):
         if self.watchdog is not None:
             self.watchdog.feed()
         if self._started is None:
@@ -121,6 +140,7 @@ class Firmware:
             token = self._syncs.pop(0)[0]
             self._answered = token
             self._send(wire.SYNC_DONE, wire.sync_done_payload(token, self._events), now)
+        self._report_problem(now)
         if not self.ready(now):
             return
         if self._request_waiting:
@@ -134,6 +154,18 @@ class Firmware:
         elif ticks.ticks_diff(now, self._last_sent) >= self.heartbeat_ms:
             self.send_hello()
             self._last_sent = now
+
+    def _report_problem(self, now):
+        """ERR_READER when the reader stops answering, again every snapshot period
+        while it stays down, so a host that connects later learns of it too."""
+        problem = getattr(self.scanner, "problem", None)
+        if problem is not None and (
+            problem != self._problem
+            or ticks.ticks_diff(now, self._problem_sent) >= self.snapshot_ms
+        ):
+            self.send_error(wire.ERR_READER, problem)
+            self._problem_sent = now
+        self._problem = problem
 
     def _handle(self, mtype, payload, now):
         if mtype == wire.SNAPSHOT_REQUEST and not payload:

@@ -3,8 +3,9 @@
 
 ROWS = 15
 COLUMNS = 15
-# "occupancy": switches only; "rfid": one MFRC522 reader per cell;
-# "occupancy+rfid": both, a tag is read only where occupancy changed.
+# "occupancy": switches only; "rfid": the reader swept over every square;
+# "occupancy+rfid": both, a tag is read only where a switch changed, plus a slow
+# background sweep (the RFID boards as docs/hardware.md builds them).
 SENSOR = "occupancy"
 
 # The link to the Pi: "usb" (the Pico's USB port) or "uart".
@@ -23,9 +24,11 @@ ROW_LATCH = 17  # the 595s' RCLK
 COLUMN_LOAD = 20  # the 165s' SH/LD
 ACTIVE_LOW = True  # driven row pulled low, columns pulled up
 DEBOUNCE_MS = 30
+ROW_SETTLE_US = 5  # wait after latching a row before the 165s load the columns
 
-# The RFID readers: MFRC522s on their own SPI bus, chip-select routed by a
-# multiplexer whose address lines carry the cell index (least significant first).
+# The RFID reader: one MFRC522 on its own SPI bus, its antenna output switched to
+# one square's coil at a time by analog multiplexers whose address lines carry
+# the square's index (least significant first).
 RFID_SPI = 1
 RFID_SCK = 10
 RFID_MOSI = 11
@@ -33,8 +36,15 @@ RFID_MISO = 12
 RFID_CS = 13
 RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
 RFID_DEBOUNCE_MS = 120
-READERS_PER_STEP = 16  # readers swept per loop pass on an "rfid" board
+READERS_PER_STEP = 16  # squares read per loop pass on an "rfid" board
 TAG_RETRY_MS = 250  # how often an unreadable tag is tried again
+TAG_POWER_US = 3000  # field on this long before a tag is spoken to (it powers up)
+SWEEP_MS = 100  # "occupancy+rfid": one occupied square re-read this often
+
+# Recovery: hold this pin to GND at power-on (or let mpremote send Ctrl-C within
+# RECOVERY_WINDOW_MS of boot) and the main loop is not started. None: no strap.
+RECOVERY_PIN = 22
+RECOVERY_WINDOW_MS = 2000
 
 SNAPSHOT_MS = 2000  # a full snapshot this often, besides on request
 WATCHDOG_MS = 4000  # the Pico resets if the loop stalls this long (max 8388)

@@ -27,13 +27,20 @@ def build_scanner(machine, config):
         latch = machine.Pin(config.ROW_LATCH, machine.Pin.OUT, value=1)
         load = machine.Pin(config.COLUMN_LOAD, machine.Pin.OUT, value=1)
         shift = scanners.ShiftRegisterMatrix(
-            spi, latch, load, config.ROWS, config.COLUMNS, config.ACTIVE_LOW
+            spi,
+            latch,
+            load,
+            config.ROWS,
+            config.COLUMNS,
+            config.ACTIVE_LOW,
+            getattr(config, "ROW_SETTLE_US", 5),
         )
         matrix = scanners.MatrixScanner(shift, config.DEBOUNCE_MS)
     if config.SENSOR in ("rfid", "occupancy+rfid"):
         try:
-            from . import mfrc522
+            from . import antennas, mfrc522
         except ImportError:
+            import antennas
             import mfrc522
         spi = machine.SPI(
             config.RFID_SPI,
@@ -46,12 +53,16 @@ def build_scanner(machine, config):
         )
         cs = machine.Pin(config.RFID_CS, machine.Pin.OUT, value=1)
         select = [machine.Pin(p, machine.Pin.OUT, value=0) for p in config.RFID_SELECT]
-        if (1 << len(select)) < cells:
-            raise ValueError("config: RFID_SELECT has too few pins to address every cell")
-        readers = mfrc522.MuxedReaders(spi, cs, select, cells)
-        readers.init_all()
+        readers = antennas.AntennaMux(
+            mfrc522.Mfrc522(spi, cs), select, cells, getattr(config, "TAG_POWER_US", 3000)
+        )
+        # A reader that does not answer is reported (ERR_READER) and tried again
+        # every second; the switches go on being scanned meanwhile.
+        readers.start()
     if matrix is not None and readers is not None:
-        return scanners.MatrixWithReaders(matrix, readers, config.TAG_RETRY_MS)
+        return scanners.MatrixWithReaders(
+            matrix, readers, config.TAG_RETRY_MS, getattr(config, "SWEEP_MS", 100)
+        )
     if matrix is not None:
         return matrix
     if readers is not None:
@@ -84,8 +95,9 @@ def build(machine, config, port=None, watchdog=None):
     )
 
 
-def run(port=None, steps=-1):
-    """Boot and loop; ``steps`` >= 0 stops after that many passes (for tests)."""
+def run(port=None, steps=-1, clock=None):
+    """Boot and loop; ``steps`` >= 0 stops after that many passes (for tests);
+    ``clock`` gives each pass its time in ms (default ``ticks.ticks_ms``)."""
     import machine
     import micropython
 
@@ -95,8 +107,10 @@ def run(port=None, steps=-1):
     micropython.kbd_intr(-1)
     firmware = build(machine, config, port)
     firmware.watchdog = machine.WDT(timeout=config.WATCHDOG_MS)
-    firmware.start(ticks.ticks_ms())
+    if clock is None:
+        clock = ticks.ticks_ms
+    firmware.start(clock())
     while steps != 0:
-        firmware.step(ticks.ticks_ms())
+        firmware.step(clock())
         steps -= 1
     return firmware

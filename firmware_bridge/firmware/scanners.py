@@ -5,10 +5,11 @@ Every scanner has ``cells``, ``poll(now)``, which returns the debounced changes 
 piece without a readable tag, else the tag's bytes; ``gap(i)``, how many ms before
 cell ``i``'s last reported change was first read its old value was last read (the
 change happened in that gap, a sweep's length on a swept board); ``ready()``,
-True once every cell has been read and debounced since start; and ``begun`` and
+True once every cell has been read and debounced since start; ``begun`` and
 ``swept``, how many sweeps (every cell read once) have begun and ended since start,
 which the firmware's answer to a sync request waits on, with ``settling()``: True
-while some cell's new reading is still being debounced.
+while some cell's new reading is still being debounced; and ``problem``, None or what
+is wrong with the board's reader (sent to the host as ERR_READER).
 """
 
 try:
@@ -31,8 +32,11 @@ class ShiftRegisterMatrix:
     its diode (columns have pull-ups).
     """
 
-    def __init__(self, spi, latch, load, rows, columns, active_low=True):
+    def __init__(self, spi, latch, load, rows, columns, active_low=True, settle_us=5):
         self.spi = spi
+        # After a row is latched, its line and the column pull-ups need time to
+        # settle through the diodes and the wiring's capacitance before the 165s load.
+        self.settle_us = settle_us
         self.latch = latch
         self.load = load
         self.rows = rows
@@ -63,6 +67,8 @@ class ShiftRegisterMatrix:
             self.spi.write(self._patterns[row])
             self.latch.value(0)
             self.latch.value(1)
+            if self.settle_us:
+                ticks.sleep_us(self.settle_us)
             # SH/LD low copies the column inputs into the 165s; high again to shift.
             self.load.value(0)
             self.load.value(1)
@@ -76,8 +82,12 @@ class ShiftRegisterMatrix:
 class MatrixScanner:
     """Occupancy only: one full matrix scan per poll, each cell debounced."""
 
+    problem = None
+
     def __init__(self, matrix, debounce_ms):
         self.matrix = matrix
+        self.sweep_ms = 0  # the time between the last two scans
+        self._scanned = None
         self.cells = matrix.rows * matrix.columns
         self.debouncer = Debouncer(self.cells, debounce_ms)
         self._raw = bytearray(self.cells)
@@ -95,6 +105,9 @@ class MatrixScanner:
 
     def poll(self, now):
         self.begun += 1
+        if self._scanned is not None:
+            self.sweep_ms = ticks.ticks_diff(now, self._scanned)
+        self._scanned = now
         raw = self.matrix.scan(self._raw)
         update = self.debouncer.update
         changes = []
@@ -117,6 +130,16 @@ class ReaderSweep:
         self._next = 0
         self.begun = 0
         self.swept = 0
+        self.sweep_ms = 0  # the time the last round of every square took
+        self._round = None
+
+    @property
+    def problem(self):
+        return self.readers.problem
+
+    def census(self):
+        """Each reader's VersionReg."""
+        return [version for _i, version, _name in self.readers.census()]
 
     def ready(self):
         # A sweep of a large board takes longer than the debounce time.
@@ -130,11 +153,17 @@ class ReaderSweep:
 
     def poll(self, now):
         changes = []
+        if not self.readers.check(now):
+            return changes
         for _ in range(self.per_poll):
             i = self._next
             self._next = (i + 1) % self.cells
             if i == 0:
                 self.begun += 1
+            if self._next == 0:
+                if self._round is not None:
+                    self.sweep_ms = ticks.ticks_diff(now, self._round)
+                self._round = now
             tag = self.readers.read_uid(i)
             if self.debouncer.update(i, tag, now):
                 changes.append((i, tag))
@@ -144,20 +173,39 @@ class ReaderSweep:
 
 
 class MatrixWithReaders:
-    """Occupancy switches and a reader per cell: a tag is read only where occupancy
-    changed, so a move costs one matrix scan and one tag read, not a sweep.
+    """Occupancy switches and one reader behind the antenna multiplexer: a tag is
+    read only where occupancy changed, so a move costs one matrix scan and one tag
+    read, not a sweep.
 
     A piece whose tag did not answer is reported present without a tag and read
-    again every ``retry_ms`` until it answers.
+    again every ``retry_ms`` until it answers. A slow background sweep reads one
+    occupied square every ``background_ms``, so a tag swapped faster than a switch
+    can open (a piece exchanged in one movement) is still seen.
     """
 
-    def __init__(self, matrix_scanner, readers, retry_ms=250):
+    def __init__(self, matrix_scanner, readers, retry_ms=250, background_ms=100):
         self.matrix = matrix_scanner
         self.readers = readers
         self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
+        self.background_ms = background_ms
         self._untagged = {}
         self._tag_gap = {}
+        self._tags = {}
+        self._swept = None
+        self._next = 0
+
+    @property
+    def problem(self):
+        return self.readers.problem
+
+    @property
+    def sweep_ms(self):
+        return self.matrix.sweep_ms
+
+    def census(self):
+        """Each reader's VersionReg."""
+        return [version for _i, version, _name in self.readers.census()]
 
     @property
     def begun(self):
@@ -183,8 +231,10 @@ class MatrixWithReaders:
 
     def poll(self, now):
         changes = []
+        self.readers.check(now)
         for i, value in self.matrix.poll(now):
             self._tag_gap.pop(i, None)
+            self._tags.pop(i, None)
             if value is None:
                 self._untagged.pop(i, None)
                 changes.append((i, None))
@@ -194,6 +244,7 @@ class MatrixWithReaders:
                 self._untagged[i] = now
                 changes.append((i, PRESENT))
             else:
+                self._tags[i] = tag
                 changes.append((i, tag))
         for i in list(self._untagged):
             if ticks.ticks_diff(now, self._untagged[i]) < self.retry_ms:
@@ -203,5 +254,30 @@ class MatrixWithReaders:
                 self._untagged[i] = now
             else:
                 self._tag_gap[i] = ticks.ticks_diff(now, self._untagged.pop(i))
+                self._tags[i] = tag
                 changes.append((i, tag))
+        if not self._tags:
+            self._swept = None
+        elif self._swept is None:
+            self._swept = now
+        elif ticks.ticks_diff(now, self._swept) >= self.background_ms:
+            self._swept = now
+            self._sweep_one(changes)
         return changes
+
+    def _sweep_one(self, changes):
+        # The next tagged square after the last one swept, round the board.
+        cells = self.cells
+        for step in range(cells):
+            i = (self._next + step) % cells
+            if i in self._tags:
+                break
+        else:
+            return
+        self._next = (i + 1) % cells
+        tag = self.readers.read_uid(i)
+        # A miss proves nothing (a tag at the edge of the field): only another tag does.
+        if tag is not None and tag != self._tags[i]:
+            self._tags[i] = tag
+            self._tag_gap[i] = self.background_ms * len(self._tags)
+            changes.append((i, tag))

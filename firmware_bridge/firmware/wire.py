@@ -16,6 +16,7 @@ PONG = 0x06
 ERROR = 0x07
 SYNC_REQUEST = 0x08
 SYNC_DONE = 0x09
+INFO = 0x0A
 
 SENSOR_OCCUPANCY = 0
 SENSOR_RFID = 1
@@ -189,6 +190,16 @@ def snapshot_payloads(snap_id, values, events=0):
 def sync_done_payload(token, events=0):
     """The answer to sync request ``token`` (its 2 payload bytes), after cell event ``events``."""
     return bytes((token[0], token[1], (events >> 8) & 0xFF, events & 0xFF))
+def info_payload(versions, sweep_ms, loop_ms):
+    """The board's census: each reader's VersionReg (none on a board of switches),
+    the time of its last full sweep and its longest loop pass since the last one."""
+    out = bytearray((len(versions),))
+    out.extend(bytes(versions))
+    for ms in (sweep_ms, loop_ms):
+        ms = min(max(ms, 0), 0xFFFF)
+        out.append(ms >> 8)
+        out.append(ms & 0xFF)
+    return out
 
 
 def error_payload(code, text):

@@ -15,7 +15,9 @@ from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
 from firmware_bridge.link.messages import (
     PROTOCOL_VERSION,
     BoardError,
+    BoardInfo,
     Envelope,
+    ErrorCode,
     ForeignHello,
     Hello,
     Reading,
@@ -47,6 +49,9 @@ SILENCE_S = 5.0
 OUT_OF_STEP_S = 1.0
 """A copy of the board stale for this long is shown: quicker recoveries are not."""
 OUT_OF_STEP = "Board out of step: reading it again"
+READER_FAULT_S = 5.0
+"""How long a reader fault (ERR_READER) is shown after the board last reported it;
+the firmware repeats the report every snapshot period (2 s) while it lasts."""
 
 SYNC_SWEEPS = 3
 """A sync request not answered within this many sweeps of the board has failed."""
@@ -141,6 +146,10 @@ class SerialSensorBoard:
         self._last_request = float("-inf")
         self._last_frame = clock.now()
         self._foreign_hello: ForeignHello | None = None
+        self.reader_fault: tuple[float, str] | None = None
+        self.info: BoardInfo | None = None
+        """The board's last census: its readers, sweep time and longest loop pass."""
+        """When the board last reported its reader not answering (ERR_READER), and why."""
         self._foreign_version = 0
         self._foreign_run = 0
         self.sweep_s = sweep_s
@@ -202,12 +211,17 @@ class SerialSensorBoard:
                 envelope = item
                 envelopes.append(envelope)
                 self._check_hello(envelope.message)
+                if isinstance(envelope.message, BoardInfo):
+                    self.info = envelope.message
+                    continue
                 if isinstance(envelope.message, BoardError):
                     log.warning(
                         "the board reports error %d: %s",
                         envelope.message.code,
                         envelope.message.text,
                     )
+                    if envelope.message.code == ErrorCode.READER:
+                        self.reader_fault = (now, envelope.message.text)
                 self.mirror.apply(envelope)
                 message = envelope.message
                 if isinstance(message, SyncDone) and message.token in self._syncs:
@@ -218,8 +232,14 @@ class SerialSensorBoard:
                 self._stale_since = None
             elif self._stale_since is None:
                 self._stale_since = now
+            fault = self.reader_fault
+            if fault is not None and now - fault[0] >= READER_FAULT_S:
+                fault = self.reader_fault = None
             if envelopes and self.hello is not None:
-                if self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
+                if fault is not None:
+                    # Tags cannot be read: the game waits, as for a board offline.
+                    self._set_status(events, False, f"RFID reader fault: {fault[1]}")
+                elif self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
                     self._set_status(events, False, OUT_OF_STEP)
                 else:
                     self._set_status(events, True, self._connected_message(self.hello))

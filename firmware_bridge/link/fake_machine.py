@@ -205,12 +205,20 @@ class ShiftRegisterMatrix:
 
 
 class FakeReaders:
-    """RFID readers, one per cell, answering ``read_uid`` from ``tags``."""
+    """Tag reads answered per cell from ``tags``, as the firmware's ``AntennaMux``
+    would with every tag in reach: for tests of the scanners' logic alone."""
 
     def __init__(self, cells: int) -> None:
         self.cells = cells
         self.tags: dict[int, bytes] = {}
         self.reads = 0
+        self.problem: str | None = None
+
+    def check(self, _now: int) -> bool:
+        return self.problem is None
+
+    def census(self) -> list[tuple[int, int, str]]:
+        return [(0, 0x92, "MFRC522 v2.0")]
 
     def read_uid(self, index: int) -> bytes | None:
         self.reads += 1

@@ -1,5 +1,5 @@
-"""MFRC522 readers at register level on the fake SPI bus, the type A cards they
-read, and the chip-select demultiplexer that gives every cell its own reader.
+"""An MFRC522 reader at register level on the fake SPI bus, the type A cards it
+reads, and the antenna multiplexer that gives every square its own coil.
 
 Modelled on the NXP MFRC522 data sheet (SPI address byte, the registers the
 firmware's driver touches, the Transceive, Transmit, CalcCRC and SoftReset
@@ -272,6 +272,9 @@ class Mfrc522:
         self.frames: deque[bytes] = deque(maxlen=32)
         self.frames_sent = 0
         self.transactions = 0
+        self.on_field: Callable[[bool], None] | None = None
+        """Told each time the antenna drivers switch on or off."""
+        self._radiating = False
         self._mode = 0  # 0: expecting an address byte, 1: reading, 2: writing
         self._address: int | None = None
         self._waking = 0
@@ -299,8 +302,13 @@ class Mfrc522:
         return bool(self.regs[TX_CONTROL] & 0x03) and not self.regs[COMMAND] & 0x10
 
     def _field_changed(self) -> None:
+        field = self.field
         if self.card is not None:
-            self.card.power(self.field)
+            self.card.power(field)
+        if field != self._radiating:
+            self._radiating = field
+            if self.on_field is not None:
+                self.on_field(field)
 
     # -- SPI --------------------------------------------------------------------
     def select(self) -> None:
@@ -520,14 +528,19 @@ class Mfrc522:
         self.regs[COM_IRQ] |= irq
 
 
-class MuxedReaderBoard:
-    """A reader per cell on one SPI bus, as ``firmware/mfrc522.py`` expects.
+class AntennaMuxBoard:
+    """One MFRC522 whose antenna output reaches one square's coil at a time, as
+    ``firmware/antennas.py`` expects (docs/hardware.md).
 
-    The firmware's single chip-select line goes through a 1-of-2^n demultiplexer
-    (one 74HC154/74HC4514, or a tree of them) addressed by ``select_pins``, least
-    significant first: while chip-select is low, the NSS of reader ``address`` is
-    low and every other NSS stays high. Outputs past the last cell reach no reader.
-    MISO floats high (FFh) when no reader drives it.
+    The reader's NSS is ``cs_pin``; ``select_pins`` (least significant first) address
+    the analog multiplexer tree: while they carry ``i`` and ``i`` is a square, the
+    reader's field reaches the card on square ``i`` and no other; a card on any other
+    square is unpowered. ``readers`` holds the one reader (a list, so that a count of
+    fields on is the same code for any number of readers).
+
+    It counts what a builder would measure: ``max_fields_on``, the most antennas
+    radiating at once; ``hot_switches``, antenna switches made with the field on
+    (they ring the coil and stress the switches); ``field_on_reads``, frames sent.
     """
 
     def __init__(
@@ -539,69 +552,101 @@ class MuxedReaderBoard:
         select_pins: Sequence[int],
         cells: int,
         latency: int = 0,
+        version: int = 0x92,
     ) -> None:
         if (1 << len(select_pins)) < cells:
             raise BenchWiringError(
-                f"{len(select_pins)} select pins address {1 << len(select_pins)} readers, "
-                f"fewer than {cells} cells: add select pins"
+                f"{len(select_pins)} select pins address {1 << len(select_pins)} antennas, "
+                f"fewer than {cells} squares: add select pins"
             )
-        self.readers = [Mfrc522(latency=latency) for _ in range(cells)]
+        self.reader = Mfrc522(version=version, latency=latency)
+        self.readers = [self.reader]
+        self.cells = cells
+        self.cards: dict[int, Card] = {}
         self.cs_pin = cs_pin
         self.select_pins = tuple(select_pins)
-        self.selected: int | None = None
-        """The reader whose NSS is low now, if any."""
+        self.antenna: int | None = None
+        """The square whose coil the multiplexers connect now (None: none)."""
+        self.fields_on = 0
+        self.max_fields_on = 0
+        self.hot_switches = 0
+        self.powered_by_antenna = [0] * cells
+        """How many times each square's coil was energised."""
+        self.dead = False
+        """A reader that lost its supply: MISO floats high, nothing answers."""
         self._bench = bench
+        self.reader.on_field = self._on_field
         bench.attach_spi(spi_bus, self)
-        for pin in (cs_pin, *select_pins):
+        bench.listen(cs_pin, self._on_cs)
+        for pin in select_pins:
             bench.listen(pin, self._route)
+        self._route(0, 0)
+
+    def _on_field(self, on: bool) -> None:
+        self.fields_on += 1 if on else -1
+        self.max_fields_on = max(self.max_fields_on, self.fields_on)
+        if on and self.antenna is not None:
+            self.powered_by_antenna[self.antenna] += 1
+
+    def _on_cs(self, _pin: int, level: int) -> None:
+        if level == 0:
+            self.reader.select()
+        else:
+            self.reader.deselect()
 
     def _route(self, _pin: int, _level: int) -> None:
         levels = self._bench.levels
-        chosen = None
-        if levels.get(self.cs_pin, 1) == 0:
-            address = 0
-            for bit, pin in enumerate(self.select_pins):
-                address |= levels.get(pin, 0) << bit
-            if address < len(self.readers):
-                chosen = address
-        if chosen == self.selected:
+        address = 0
+        for bit, pin in enumerate(self.select_pins):
+            address |= levels.get(pin, 0) << bit
+        antenna = address if address < self.cells else None
+        if antenna == self.antenna:
             return
-        if self.selected is not None:
-            self.readers[self.selected].deselect()
-        self.selected = chosen
-        if chosen is not None:
-            self.readers[chosen].select()
+        if self.reader.field:
+            self.hot_switches += 1
+        self.antenna = antenna
+        self._connect()
+
+    def _connect(self) -> None:
+        card = self.cards.get(self.antenna) if self.antenna is not None else None
+        if card is None:
+            self.reader.remove()
+        elif self.reader.card is not card:
+            self.reader.lay(card)
+        if card is not None and self.reader.field and self.antenna is not None:
+            self.powered_by_antenna[self.antenna] += 1
 
     def transfer(self, out: int) -> int:
-        if self.selected is None:
+        if self.dead or self._bench.levels.get(self.cs_pin, 1):
             return 0xFF
-        return self.readers[self.selected].exchange(out)
+        return self.reader.exchange(out)
 
     def lay(self, index: int, card: Card) -> None:
-        """Put ``card`` on the reader of cell ``index``."""
-        self.readers[index].lay(card)
+        """Put ``card`` on square ``index``."""
+        old = self.cards.get(index)
+        if old is not None:
+            old.power(False)
+        self.cards[index] = card
+        if index == self.antenna:
+            self._connect()
 
     def lift(self, index: int) -> None:
-        """Take the card off the reader of cell ``index``."""
-        self.readers[index].remove()
+        """Take the card off square ``index``."""
+        card = self.cards.pop(index, None)
+        if card is not None:
+            card.power(False)
+        if index == self.antenna:
+            self._connect()
 
     def set_tags(self, tags: Mapping[int, bytes]) -> None:
-        """Make the cards on the board carry exactly ``tags`` (cell -> UID).
+        """Make the cards on the board carry exactly ``tags`` (square -> UID).
 
         A card already lying with the same UID stays, keeping its state, as a
         piece left on the board does.
         """
-        for index, reader in enumerate(self.readers):
-            uid = tags.get(index)
-            if uid is None:
-                reader.remove()
-            elif reader.card is None or reader.card.uid != uid:
-                reader.lay(Card(uid))
-
-    def transactions(self) -> list[int]:
-        """How many SPI transactions each reader has seen."""
-        return [reader.transactions for reader in self.readers]
-
-    def frames_sent(self) -> list[int]:
-        """How many frames each reader has sent to the air."""
-        return [reader.frames_sent for reader in self.readers]
+        for index in [i for i in self.cards if i not in tags]:
+            self.lift(index)
+        for index, uid in tags.items():
+            card = self.cards.get(index)
+            if card is None or card.uid != uid:
+                self.lay(index, Card(uid))

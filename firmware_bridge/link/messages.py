@@ -31,6 +31,7 @@ class MessageType(IntEnum):
     ERROR = 0x07
     SYNC_REQUEST = 0x08
     SYNC_DONE = 0x09
+    INFO = 0x0A
 
 
 SENSOR_KINDS: tuple[str, ...] = ("occupancy", "rfid", "occupancy+rfid")
@@ -141,6 +142,16 @@ class BoardError:
     text: str
 
 
+@dataclass(frozen=True)
+class BoardInfo:
+    """The board's census, after each snapshot: every reader's VersionReg (none on a
+    board of switches), how long its last full sweep took and its longest loop pass."""
+
+    versions: tuple[int, ...]
+    sweep_ms: int
+    loop_ms: int
+
+
 Message = (
     Hello
     | ForeignHello
@@ -152,6 +163,7 @@ Message = (
     | SyncRequest
     | SyncDone
     | BoardError
+    | BoardInfo
 )
 
 
@@ -212,6 +224,9 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.SYNC_DONE, _u16(token) + _u16(events)
         case BoardError(code, text):
             return MessageType.ERROR, bytes((code,)) + text.encode()[:MAX_ERROR_TEXT]
+        case BoardInfo(versions, sweep_ms, loop_ms):
+            body = bytes((len(versions), *versions))
+            return MessageType.INFO, body + _u16(min(sweep_ms, 0xFFFF)) + _u16(min(loop_ms, 0xFFFF))
         case ForeignHello():
             raise ValueError("a foreign hello is only ever decoded, never sent")
 
@@ -310,6 +325,13 @@ def _decode_payload(mtype: int, payload: bytes) -> Message:
         if not 1 <= n <= 1 + MAX_ERROR_TEXT:
             raise FrameError(f"an error report has a code and up to {MAX_ERROR_TEXT} bytes of text")
         return BoardError(payload[0], payload[1:].decode("utf-8", "replace"))
+    if mtype == MessageType.INFO:
+        if n < 1 or n != 1 + payload[0] + 4:
+            raise FrameError("a board info holds a count, that many versions and two times")
+        count = payload[0]
+        return BoardInfo(
+            tuple(payload[1 : 1 + count]), _get16(payload, 1 + count), _get16(payload, 3 + count)
+        )
     raise FrameError(f"unknown message type {mtype}")
 
 

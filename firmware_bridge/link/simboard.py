@@ -1,9 +1,10 @@
 """A simulated serial board: the real firmware on the far end of a pseudo-terminal.
 
 The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains,
-RFID readers); the firmware from ``firmware_bridge/firmware`` scans it through
-the fake ``machine`` pins and writes real frames into the pty, which the host
-opens with pyserial like any device. Nothing runs in a thread: ``step`` runs the
+one RFID reader behind the antenna multiplexer); the firmware from
+``firmware_bridge/firmware`` scans it through the fake ``machine`` pins and
+writes real frames into the pty, which the host opens with pyserial like any
+device. Nothing runs in a thread: ``step`` runs the
 firmware's loop once and returns when what it wrote has reached the host's end of
 the pty, so a test with a FakeClock, and a simulated game, stays deterministic.
 
@@ -33,8 +34,9 @@ from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
-from firmware_bridge.link.fake_mfrc522 import Card, CardError, MuxedReaderBoard
+from firmware_bridge.link.fake_machine import FakeMachine, ShiftRegisterMatrix
+from firmware_bridge.link.fake_mfrc522 import AntennaMuxBoard, Card, CardError
+from firmware_bridge.link.upy_firmware import MicroPythonFirmware, PassFigures
 from hardware.clock import Clock
 from wiring.profile import Timing
 
@@ -56,8 +58,31 @@ SIM_CONFIG = {
     "RFID_MISO": 12,
     "RFID_CS": 13,
     "READERS_PER_STEP": 64,
+    # The simulated card answers as soon as the field is on; the time a real tag
+    # takes to power up belongs to the board's timing, not to a busy wait here.
+    "TAG_POWER_US": 0,
+    "ROW_SETTLE_US": 0,
+    "SWEEP_MS": 100,
+    "RECOVERY_PIN": None,
+    "RECOVERY_WINDOW_MS": 0,
 }
 SENSORS = ("occupancy", "rfid", "occupancy+rfid")
+FIRMWARES = ("python", "micropython")
+"""What runs the firmware: CPython in this process, or the MicroPython unix port."""
+
+
+def _select_pins(cells: int) -> tuple[int, ...]:
+    """The antenna multiplexers' address pins: the Pico's GPIO 2-9 as in config.py;
+    a bigger simulated board borrows more."""
+    bits = max(1, (cells - 1).bit_length())
+    return tuple(range(2, 2 + bits)) if bits <= 8 else tuple(range(40, 40 + bits))
+
+
+def firmware_sensor(profile_sensor: str) -> str:
+    """The firmware's SENSOR for a profile's ``[serial] sensor``: an RFID board is
+    built with a switch under every square as well (docs/hardware.md), so its
+    firmware reads a tag where a switch changed."""
+    return "occupancy+rfid" if profile_sensor == "rfid" else profile_sensor
 
 
 def _firmware(module: str) -> ModuleType:
@@ -67,7 +92,6 @@ def _firmware(module: str) -> ModuleType:
 
 app = _firmware("app")
 runner = _firmware("runner")
-scanners = _firmware("scanners")
 
 
 class SimulatedBoardError(ValueError):
@@ -123,17 +147,21 @@ class LineNoise:
 
 
 class _TimedReaders:
-    """The readers, each read charged its time on the real part to ``board``'s pass."""
+    """The firmware's reader, each read charged its time on the real part to
+    ``board``'s pass; everything else it is asked is the reader's own."""
 
-    def __init__(self, readers: FakeReaders, timing: Timing, board: SimulatedSerialBoard):
+    def __init__(self, readers: Any, timing: Timing, board: SimulatedSerialBoard):
         self.readers = readers
         self.timing = timing
         self.board = board
 
     def read_uid(self, index: int) -> bytes | None:
-        tag = self.readers.read_uid(index)
+        tag: bytes | None = self.readers.read_uid(index)
         self.board.pass_us += self.timing.read_us(tag)
         return tag
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.readers, name)
 
 
 _MIN_PASS_S = 50e-6
@@ -205,14 +233,14 @@ class SimulatedSerialBoard:
     open with pyserial; ``unplug``/``replug`` close the pty and open a new one
     behind the same path, rebooting the firmware as a real USB unplug would.
 
-    RFID readers answer per cell (``FakeReaders``) unless ``register_readers``:
-    then each cell has a register-level MFRC522 behind the chip-select
-    multiplexer and the firmware's own driver reads the tags (tags must be 4, 7
-    or 10 bytes). That is some 50 times slower per reader read, too slow for
-    whole simulated games on a swept 15×15 board.
+    An RFID board has one register-level MFRC522 whose antenna the fake
+    multiplexer switches from square to square (``AntennaMuxBoard``), read by the
+    firmware's own driver; tags must be 4, 7 or 10 bytes. ``register_readers`` is
+    kept for callers that asked for it; every RFID board is built so now.
 
     With ``timing`` (the profile's), the board keeps the real parts' time (see the
-    module's docstring); ``baudrate`` is the link's speed.
+    module's docstring); ``baudrate`` is the link's speed. The firmware in the
+    MicroPython unix port (``firmware="micropython"``) runs in its own time instead.
     """
 
     def __init__(
@@ -227,6 +255,7 @@ class SimulatedSerialBoard:
         register_readers: bool = False,
         timing: Timing | None = None,
         baudrate: int = 115200,
+        firmware: str = "python",
     ) -> None:
         if sensor not in SENSORS:
             raise SimulatedBoardError(
@@ -254,6 +283,14 @@ class SimulatedSerialBoard:
         self._link_free = 0.0
         self._outgoing: list[tuple[float, list[bytes]]] = []
         """Bytes on their way to the host, with when they arrive (timed boards)."""
+        if firmware not in FIRMWARES:
+            raise SimulatedBoardError(
+                f"unknown firmware runner {firmware!r}: use one of {', '.join(FIRMWARES)}"
+            )
+        self.firmware_kind = firmware
+        self.micropython: MicroPythonFirmware | None = None
+        self.figures: PassFigures | None = None
+        """With ``firmware="micropython"``: what the loop's passes cost there."""
         self.pieces: dict[int, bytes] = {}
         """What lies on the board: cell index -> tag bytes (b"" for no tag)."""
         self._dir = tempfile.mkdtemp(prefix="tabletop-sim-")
@@ -266,6 +303,9 @@ class SimulatedSerialBoard:
         self.replug()
 
     def _boot(self) -> None:
+        if self.firmware_kind == "micropython":
+            self._boot_micropython()
+            return
         machine = FakeMachine()
         config = SimpleNamespace(
             **SIM_CONFIG, ROWS=self.rows, COLUMNS=self.columns, SENSOR=self.sensor
@@ -278,9 +318,7 @@ class SimulatedSerialBoard:
         self._free_at = None
         self._outgoing = []
         self._matrix: ShiftRegisterMatrix | None = None
-        self._readers: FakeReaders | None = None
-        self.rfid_board: MuxedReaderBoard | None = None
-        scanner: Any
+        self.rfid_board: AntennaMuxBoard | None = None
         if self.sensor in ("occupancy", "occupancy+rfid"):
             self._matrix = ShiftRegisterMatrix(
                 machine.bench,
@@ -291,41 +329,20 @@ class SimulatedSerialBoard:
                 columns=self.columns,
                 active_low=config.ACTIVE_LOW,
             )
-        if self.sensor == "occupancy":
-            scanner = runner.build_scanner(machine, config)
-        elif self.register_readers:
+        if self.sensor != "occupancy":
             cells = self.rows * self.columns
-            bits = max(1, (cells - 1).bit_length())
-            # The Pico's GPIO 2-9 as in config.py; a bigger sim board borrows more.
-            config.RFID_SELECT = (
-                tuple(range(2, 2 + bits)) if bits <= 8 else tuple(range(40, 40 + bits))
-            )
-            self.rfid_board = MuxedReaderBoard(
+            config.RFID_SELECT = _select_pins(cells)
+            self.rfid_board = AntennaMuxBoard(
                 machine.bench,
                 spi_bus=config.RFID_SPI,
                 cs_pin=config.RFID_CS,
                 select_pins=config.RFID_SELECT,
                 cells=cells,
             )
-            scanner = runner.build_scanner(machine, config)
-        else:
-            # The readers are simulated per cell, not as MFRC522 registers on SPI.
-            self._readers = FakeReaders(self.rows * self.columns)
-            readers: Any = self._readers
-            if timing is not None:
-                readers = _TimedReaders(self._readers, timing, self)
-            if self.sensor == "rfid":
-                scanner = scanners.ReaderSweep(
-                    readers,
-                    self.rows * self.columns,
-                    config.RFID_DEBOUNCE_MS,
-                    config.READERS_PER_STEP,
-                )
-            else:
-                config.SENSOR = "occupancy"
-                matrix = runner.build_scanner(machine, config)
-                config.SENSOR = self.sensor
-                scanner = scanners.MatrixWithReaders(matrix, readers, config.TAG_RETRY_MS)
+        scanner: Any = runner.build_scanner(machine, config)
+        if timing is not None and getattr(scanner, "readers", None) is not None:
+            # Every tag read costs its switching, its tag's power-up and its transfers.
+            scanner.readers = _TimedReaders(scanner.readers, timing, self)
         if self._master is None:
             raise SimulatedBoardError("the simulated board is unplugged")
         self.port = _PtyPort(self._master, self._noise)
@@ -342,11 +359,44 @@ class SimulatedSerialBoard:
         self._wire_pieces()
         self.boots += 1
 
+    def _boot_micropython(self) -> None:
+        """The firmware in the MicroPython unix port, its stdin/stdout the pty."""
+        if self._master is None:
+            raise SimulatedBoardError("the simulated board is unplugged")
+        if self.micropython is not None:
+            self.micropython.close()
+        self._matrix = None
+        self.rfid_board = None
+        self.micropython = MicroPythonFirmware(
+            self._master,
+            {
+                **SIM_CONFIG,
+                "ROWS": self.rows,
+                "COLUMNS": self.columns,
+                "SENSOR": self.sensor,
+                "SNAPSHOT_MS": self.snapshot_ms,
+                "RFID_SELECT": _select_pins(self.rows * self.columns),
+                "LINK": "usb",
+                "WATCHDOG_MS": 4000,
+                # The power-up wait of a real tag: it costs real time here, so the
+                # loop times reported are those of a Pico's pass, waits included.
+                "TAG_POWER_US": 3000,
+            },
+        )
+        self.firmware = self.micropython
+        self.figures = self.micropython.figures
+        self.port = self.micropython  # type: ignore[assignment]
+        self._wire_pieces()
+        self.boots += 1
+
     def _wire_pieces(self) -> None:
+        if self.micropython is not None and self.firmware is self.micropython:
+            self.micropython.set_pieces(
+                set(self.pieces), {i: tag for i, tag in self.pieces.items() if tag}
+            )
+            return
         if self._matrix is not None:
             self._matrix.closed = set(self.pieces)
-        if self._readers is not None:
-            self._readers.tags = {i: tag for i, tag in self.pieces.items() if tag}
         if self.rfid_board is not None:
             self.rfid_board.set_tags({i: tag for i, tag in self.pieces.items() if tag})
 
@@ -373,7 +423,7 @@ class SimulatedSerialBoard:
                 raise SimulatedBoardError(f"tag {tag!r} is not hex digits") from None
             if not 4 <= len(uid) <= 10:
                 raise SimulatedBoardError(f"tag {tag!r} must be 4 to 10 bytes long")
-            if self.register_readers:
+            if self.sensor != "occupancy":
                 try:
                     Card(uid)
                 except CardError as exc:
@@ -461,6 +511,9 @@ class SimulatedSerialBoard:
 
     def unplug(self) -> None:
         """Pull the cable: the pty closes and the host's reads fail."""
+        if self.micropython is not None:
+            self.micropython.close()
+            self.micropython = None
         if os.path.islink(self.port_name):
             os.unlink(self.port_name)
         for fd in (self._master, self._slave):

@@ -21,8 +21,8 @@ How a turn goes at the table:
   sees the spot's tag change colour. A lost attack spends the attacker's ball;
   nothing changes on the board.
 
-The board is an occupancy matrix (``doubles-wild-gpio``) or a reader per spot
-(``doubles-wild-rfid-pico``) with every ball's tag enrolled under its colour
+The board is an occupancy matrix (``doubles-wild-gpio``) or switches and a tag
+read at every spot (``doubles-wild-rfid-pico``) with every ball's tag enrolled under its colour
 (``"blue"``, ``"red"``, ``"purple"``, ``"green"``). Each spot is judged by what it
 reports: a tag is compared by colour, plain occupancy stands for any ball. So on a
 tag board a ball of the wrong colour is refused (``that is a red ball; blue is to

@@ -93,6 +93,9 @@ class SimOptions:
     the others, its moves shown on the OLED and carried out by the simulated hand.
     None: no seat is the computer's at the table (the script, or else the simulated
     players, move for every seat)."""
+    firmware: str = "python"
+    """What runs a serial board's firmware: ``"python"`` (in this process) or
+    ``"micropython"`` (the MicroPython unix port, with a Pico-sized heap)."""
 
 
 @dataclass(frozen=True)
@@ -230,7 +233,7 @@ class Simulation:
             self.interval = 1.0 / profile.matrix.scan_hz
         else:
             # Imported here: a board on GPIO does not need the serial link.
-            from ..link.simboard import SimulatedSerialBoard
+            from ..link.simboard import SimulatedSerialBoard, firmware_sensor
             from .world import SerialSurface
 
             assert profile.serial is not None
@@ -238,11 +241,12 @@ class Simulation:
             self.serial_sim = SimulatedSerialBoard(
                 wiring.rows,
                 wiring.columns,
-                wiring.sensor,
+                firmware_sensor(wiring.sensor),
                 self.clock,
                 cells=cells,
                 timing=profile.timing,
                 baudrate=wiring.baudrate,
+                firmware=self.opts.firmware,
             )
             surface = SerialSurface(self.serial_sim, self.tags, wiring.sensor == "rfid")
             port = self.serial_sim.port_name

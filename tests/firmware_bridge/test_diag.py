@@ -16,6 +16,7 @@ import pytest
 from firmware_bridge.cli import main
 from firmware_bridge.diag import pattern_frame
 from firmware_bridge.diag_sim import SimBench
+from hardware.board import OCCUPIED
 from hardware.pins import pi_model
 from wiring.loader import list_profiles, load_profile
 
@@ -291,3 +292,34 @@ def test_the_live_view_in_a_terminal_follows_keys() -> None:
             proc.kill()
             proc.wait()
         os.close(master)
+
+
+def test_an_rfid_board_shows_its_reader_census_and_sweep_time(tmp_path: Path) -> None:
+    code, text = run(
+        [
+            "diag",
+            "--sim",
+            "--profile",
+            "rfid-15x15-pico",
+            "--width",
+            "120",
+            "--script",
+            script(tmp_path, "place H8 A\nwait 2.5\n"),
+        ]
+    )
+    assert code == 0
+    view = frames(text)["after line 2: wait 2.5"]
+    assert re.search(r"reader 1 +MFRC522 v2\.0 \(92h\) *$", view, re.MULTILINE), view
+    # The matrix is scanned once per loop pass of the simulated board (10 ms).
+    assert re.search(r"sweep +10 ms *$", view, re.MULTILINE), view
+    assert re.search(r"longest pass +\d+ ms *$", view, re.MULTILINE), view
+
+
+def test_one_tag_on_two_cells_is_flagged_as_a_cross_read() -> None:
+    from firmware_bridge.diag import cross_reads, reader_text
+
+    tag = "04A224B2C35E80"
+    observation = {"A1": tag, "A2": tag, "B1": "DEADBEEF", "C3": OCCUPIED}
+    assert cross_reads(observation) == {tag: ["A1", "A2"]}
+    assert reader_text(0, 0xFF) == "reader 1: not answering (FFh)"
+    assert reader_text(0, 0x88) == "reader 1: FM17522 (88h)"

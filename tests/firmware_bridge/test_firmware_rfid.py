@@ -1,10 +1,13 @@
-"""The firmware's MFRC522 driver against register-level fake readers: UIDs of every
-size, misses, cards leaving mid-read, corrupt answers; and the fake itself against
-the data sheet and ISO/IEC 14443-3 (SPI framing, IRQ bits, FIFO, CRC coprocessor)."""
+"""The firmware's reader driver (one MFRC522 behind the antenna multiplexer)
+against the register-level fake: UIDs of every size, misses, cards leaving
+mid-read, corrupt answers, time-based deadlines, a reader that stops answering,
+one field at a time; and the fake itself against the data sheet and ISO/IEC
+14443-3 (SPI framing, IRQ bits, FIFO, CRC coprocessor)."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,17 +34,19 @@ from firmware_bridge.link.fake_mfrc522 import (
     TX_CONTROL,
     VERSION,
     WUPA,
+    AntennaMuxBoard,
     Card,
     CardError,
     Fault,
     Mfrc522,
-    MuxedReaderBoard,
     SpiProtocolError,
     crc_a,
 )
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.
 mfrc522: Any = importlib.import_module("firmware_bridge.firmware.mfrc522")
+antennas: Any = importlib.import_module("firmware_bridge.firmware.antennas")
+ticks: Any = importlib.import_module("firmware_bridge.firmware.ticks")
 
 CS, SELECT = 13, (2, 3, 4, 5)
 UID4 = bytes.fromhex("DEADBEEF")
@@ -49,19 +54,45 @@ UID7 = bytes.fromhex("04A224B2C35E80")
 UID10 = bytes.fromhex("0102030405060708090A")
 
 
-def rig(cells: int = 9, latency: int = 0) -> tuple[Any, MuxedReaderBoard, Any]:
-    """The driver on a fake Pico, wired to ``cells`` fake readers; initialised."""
+class FakeMicros:
+    """``ticks_us`` for the driver: each reading is ``step`` µs after the last."""
+
+    def __init__(self, step: int = 10) -> None:
+        self.now = 0
+        self.step = step
+
+    def __call__(self) -> int:
+        self.now += self.step
+        return self.now
+
+
+@pytest.fixture(autouse=True)
+def micros(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMicros]:
+    """The driver's microsecond clock, 10 µs a reading: no test waits on real time."""
+    clock = FakeMicros()
+    monkeypatch.setattr(ticks, "ticks_us", clock)
+    yield clock
+
+
+def rig(cells: int = 9, latency: int = 0, version: int = 0x92) -> tuple[Any, AntennaMuxBoard, Any]:
+    """The driver on a fake Pico: one reader, ``cells`` antennas; started."""
     machine = FakeMachine()
-    board = MuxedReaderBoard(
-        machine.bench, spi_bus=1, cs_pin=CS, select_pins=SELECT, cells=cells, latency=latency
+    board = AntennaMuxBoard(
+        machine.bench,
+        spi_bus=1,
+        cs_pin=CS,
+        select_pins=SELECT,
+        cells=cells,
+        latency=latency,
+        version=version,
     )
-    readers = mfrc522.MuxedReaders(
-        machine.SPI(1),
-        machine.Pin(CS, machine.Pin.OUT, value=1),
+    readers = antennas.AntennaMux(
+        mfrc522.Mfrc522(machine.SPI(1), machine.Pin(CS, machine.Pin.OUT, value=1)),
         [machine.Pin(p, machine.Pin.OUT, value=0) for p in SELECT],
         cells,
+        power_us=0,
     )
-    readers.init_all()
+    readers.start()
     return readers, board, machine
 
 
@@ -78,11 +109,11 @@ def test_a_7_byte_uid_goes_through_two_cascade_levels_then_halts_the_card() -> N
     readers, board, _ = rig()
     card = Card(UID7, sak=0x00)
     board.lay(4, card)
-    board.readers[4].frames.clear()
+    board.reader.frames.clear()
     readers.read_uid(4)
     sel1 = bytes((0x93, 0x70, 0x88, 0x04, 0xA2, 0x24, 0x88 ^ 0x04 ^ 0xA2 ^ 0x24))
     sel2 = bytes((0x95, 0x70, 0xB2, 0xC3, 0x5E, 0x80, 0xB2 ^ 0xC3 ^ 0x5E ^ 0x80))
-    assert list(board.readers[4].frames) == [
+    assert list(board.reader.frames) == [
         bytes((WUPA,)),
         b"\x93\x20",
         sel1 + crc_a(sel1),
@@ -90,10 +121,9 @@ def test_a_7_byte_uid_goes_through_two_cascade_levels_then_halts_the_card() -> N
         sel2 + crc_a(sel2),
         b"\x50\x00" + crc_a(b"\x50\x00"),
     ]
-    assert card.state == "HALT"
 
 
-def test_a_halted_card_left_on_the_reader_is_read_again() -> None:
+def test_a_card_left_on_its_square_is_read_again_each_time() -> None:
     readers, board, _ = rig()
     board.lay(0, Card(UID4))
     assert [readers.read_uid(0) for _ in range(3)] == [UID4] * 3
@@ -104,7 +134,7 @@ def test_no_card_reads_no_uid() -> None:
     assert [readers.read_uid(i) for i in range(9)] == [None] * 9
 
 
-def test_each_reader_reads_only_the_card_on_its_own_antenna() -> None:
+def test_each_square_reads_only_the_card_on_its_own_antenna() -> None:
     readers, board, _ = rig()
     board.lay(2, Card(UID4))
     board.lay(7, Card(UID7))
@@ -116,19 +146,18 @@ def test_each_reader_reads_only_the_card_on_its_own_antenna() -> None:
 @pytest.mark.parametrize("leaves_at", range(5), ids=["ac1", "sel1", "ac2", "sel2", "hlta"])
 def test_a_card_removed_mid_read_is_a_clean_miss(leaves_at: int) -> None:
     readers, board, _ = rig()
-    reader = board.readers[4]
     board.lay(4, Card(UID7))
     sent: list[bytes] = []
 
     def on_frame(frame: bytes) -> None:
         sent.append(frame)
         if len(sent) == leaves_at + 2:  # after WUPA, at the chosen step
-            reader.remove()
+            board.lift(4)
 
-    reader.on_frame = on_frame
+    board.reader.on_frame = on_frame
     # Removed during HLTA the UID was already read; any earlier, nothing is.
     assert readers.read_uid(4) == (UID7 if leaves_at == 4 else None)
-    reader.on_frame = None
+    board.reader.on_frame = None
     assert readers.read_uid(4) is None
     board.lay(4, Card(UID7))
     assert readers.read_uid(4) == UID7
@@ -142,75 +171,105 @@ def test_driver_rejects_a_corrupt_answer(fault: Fault, uid: bytes) -> None:
     assert readers.read_uid(4) is None
 
 
-def test_a_reply_slower_than_the_driver_polls_is_a_miss_not_a_hang() -> None:
-    readers, board, _ = rig(latency=59)
+def test_the_reply_deadline_is_a_time_not_a_count_of_register_reads() -> None:
+    # 400 reads of ComIrqReg at 10 µs each: 4 ms, inside the 5 ms deadline, where the
+    # old driver gave up after 60 reads whatever the time.
+    readers, board, _ = rig(latency=400)
     board.lay(1, Card(UID4))
-    assert readers.read_uid(1) == UID4  # within the driver's 60 polls
-    readers, board, _ = rig(latency=60)
+    assert readers.read_uid(1) == UID4
+    assert readers.problem is None
+
+
+def test_a_reader_that_never_finishes_a_transceive_is_reported_not_hung() -> None:
+    readers, board, _ = rig(latency=10**9)
     board.lay(1, Card(UID4))
     assert readers.read_uid(1) is None
+    assert "stopped answering" in readers.problem
+    assert not board.reader.field  # and its field is off again
 
 
-def test_init_switches_every_antenna_on_and_arms_the_timer() -> None:
+def test_start_checks_version_reg_and_reports_a_reader_that_does_not_answer() -> None:
+    readers, board, _ = rig(version=0x00)
+    assert readers.problem is not None
+    assert "no reader answers (VersionReg 00h)" in readers.problem
+    board.lay(0, Card(UID4))
+    assert readers.read_uid(0) is None
+    assert board.reader.frames_sent == 0
+
+
+def test_a_reader_that_loses_power_is_reported_and_found_again() -> None:
+    readers, board, _ = rig()
+    board.lay(0, Card(UID4))
+    board.dead = True  # MISO floats high: VersionReg reads FFh
+    assert readers.read_uid(0) is None
+    assert "VersionReg FFh" in readers.problem
+    assert readers.check(0) is False  # tried at once: still down
+    board.dead = False
+    assert readers.check(antennas.HEALTH_MS - 1) is False  # not tried again yet
+    assert readers.check(antennas.HEALTH_MS) is True
+    assert readers.problem is None
+    assert readers.read_uid(0) == UID4
+
+
+def test_census_names_the_chip() -> None:
+    readers, _board, _ = rig(version=0x91)
+    assert readers.census() == [(0, 0x91, "MFRC522 v1.0")]
+
+
+def test_init_leaves_the_field_off_and_arms_a_1_ms_timer() -> None:
     _readers, board, _ = rig()
-    for reader in board.readers:
-        assert reader.regs[TX_CONTROL] & 0x03 == 0x03
-        assert reader.regs[T_MODE] & 0x80  # TAuto: a silent card times out
-        assert reader.regs[TX_ASK] == 0x40
-        assert reader.regs[MODE] & 0x03 == 0x01  # CRC preset 6363h
+    reader = board.reader
+    assert reader.regs[TX_CONTROL] & 0x03 == 0
+    assert not reader.field
+    assert reader.regs[T_MODE] & 0x80  # TAuto: a silent card times out
+    prescaler = (reader.regs[T_MODE] & 0x0F) << 8 | reader.regs[0x2B]
+    reload = reader.regs[0x2C] << 8 | reader.regs[0x2D]
+    assert reload * (2 * prescaler + 1) / 13.56e6 == pytest.approx(0.001, rel=0.01)
+    assert reader.regs[TX_ASK] == 0x40
+    assert reader.regs[MODE] & 0x03 == 0x01  # CRC preset 6363h
 
 
-def test_init_waits_for_each_reader_to_wake_after_soft_reset() -> None:
+def test_init_waits_for_the_reader_to_wake_after_soft_reset() -> None:
     machine = FakeMachine()
-    board = MuxedReaderBoard(machine.bench, spi_bus=1, cs_pin=CS, select_pins=SELECT, cells=2)
-    for reader in board.readers:
-        reader.wake_transactions = 3
-    readers = mfrc522.MuxedReaders(
-        machine.SPI(1),
-        machine.Pin(CS, machine.Pin.OUT, value=1),
+    board = AntennaMuxBoard(machine.bench, spi_bus=1, cs_pin=CS, select_pins=SELECT, cells=2)
+    board.reader.wake_transactions = 3
+    readers = antennas.AntennaMux(
+        mfrc522.Mfrc522(machine.SPI(1), machine.Pin(CS, machine.Pin.OUT, value=1)),
         [machine.Pin(p, machine.Pin.OUT, value=0) for p in SELECT],
         2,
+        power_us=0,
     )
-    readers.init_all()
-    assert all(r.regs[T_MODE] == 0x8D and r.field for r in board.readers)
+    assert readers.start() is True
+    assert board.reader.regs[T_MODE] & 0x80
 
 
-def test_a_reader_whose_antenna_is_off_reads_nothing() -> None:
+# -- one field at a time ----------------------------------------------------------------
+
+
+def test_a_sweep_of_every_square_never_has_more_than_one_field_on() -> None:
     readers, board, _ = rig()
-    board.lay(3, Card(UID4))
-    readers._choose(3)
-    readers._write(0x14, 0x80)  # TxControlReg: both drivers off
-    assert readers.read_uid(3) is None
-    assert board.readers[3].card is not None
-    assert board.readers[3].card.state == "POWER_OFF"
+    for i in range(0, 9, 2):
+        board.lay(i, Card(bytes((0x10 + i, 2, 3, 4))))
+    for _ in range(3):
+        assert [readers.read_uid(i) is not None for i in range(9)] == [i % 2 == 0 for i in range(9)]
+        assert not board.reader.field  # off between reads
+    assert board.max_fields_on == 1
+    assert board.hot_switches == 0  # the antenna is never switched while it radiates
+    assert board.powered_by_antenna == [3] * 9  # each coil energised once per read
 
 
-# -- the multiplexer ---------------------------------------------------------------
-
-
-def test_the_select_pins_route_chip_select_to_one_reader_only() -> None:
+def test_a_card_on_an_antenna_not_selected_stays_unpowered() -> None:
     readers, board, _ = rig()
-    before = board.transactions()
-    readers._choose(6)
-    readers._write(0x15, 0x00)  # TxASKReg
-    after = board.transactions()
-    assert [a - b for a, b in zip(after, before, strict=True)] == [0] * 6 + [1, 0, 0]
-    assert [r.regs[TX_ASK] for r in board.readers] == [0x40] * 6 + [0x00] + [0x40] * 2
-    assert board.selected is None  # chip-select released after the write
+    card = Card(UID4)
+    board.lay(3, card)
+    readers.read_uid(5)
+    assert card.state == "POWER_OFF"
 
 
-def test_an_address_past_the_last_reader_selects_none_and_reads_ff() -> None:
-    readers, board, _ = rig(cells=9)
-    before = board.transactions()
-    readers._choose(12)
-    assert readers._read(0x37) == 0xFF  # VersionReg, but no reader drives MISO
-    assert board.transactions() == before
-
-
-def test_too_few_select_pins_for_the_cells_is_refused() -> None:
+def test_too_few_select_pins_for_the_squares_is_refused() -> None:
     machine = FakeMachine()
     with pytest.raises(ValueError, match="add select pins"):
-        MuxedReaderBoard(machine.bench, spi_bus=1, cs_pin=CS, select_pins=(2, 3), cells=5)
+        AntennaMuxBoard(machine.bench, spi_bus=1, cs_pin=CS, select_pins=(2, 3), cells=5)
 
 
 # -- the fake against the data sheet -------------------------------------------------

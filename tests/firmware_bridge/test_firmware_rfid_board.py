@@ -1,6 +1,7 @@
-"""RFID boards built by the firmware's runner from config, on register-level fake
-readers behind the chip-select multiplexer: the reader sweep, the combined
-occupancy+RFID board, the frames they send, and the simulated serial board."""
+"""RFID boards built by the firmware's runner from config, on the register-level
+fake reader behind the antenna multiplexer: the reader sweep, the combined
+occupancy+RFID board with its background sweep, the frames they send, the reader
+fault report, and the simulated serial board."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ import pytest
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.fake_machine import FakeMachine, ShiftRegisterMatrix
-from firmware_bridge.link.fake_mfrc522 import WUPA, Card, MuxedReaderBoard
-from firmware_bridge.link.messages import CellEvent, Hello, SnapshotPart, encode
+from firmware_bridge.link.fake_mfrc522 import WUPA, AntennaMuxBoard, Card
+from firmware_bridge.link.messages import BoardError, CellEvent, Hello, SnapshotPart, encode
 from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import BoardSettled
 from hardware.clock import FakeClock
@@ -57,6 +58,9 @@ def config(sensor: str) -> SimpleNamespace:
         RFID_DEBOUNCE_MS=60,
         READERS_PER_STEP=4,
         TAG_RETRY_MS=250,
+        TAG_POWER_US=0,
+        ROW_SETTLE_US=0,
+        SWEEP_MS=100,
         SNAPSHOT_MS=2000,
     )
 
@@ -68,7 +72,7 @@ class Rig:
     def __init__(self, sensor: str) -> None:
         machine = FakeMachine()
         cfg = config(sensor)
-        self.readers = MuxedReaderBoard(
+        self.readers = AntennaMuxBoard(
             machine.bench,
             spi_bus=cfg.RFID_SPI,
             cs_pin=cfg.RFID_CS,
@@ -89,6 +93,7 @@ class Rig:
     def lay(self, index: int, uid: bytes) -> None:
         self.switches.closed.add(index)
         self.readers.lay(index, Card(uid))
+        assert self.readers.max_fields_on <= 1
 
     def lift(self, index: int) -> None:
         self.switches.closed.discard(index)
@@ -120,17 +125,19 @@ def test_reader_sweep_ignores_a_tag_seen_by_one_sweep_only() -> None:
     rig = Rig("rfid")
     rig.lay(4, TAGS[4])
     rig.poll(0, 300)
-    reader = rig.readers.readers[4]
-    misses = [reader.frames_sent]
+    reader = rig.readers.reader
+    dropped = []
 
     def drop_once(frame: bytes) -> None:
-        if frame == bytes((WUPA,)) and reader.frames_sent == misses[0] + 1:
-            reader.remove()  # a hand passes over: one read misses
+        if frame == bytes((WUPA,)) and rig.readers.antenna == 4 and not dropped:
+            dropped.append(frame)
+            rig.readers.lift(4)  # a hand passes over: one read misses
 
     reader.on_frame = drop_once
     changes = rig.poll(300, 330)
     reader.on_frame = None
-    assert reader.card is None
+    assert dropped
+    assert 4 not in rig.readers.cards
     rig.lay(4, TAGS[4])
     changes += rig.poll(330, 600)
     assert changes == []
@@ -143,7 +150,7 @@ def test_reader_sweep_never_reports_a_tag_shorter_than_the_debounce_time() -> No
     rig.lift(7)
     changes += rig.poll(40, 400)
     assert changes == []
-    assert rig.readers.readers[7].frames_sent > 1  # it was read, then forgotten
+    assert rig.readers.powered_by_antenna[7] > 1  # it was read, then forgotten
 
 
 def test_reader_sweep_reports_a_swapped_tag_once_it_holds() -> None:
@@ -157,23 +164,56 @@ def test_reader_sweep_reports_a_swapped_tag_once_it_holds() -> None:
 def test_combined_board_reads_a_tag_only_where_occupancy_changed() -> None:
     rig = Rig("occupancy+rfid")
     rig.poll(0, 200)
-    before = rig.readers.transactions()
+    before = list(rig.readers.powered_by_antenna)
+    rig.readers.reader.frames.clear()
     rig.lay(4, TAGS[4])
-    assert rig.poll(200, 400) == [(4, TAGS[4])]
-    spent = [a - b for a, b in zip(rig.readers.transactions(), before, strict=True)]
-    assert [i for i, n in enumerate(spent) if n] == [4]
-    frames = list(rig.readers.readers[4].frames)
-    assert frames.count(bytes((WUPA,))) == 1  # one tag read for the move
+    assert rig.poll(200, 300) == [(4, TAGS[4])]
+    spent = [a - b for a, b in zip(rig.readers.powered_by_antenna, before, strict=True)]
+    assert spent == [0, 0, 0, 0, 1, 0, 0, 0, 0]  # one tag read for the move
+    frames = list(rig.readers.reader.frames)
+    assert frames.count(bytes((WUPA,))) == 1
     assert len(frames) == 6  # WUPA, two cascade levels, HLTA
 
 
-def test_combined_board_reads_nothing_while_no_piece_moves() -> None:
+def test_combined_board_only_sweeps_slowly_while_no_piece_moves() -> None:
+    rig = Rig("occupancy+rfid")
+    rig.lay(4, TAGS[4])
+    rig.lay(0, TAGS[0])
+    rig.poll(0, 200)
+    before = list(rig.readers.powered_by_antenna)
+    assert rig.poll(200, 2200) == []
+    spent = [a - b for a, b in zip(rig.readers.powered_by_antenna, before, strict=True)]
+    # One occupied square every SWEEP_MS (100 ms): 20 reads in 2 s, shared by the two.
+    assert spent == [10, 0, 0, 0, 10, 0, 0, 0, 0]
+
+
+def test_combined_board_background_sweep_sees_a_tag_swapped_in_one_movement() -> None:
     rig = Rig("occupancy+rfid")
     rig.lay(4, TAGS[4])
     rig.poll(0, 200)
-    before = rig.readers.transactions()
-    assert rig.poll(200, 2000) == []
-    assert rig.readers.transactions() == before
+    rig.readers.lift(4)
+    rig.readers.lay(4, Card(TAGS[8]))  # the switch never opened
+    assert rig.poll(200, 500) == [(4, TAGS[8])]
+
+
+def test_a_reader_that_stops_answering_is_sent_as_err_reader() -> None:
+    rig = Rig("occupancy+rfid")
+    port = ListPort()
+    firmware = app.Firmware(port, rig.scanner, ROWS, COLUMNS, "occupancy+rfid")
+    rig.lay(4, TAGS[4])
+    for now in range(0, 200, 10):
+        firmware.step(now)
+    rig.readers.dead = True
+    rig.lay(0, TAGS[0])
+    for now in range(200, 2500, 10):
+        firmware.step(now)
+    errors = [
+        m
+        for m in (e.message for e in LinkDecoder().feed(bytes(port.sent)))
+        if isinstance(m, BoardError)
+    ]
+    assert [e.code for e in errors] == [wire.ERR_READER, wire.ERR_READER]  # at once, then 2 s on
+    assert "no reader answers (VersionReg FFh)" in errors[0].text
 
 
 def test_combined_board_retries_a_tag_that_did_not_answer() -> None:
@@ -188,10 +228,10 @@ def test_combined_board_lift_reads_no_tag() -> None:
     rig = Rig("occupancy+rfid")
     rig.lay(4, TAGS[4])
     rig.poll(0, 200)
-    before = rig.readers.transactions()
     rig.lift(4)
-    assert rig.poll(200, 400) == [(4, None)]
-    assert rig.readers.transactions() == before
+    before = list(rig.readers.powered_by_antenna)
+    assert rig.poll(200, 290) == [(4, None)]
+    assert rig.readers.powered_by_antenna == before
 
 
 class ListPort:

@@ -15,6 +15,7 @@ from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 from firmware_bridge.link.messages import (
     BoardError,
+    BoardInfo,
     CellEvent,
     Hello,
     Ping,
@@ -133,13 +134,17 @@ def test_firmware_frames_decode_with_the_host_decoder_byte_for_byte() -> None:
     run(fw, 0, 200)
     wire_bytes = port.take()
     envelopes = LinkDecoder().feed(wire_bytes)
-    assert [e.message for e in envelopes] == [
+    *messages, info = [e.message for e in envelopes]
+    assert messages == [
         Hello(wire.FIRMWARE_VERSION, 3, 3, "occupancy"),
         CellEvent(4, b"", 1),
         CellEvent(8, b"", 2),
         SnapshotPart(1, 9, 0, (None, None, None, None, b"", None, None, None, b""), 2),
     ]
-    assert [e.seq for e in envelopes] == [0, 1, 2, 3]
+    # The census after the snapshot: no reader, one scan per 10 ms pass.
+    assert isinstance(info, BoardInfo)
+    assert (info.versions, info.sweep_ms) == ((), 10)
+    assert [e.seq for e in envelopes] == [0, 1, 2, 3, 4]
     assert wire_bytes == b"".join(encode(e.message, e.seq) for e in envelopes)
 
 
@@ -343,7 +348,11 @@ def test_a_quiet_board_sends_a_hello_every_half_second_with_its_last_event() -> 
     stamped = []
     for now in range(2050, 2700, 10):
         fw.step(now)
-        stamped += [(now, e.message) for e in LinkDecoder().feed(port.take())]
+        stamped += [
+            (now, e.message)
+            for e in LinkDecoder().feed(port.take())
+            if not isinstance(e.message, BoardInfo)  # the census after each snapshot
+        ]
     hello = Hello(wire.FIRMWARE_VERSION, 3, 3, "occupancy", 1)
     assert [m for _, m in stamped] == [
         SnapshotPart(2, 9, 0, (None,) * 4 + (b"",) + (None,) * 4, 1),

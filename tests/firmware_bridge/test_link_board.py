@@ -136,6 +136,28 @@ def test_rfid_tags_reach_the_host_as_upper_case_hex(clock: FakeClock) -> None:
         host.close()
 
 
+def test_a_reader_that_stops_answering_takes_the_board_offline_until_it_answers(
+    clock: FakeClock,
+) -> None:
+    with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS) as sim:
+        host = host_for(sim, clock, "rfid")
+        run(sim, host, clock, 0.6)
+        assert sim.rfid_board is not None
+        sim.rfid_board.dead = True
+        sim.place("D1", tag="01020304")  # the read that finds the reader gone
+        statuses = [e for e in run(sim, host, clock, 1.0) if isinstance(e, BoardStatus)]
+        assert statuses == [
+            BoardStatus(
+                False,
+                "RFID reader fault: no reader answers (VersionReg FFh): check 3V3, SPI, CS",
+            )
+        ]
+        sim.rfid_board.dead = False  # tried again within a second, then reported no more
+        statuses = [e for e in run(sim, host, clock, 7.0) if isinstance(e, BoardStatus)]
+        assert statuses[-1].connected
+        host.close()
+
+
 def test_a_combined_board_reports_tags(clock: FakeClock) -> None:
     with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS) as sim:
         host = host_for(sim, clock, "rfid")

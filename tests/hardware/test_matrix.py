@@ -284,3 +284,22 @@ def test_board_from_profile_uses_its_settle_window(mock_factory: MockFactory) ->
 def test_board_from_profile_without_matrix_is_refused(mock_factory: MockFactory) -> None:
     with pytest.raises(ValueError, match="neither \\[matrix\\] nor \\[serial\\] wiring"):
         sensor_board(profile(None), mock_factory, FakeClock())
+
+
+def test_each_driven_row_settles_before_its_columns_are_read(
+    rig: tuple[SimulatedMatrix, MatrixScanner], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import hardware.matrix
+
+    _sim, scanner = rig
+    driven_while_settling: list[list[bool]] = []
+
+    def settle(seconds: float) -> None:
+        assert seconds == hardware.matrix.SETTLE_S
+        driven_while_settling.append([row.is_active for row in scanner._rows])
+
+    monkeypatch.setattr(hardware.matrix, "_settle", settle)
+    scanner.scan()
+    rows = len(scanner._rows)
+    # One wait per row, each with exactly that row driven.
+    assert driven_while_settling == [[i == r for i in range(rows)] for r in range(rows)]

@@ -56,10 +56,16 @@ def test_table_names_each_button_and_the_buzzer() -> None:
     uses = [use for _, use in lines.values()]
     for button in ("roll", "left", "right", "ok", "back"):
         assert any(u.startswith(f"button {button} ") for u in uses)
-    assert lines["GPIO18"] == (12, "buzzer + (- to GND, PWM)")
+    assert lines["GPIO18"] == (12, "buzzer: NPN transistor base via 1 kΩ")
 
 
 def test_serial_board_table_says_where_the_sensors_are() -> None:
     text = pin_table(load_profile("rfid-15x15-pico"))
     assert "15×15 rfid board on /dev/serial/by-id/" in text
-    assert "matrix" not in text
+    header = text.split("its pins:)")[0]
+    assert "matrix" not in header  # no matrix line on the Pi's header
+    pico = text.split("its pins:)")[1]
+    # The Pico side: the switch matrix's SPI0, the reader's SPI1, the antenna select lines.
+    assert " 21  GP16      SPI0 MISO ← first 74HC165 QH" in pico
+    assert " 17  GP13      reader SDA (chip select)" in pico
+    assert pico.count("antenna select bit") == 8

@@ -1,0 +1,103 @@
+"""The Raspberry Pi Pico side of a serial sensor board: its 40 pins and what the
+firmware's config.py (firmware_bridge/firmware/config.py) wires to each.
+
+Pins 1-20 run down the Pico's left edge, 21-40 up its right edge (USB at the top),
+as in the Raspberry Pi Pico data sheet's pinout.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from wiring.profile import Profile
+
+# config.py's pins, GP numbers.
+MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD = 18, 19, 16, 17, 20
+RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS = 10, 11, 12, 13
+RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
+RECOVERY_PIN = 22
+GROUND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
+
+
+def _pinout() -> dict[int, str]:
+    names: dict[int, str] = {}
+    gp = iter(range(23))
+    for number in range(1, 30):
+        names[number] = "GND" if number in GROUND_PINS else f"GP{next(gp)}"
+    names.update(
+        {
+            30: "RUN",
+            31: "GP26",
+            32: "GP27",
+            33: "GND",
+            34: "GP28",
+            35: "ADC_VREF",
+            36: "3V3(OUT)",
+            37: "3V3_EN",
+            38: "GND",
+            39: "VSYS",
+            40: "VBUS",
+        }
+    )
+    return names
+
+
+PINOUT: dict[int, str] = _pinout()
+"""Physical pin -> its name on the Pico."""
+
+
+def gp_pin(gp: int) -> int:
+    """The physical pin of GPIO ``gp``."""
+    return next(n for n, name in PINOUT.items() if name == f"GP{gp}")
+
+
+@dataclass(frozen=True, order=True)
+class PicoPin:
+    """One Pico pin the board uses: its physical number, name, use and the part it
+    goes to (``group``)."""
+
+    physical: int
+    name: str
+    use: str
+    group: str
+
+
+def pico_pins(profile: Profile) -> list[PicoPin]:
+    """Every Pico pin the serial board of ``profile`` uses (none for a GPIO board)."""
+    s = profile.serial
+    if s is None:
+        return []
+    rows, columns = math.ceil(s.rows / 8), math.ceil(s.columns / 8)
+    matrix = "Switch matrix: 74HC595 rows, 74HC165 columns"
+    pins = [
+        PicoPin(gp_pin(MATRIX_MISO), f"GP{MATRIX_MISO}", "SPI0 MISO ← first 74HC165 QH", matrix),
+        PicoPin(gp_pin(ROW_LATCH), f"GP{ROW_LATCH}", f"ROW_LATCH → RCLK of {rows} 74HC595", matrix),
+        PicoPin(gp_pin(MATRIX_SCK), f"GP{MATRIX_SCK}", "SPI0 SCK → 595 SRCLK, 165 CLK", matrix),
+        PicoPin(gp_pin(MATRIX_MOSI), f"GP{MATRIX_MOSI}", "SPI0 MOSI → first 74HC595 SER", matrix),
+        PicoPin(
+            gp_pin(COLUMN_LOAD),
+            f"GP{COLUMN_LOAD}",
+            f"COLUMN_LOAD → SH/LD of {columns} 74HC165",
+            matrix,
+        ),
+        PicoPin(gp_pin(RECOVERY_PIN), f"GP{RECOVERY_PIN}", "strap to GND: recovery", "Recovery"),
+        PicoPin(36, "3V3(OUT)", "3.3 V to every chip and pull-up", "Supply"),
+        PicoPin(38, "GND", "ground of the board", "Supply"),
+    ]
+    if s.sensor == "rfid":
+        reader = "MFRC522 reader module (SPI1, 3.3 V)"
+        mux = "ADG1606 antenna multiplexers"
+        pins += [
+            PicoPin(gp_pin(RFID_SCK), f"GP{RFID_SCK}", "SPI1 SCK → reader SCK", reader),
+            PicoPin(gp_pin(RFID_MOSI), f"GP{RFID_MOSI}", "SPI1 MOSI → reader MOSI", reader),
+            PicoPin(gp_pin(RFID_MISO), f"GP{RFID_MISO}", "SPI1 MISO ← reader MISO", reader),
+            PicoPin(gp_pin(RFID_CS), f"GP{RFID_CS}", "reader SDA (chip select)", reader),
+            PicoPin(40, "VBUS", "5 V to the multiplexers' VDD", "Supply"),
+        ]
+        for bit, gp in enumerate(RFID_SELECT):
+            level = "leaf A" if bit < 4 else "first-level A"
+            pins.append(
+                PicoPin(gp_pin(gp), f"GP{gp}", f"antenna select bit {bit} → {level}{bit % 4}", mux)
+            )
+    return sorted(pins)
