@@ -42,6 +42,17 @@ from .crosslet_turn import (
 )
 
 
+def few_words(text: str) -> str:
+    """A placement's words short enough for a page of the OLED beside four scores:
+    past two words, the first and how many more (the transcript has them all)."""
+    parts = text.split(", ")
+    bonus = [p for p in parts if p.startswith("all 7")]
+    words = [p for p in parts if not p.startswith("all 7")]
+    if len(words) > 2:
+        words = [words[0], f"{len(words) - 1} more words"]
+    return ", ".join(words + bonus)
+
+
 class CrossletView(LetteredBoardView[Crosslet]):
     columns = COLUMNS
     size = SIZE
@@ -131,7 +142,7 @@ class CrossletView(LetteredBoardView[Crosslet]):
         mover = short(last.mover)
         if not isinstance(last.action, PlaceTiles):
             return f"{mover} {last.text}"
-        return f"{mover}: {last.text} = {last.points[last.mover]}"
+        return f"{mover}: {few_words(last.text)} = {last.points[last.mover]}"
 
     def dealt_line(self) -> str:
         """Who takes which tiles (dealt racks), or who draws how many (the table's bag)."""

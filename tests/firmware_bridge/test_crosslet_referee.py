@@ -9,6 +9,7 @@ import pytest
 
 from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
 from firmware_bridge.referees.crosslet_turn import words_text
+from firmware_bridge.referees.crosslet_view import few_words
 from firmware_bridge.sim.hands import hand_for
 from firmware_bridge.whole_board import WholeBoard
 from games.core import Pass, Resign
@@ -369,3 +370,8 @@ def test_the_computers_hand_lays_names_blanks_and_presses_ok(table: Table) -> No
         ("lift", "A1"),
         ("lift", "B1"),
     ]
+
+
+def test_the_oled_names_the_first_of_many_words_and_how_many_more() -> None:
+    assert few_words("HEWN 18, HAT 6") == "HEWN 18, HAT 6"
+    assert few_words("UNEROTIC 14, MU 4, AN 2, all 7 +15") == "UNEROTIC 14, 2 more words, all 7 +15"
