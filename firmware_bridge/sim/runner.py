@@ -585,9 +585,17 @@ class Simulation:
             assert self.serial_sim is not None, "checked by check_line"
             if verb == "unplug":
                 self.serial_sim.unplug()
+                self.advance(self.pace)
             else:
                 self.serial_sim.replug()
-            self.advance(self.pace)
+                self.advance(self.pace)
+                # A person who plugs the cable back looks for the board on the OLED
+                # (the daemon retries the port at longer and longer intervals).
+                end = self.clock.now() + LOOK_S
+                while self._session is not None and not self._session.connected:
+                    if self.clock.now() >= end:
+                        break
+                    self.advance(self.step_s)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
         elif verb == "takeback":
