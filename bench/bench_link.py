@@ -36,9 +36,11 @@ CATCH_UP_TARGET_S = 3.0
 def _rig(seed: int, ber: float) -> tuple[SimulatedSerialBoard, SerialSensorBoard, FakeClock]:
     rng = random.Random(seed)
     clock = FakeClock(10.0)
-    board = SimulatedSerialBoard(ROWS, COLUMNS, "rfid", clock, cells=CELLS)
+    # As the RFID boards are built: switches say where, one reader reads what.
+    board = SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS)
     for cell in rng.sample(range(ROWS * COLUMNS), PIECES):
-        board.place(cell, tag=rng.randbytes(7).hex())
+        # 7-byte UIDs as NTAG213s carry them: NXP's manufacturer code 04h first.
+        board.place(cell, tag=(b"\x04" + rng.randbytes(6)).hex())
     board.noise = LineNoise(seed, ber) if ber else None
     wiring = SerialWiring(port=board.port_name, rows=ROWS, columns=COLUMNS, sensor="rfid")
     host = SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15)
