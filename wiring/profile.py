@@ -88,12 +88,19 @@ class Timing:
         return self.switch_us + self.power_up_ms * 1000 + transfers * self.transfer_us
 
     def sweep_s(self, cells: int, rfid: bool) -> float:
-        """About how long one sweep of a board of ``cells`` takes (every cell read once),
-        with no tag on it: what the host allows for a sweep."""
-        if not rfid:
-            return (self.scan_ms * 1000 + self.loop_us) / 1e6
+        """About how long one sweep of a board of ``cells`` takes (every cell read once):
+        what the host allows for a sweep. A board of switches scans them all; with a
+        reader beside them it also reads the tags of the squares that changed, allowed
+        for as a line of 15 long tags; readers alone read every square."""
+        if self.scan_ms > 0 or not rfid:
+            reads = min(cells, LINE_READS) * self.read_us(bytes(10)) if rfid else 0.0
+            return (self.scan_ms * 1000 + self.loop_us + reads) / 1e6
         passes = -(-cells // max(1, self.readers_per_pass))
         return (passes * self.loop_us + cells * self.read_us(None)) / 1e6
+
+
+LINE_READS = 15
+"""Tag reads a sweep of switches and a reader is allowed: a whole line laid at once."""
 
 
 @dataclass(frozen=True)

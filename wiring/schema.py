@@ -103,8 +103,13 @@ PICO_SCAN_US_PER_CELL = 33.0
 ×30, per cell."""
 GPIO_SCAN_US_PER_CELL = 15.0
 """One gpiozero pin read on the Pi, per cell of the matrix."""
-PICO_DEBOUNCE_MS = {"occupancy": 30.0, "rfid": 120.0}
-"""The firmware's config.py: DEBOUNCE_MS and RFID_DEBOUNCE_MS."""
+PICO_DEBOUNCE_MS = 30.0
+"""The firmware's config.py: DEBOUNCE_MS (an RFID board's switches debounce so too)."""
+MUX_READ = {"power_up_ms": 3.0, "transfers_empty": 36, "transfers_tag": (93, 132, 171)}
+"""One read through the antenna multiplexer: config.py's TAG_POWER_US with the field
+on, and the driver's transfers counted on the register-level fake (13 empty; 68, 107,
+146 for 4-, 7- and 10-byte UIDs) plus some 25 polls while the reader's 1 ms timer runs
+out on a frame nobody answers (the empty square's wake-up, a tag's halt)."""
 MAX_SCAN_HZ = 1000.0
 
 _MISSING = object()
@@ -425,12 +430,15 @@ class _Builder:
             base = Timing(loop_us=0.0, scan_ms=cells * GPIO_SCAN_US_PER_CELL / 1000)
         elif serial is not None:
             cells = serial.rows * serial.columns
-            matrix_scan = "occupancy" in serial.sensor  # switches, alone or beside readers
+            # Every Pico board scans a switch matrix; an RFID board's reader reads a
+            # tag where a switch changed, through the antenna multiplexer.
             base = Timing(
                 loop_us=PICO_LOOP_US,
-                scan_ms=cells * PICO_SCAN_US_PER_CELL / 1000 if matrix_scan else 0.0,
-                debounce_ms=PICO_DEBOUNCE_MS["occupancy" if matrix_scan else "rfid"],
+                scan_ms=cells * PICO_SCAN_US_PER_CELL / 1000,
+                debounce_ms=PICO_DEBOUNCE_MS,
             )
+            if "rfid" in serial.sensor:
+                base = replace(base, **MUX_READ)  # type: ignore[arg-type]
         else:
             base = Timing()
         if not self.has("timing"):

@@ -416,12 +416,18 @@ def test_timing_defaults_follow_the_kind_of_board() -> None:
     rfid = load_profile("rfid-15x15-pico").timing
     occupancy = load_profile("occupancy-15x15-pico").timing
     gpio = load_profile("double-take-gpio").timing
-    assert rfid.debounce_ms == 120 and rfid.scan_ms == 0
-    assert occupancy.debounce_ms == 30 and occupancy.scan_ms == pytest.approx(225 * 0.033)
+    # The RFID board scans its switches as the occupancy board does, and reads a tag
+    # through the multiplexer where one changed, the field on for each read.
+    assert rfid.debounce_ms == occupancy.debounce_ms == 30
+    assert rfid.scan_ms == occupancy.scan_ms == pytest.approx(225 * 0.033)
+    assert occupancy.power_up_ms == 0 and rfid.power_up_ms == 3
     assert gpio.loop_us == 0 and gpio.debounce_ms == 0
-    # An empty 15 × 15 reader sweep: 225 reads of 67 transfers and a switch, 15 passes.
-    assert rfid.sweep_s(225, rfid=True) == pytest.approx((225 * (50 + 67 * 40) + 15 * 300) / 1e6)
-    assert rfid.read_us(bytes(7)) == 50 + 178 * 40
+    assert rfid.read_us(bytes(7)) == 50 + 3000 + 132 * 40
+    assert rfid.read_us(None) == 50 + 3000 + 36 * 40
+    # A sweep: the switches, the loop, and a line of 15 long tags read.
+    scan = 225 * 33 + 300
+    assert rfid.sweep_s(225, rfid=True) == pytest.approx((scan + 15 * (3050 + 171 * 40)) / 1e6)
+    assert occupancy.sweep_s(225, rfid=False) == pytest.approx(scan / 1e6)
 
 
 def test_timing_takes_a_builders_measured_figures(write_profile: WriteProfile) -> None:
