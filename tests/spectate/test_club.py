@@ -11,6 +11,7 @@ from typing import Any
 from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.follow import Follower
 
+from .tools import board_state as _state
 from .tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
 
 
@@ -159,17 +160,6 @@ def test_pages_asking_for_boards_never_heard_of_leave_nothing_behind() -> None:
     assert "no board called b" not in json.dumps(hub.board_parts("b"))
 
 
-def _state(**changes: Any) -> dict[str, Any]:
-    """A board's state message with what the hub's pages draw."""
-    state = {
-        "journal_game": 1,
-        "moves_played": 0,
-        "title": "Double Take",
-        "seats": ["Red", "Green"],
-        "scores": {"Red": 0, "Green": 0},
-        "layout": {},
-    }
-    return {**state, **changes}
 
 
 def test_club_keeps_the_last_good_state_when_a_board_sends_one_it_cannot_show() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from .tools import board_state as _state
 from .tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
 
 EVIL_PLAN = (
@@ -25,16 +26,6 @@ DEEP_SMALL = b"[" * 5_000 + b"]" * 5_000
 """Deep nesting that fits under the size limit: refused for its depth."""
 
 
-def _state(**changes: Any) -> dict[str, Any]:
-    state = {
-        "journal_game": 1,
-        "moves_played": 0,
-        "title": "Double Take",
-        "seats": ["Red", "Green"],
-        "scores": {"Red": 0, "Green": 0},
-        "layout": {},
-    }
-    return {**state, **changes}
 
 
 def _publish(url: str, messages: list[tuple[str, bytes]]) -> None:

@@ -15,19 +15,11 @@ from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.geometry import geometry
 from firmware_bridge.spectate.project import view
 
+from .tools import board_state as _state
+
 GAMES = ("crosslet", "doublecross", "dominoes", "double-take", "doubles-wild")
 
 
-def _state(**changes: Any) -> dict[str, Any]:
-    state = {
-        "journal_game": 1,
-        "moves_played": 0,
-        "title": "Double Take",
-        "seats": ["Red", "Green"],
-        "scores": {"Red": 0, "Green": 0},
-        "layout": {},
-    }
-    return {**state, **changes}
 
 
 def _send(club: Club, board: str, kind: str, data: Any) -> str | None:

@@ -38,6 +38,19 @@ def need(path: str, package: str) -> str:
     pytest.skip(message)
 
 
+def board_state(**changes: Any) -> dict[str, Any]:
+    """A board's state message with what the hub's pages draw, with ``changes``."""
+    state = {
+        "journal_game": 1,
+        "moves_played": 0,
+        "title": "Double Take",
+        "seats": ["Red", "Green"],
+        "scores": {"Red": 0, "Green": 0},
+        "layout": {},
+    }
+    return {**state, **changes}
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
