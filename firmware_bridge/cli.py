@@ -164,7 +164,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
     if sim.resumed:
         moves = len(sim.session.game.history)
         print(
-            f"tabletop: resuming game {sim.session.game_id} of {args.journal} after "
+            f"tabletop: resuming the journal's game {sim.session.game_id} after "
             f"{moves} move{'s' if moves != 1 else ''}",
             file=sys.stderr,
         )

@@ -168,4 +168,4 @@ def test_resuming_through_sim_journal_says_so(
     assert main([*base, str(first)]) == 0
     assert "resuming" not in capsys.readouterr().err
     assert main([*base, str(second)]) == 0
-    assert f"tabletop: resuming game 1 of {journal} after 1 move" in capsys.readouterr().err
+    assert "tabletop: resuming the journal's game 1 after 1 move" in capsys.readouterr().err
