@@ -152,11 +152,15 @@ def _parts(profile_name: str) -> list[dict[str, Any]]:
     if profile.matrix is not None:
         sweep_ms = 1000 / profile.matrix.scan_hz
     else:
-        sweep_ms = timing.sweep_s(len(profile.cells), rfid) * 1000
+        # The switches' scan and the loop; the tags are read where a switch changed.
+        sweep_ms = (timing.scan_ms * 1000 + timing.loop_us) / 1000
     figures = [
-        (f"{profile_name}: one sweep of the board (modelled)", sweep_ms),
+        (f"{profile_name}: one sweep of the board's switches (modelled)", sweep_ms),
         (f"{profile_name}: host settle window", float(profile.settle_ms)),
     ]
+    if rfid:
+        read_ms = timing.read_us(bytes(7)) / 1000
+        figures.insert(1, (f"{profile_name}: one tag read, 7-byte UID (modelled)", read_ms))
     if timing.debounce_ms:
         figures.insert(1, (f"{profile_name}: firmware debounce", timing.debounce_ms))
     return [
