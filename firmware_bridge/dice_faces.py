@@ -31,7 +31,7 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 _PIP_AT = (2, 5, 8)
 """Pixel offsets of the grid's columns and rows inside a die (each pip is 2 × 2)."""
 
-TUMBLE_S = 0.4
+TUMBLE_S = 0.24
 """How long rolled dice tumble on the OLED before they show the rolled faces."""
 TUMBLE_FRAME_S = 0.08
 """How long a tumbling die shows each face."""

@@ -149,7 +149,10 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     assert t.ticks == ticks, "no ticks once the dice have settled"
     # A tick for each new face and one to settle, not one for every loop step.
     rolled_at = 0.01
-    assert [round(tick - rolled_at, 6) for tick in ticks] == [0.08, 0.16, 0.24, 0.32, 0.4]
+    frames = round(TUMBLE_S / TUMBLE_FRAME_S)
+    expected = [round(TUMBLE_FRAME_S * (n + 1), 6) for n in range(frames)]
+    assert expected[-1] == TUMBLE_S  # the last face's tick is the one that settles them
+    assert [round(tick - rolled_at, 6) for tick in ticks] == expected
     settled = t.session.screen().picture
     assert settled == RollPicture((3, 4), (2, 3))
     assert t.session.state()["rolling"] is False
