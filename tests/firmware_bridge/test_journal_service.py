@@ -48,20 +48,9 @@ class Frames:
         self.images.append(image.convert("1"))
 
 
-def test_the_service_sets_a_damaged_journal_aside_shows_it_and_starts_anew(
-    tmp_path: Path,
-) -> None:
-    journal = tmp_path / "journal.sqlite"
-    damaged = b"SQLite format 3\x00" + bytes(range(256)) * 20
-    journal.write_bytes(damaged)
-    config = tmp_path / "tabletop.toml"
-    config.write_text(
-        'profile = "double-take-gpio"\n'
-        f'journal = "{journal}"\n'
-        'game = "double-take"\nplayers = 2\nseed = 5\nlog_level = "WARNING"\n',
-        encoding="utf-8",
-    )
-    frames = tmp_path / "frames"
+def run_daemon_once(config: Path, frames: Path) -> str:
+    """The service with ``config``, its OLED's frames kept in ``frames``: started until it
+    runs, then stopped with SIGTERM; it must exit cleanly. Returns what it logged."""
     daemon = subprocess.Popen(
         [sys.executable, "-c", DRIVER, str(config), str(frames)],
         stdout=subprocess.PIPE,
@@ -78,6 +67,24 @@ def test_the_service_sets_a_damaged_journal_aside_shows_it_and_starts_anew(
             daemon.kill()
             daemon.communicate()
     assert daemon.returncode == 0, err
+    return err
+
+
+def test_the_service_sets_a_damaged_journal_aside_shows_it_and_starts_anew(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "journal.sqlite"
+    damaged = b"SQLite format 3\x00" + bytes(range(256)) * 20
+    journal.write_bytes(damaged)
+    config = tmp_path / "tabletop.toml"
+    config.write_text(
+        'profile = "double-take-gpio"\n'
+        f'journal = "{journal}"\n'
+        'game = "double-take"\nplayers = 2\nseed = 5\nlog_level = "WARNING"\n',
+        encoding="utf-8",
+    )
+    frames = tmp_path / "frames"
+    err = run_daemon_once(config, frames)
 
     (aside,) = tmp_path.glob("journal.sqlite.damaged-*")
     assert aside.read_bytes() == damaged, "the damaged journal is kept as it was"

@@ -14,7 +14,7 @@ import pytest
 from firmware_bridge.journal import Journal, JournalDamaged
 
 from .test_journal import as_nobody, fingerprint, journal_with_a_game, run, unable_to_write
-from .test_journal_service import DRIVER
+from .test_journal_service import run_daemon_once
 
 
 def index_missing_a_row(path: Path) -> None:
@@ -63,22 +63,7 @@ def test_the_service_sets_aside_a_journal_whose_index_lacks_a_row(tmp_path: Path
         'game = "double-take"\nplayers = 2\nseed = 5\nlog_level = "WARNING"\n',
         encoding="utf-8",
     )
-    daemon = subprocess.Popen(
-        [sys.executable, "-c", DRIVER, str(config), str(tmp_path / "frames")],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    try:
-        assert daemon.stdout is not None
-        assert "running on double-take-gpio" in daemon.stdout.readline()
-        daemon.send_signal(signal.SIGTERM)
-        _, err = daemon.communicate(timeout=30)
-    finally:
-        if daemon.poll() is None:
-            daemon.kill()
-            daemon.communicate()
-    assert daemon.returncode == 0, err
+    run_daemon_once(config, tmp_path / "frames")
     (aside,) = tmp_path.glob("journal.sqlite.damaged-*")
     assert aside.read_bytes() == damaged
     with Journal(journal, read_only=True) as fresh:
