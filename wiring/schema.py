@@ -105,8 +105,9 @@ GPIO_SCAN_US_PER_CELL = 15.0
 """One gpiozero pin read on the Pi, per cell of the matrix."""
 PICO_DEBOUNCE_MS = 30.0
 """The firmware's config.py: DEBOUNCE_MS (an RFID board's switches debounce so too)."""
-MUX_READ = {"power_up_ms": 3.0, "transfers_empty": 36, "transfers_tag": (93, 132, 171)}
-"""One read through the antenna multiplexer: config.py's TAG_POWER_US with the field
+MUX_READ = Timing(power_up_ms=3.0, transfers_empty=36, transfers_tag=(93, 132, 171))
+"""One read through the antenna multiplexer (its ``power_up_ms``, ``transfers_empty`` and
+``transfers_tag``): config.py's TAG_POWER_US with the field
 on, and the driver's transfers counted on the register-level fake (13 empty; 68, 107,
 146 for 4-, 7- and 10-byte UIDs) plus some 25 polls while the reader's 1 ms timer runs
 out on a frame nobody answers (the empty square's wake-up, a tag's halt)."""
@@ -438,7 +439,12 @@ class _Builder:
                 debounce_ms=PICO_DEBOUNCE_MS,
             )
             if "rfid" in serial.sensor:
-                base = replace(base, **MUX_READ)  # type: ignore[arg-type]
+                base = replace(
+                    base,
+                    power_up_ms=MUX_READ.power_up_ms,
+                    transfers_empty=MUX_READ.transfers_empty,
+                    transfers_tag=MUX_READ.transfers_tag,
+                )
         else:
             base = Timing()
         if not self.has("timing"):
