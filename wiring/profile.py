@@ -104,6 +104,29 @@ LINE_READS = 15
 
 
 @dataclass(frozen=True)
+class LedChain:
+    """A chain of addressable LEDs (WS2812B or SK6812 minis), one under each square
+    and under the rack slots and spots the profile has, driven by the Pico.
+
+    ``chain`` is every lit cell in the order the data line reaches it: index 0 is
+    the LED nearest the Pico's data pin.
+    """
+
+    pin: int
+    """The Pico GPIO that drives the data line (through the level shifter)."""
+    order: Literal["rows", "serpentine", "table"]
+    """How the chain runs: along each row; along a row and back along the next;
+    or as the profile's ``table`` lists the cells."""
+    chain: tuple[str, ...]
+    """The cells in chain order."""
+    brightness: float = 0.25
+    """The share of full brightness every colour is sent at, 0 to 1."""
+    budget_ma: int = 2000
+    """The most current the chain may draw, in mA: the firmware scales a frame down
+    to stay within it."""
+
+
+@dataclass(frozen=True)
 class ButtonWiring:
     """The button station: one BCM pin per button, wired to ground (pull-ups on)."""
 
@@ -142,6 +165,8 @@ class Profile:
     serial: SerialWiring | None = None
     buzzer_pin: int | None = None
     led_pin: int | None = None
+    leds: LedChain | None = None
+    """The LED chain under the squares, on Pico boards that have one."""
     simulated_only: bool = False
     settle_ms: int = 150
     racks: dict[int, tuple[str, ...]] = field(default_factory=dict)
