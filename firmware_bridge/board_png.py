@@ -29,6 +29,7 @@ from .spectate.style import (
     TILE_EDGE,
     TILE_FILL,
     PieceLook,
+    hex_colour,
     piece_look,
     seat_colour,
 )
@@ -380,12 +381,8 @@ def _flow(font: Font, width: int, runs: Sequence[tuple[str | None, str]]) -> lis
 def _light_lines(font: Font, width: int, leds: Mapping[str, str]) -> list[StripLine]:
     """The colours lit, in the palette's order, each by its name after a swatch."""
     names = set(leds.values())
-    runs = [(_hex(c.rgb), c.name) for c in COLOURS.values() if c.name in names]
+    runs = [(hex_colour(c.rgb), c.name) for c in COLOURS.values() if c.name in names]
     return _flow(font, width, [(None, "Lights:"), *runs]) if runs else []
-
-
-def _hex(rgb: RGB) -> str:
-    return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
 def _wrap(font: Font, text: str, width: int) -> list[str]:
