@@ -9,9 +9,9 @@ and light, is seen through the simulation.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-from .board_png import Box, Font, _font, glow
+from .board_png import Box, Font, glow
 from .colour_vision import VISIONS, simulate
 from .palette import COLOURS, RGB
 from .spectate.style import BOARD, CELL_FILL, CELL_LINE
@@ -79,7 +79,7 @@ def palette_png() -> Image.Image:
     height = HEAD + rows * (TILE + ROW_GAP) - ROW_GAP + FOOT
     image = Image.new("RGB", (width, height), "#ffffff")
     draw = ImageDraw.Draw(image)
-    title, name_font, small = _font(16), _font(14), _font(12)
+    title, name_font, small = (ImageFont.load_default(size) for size in (16, 14, 12))
     draw.text((PAD, 8), "The lights under the squares", fill="#000000", font=title)
     for column, vision in enumerate(VISIONS):
         x0, _, x1, _ = tile_box(0, column)

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import colorsys
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
 from firmware_bridge.board_png import LINE, board_png, cell_box
+from firmware_bridge.kits import find_kit
 from firmware_bridge.palette import COLOURS, RGB
+from firmware_bridge.spectate.geometry import geometry
+
+PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "board-lights.png"
 
 SEATS = ["red", "blue"]
 
@@ -107,3 +113,29 @@ def test_a_light_of_an_unknown_colour_or_off_the_board_is_refused(
 ) -> None:
     with pytest.raises(ValueError, match="^" + says.replace("(", r"\(")):
         board_png(_geo(2, 2), {}, SEATS, leds=leds)
+
+
+def lit_double_take() -> Image.Image:
+    """The docs' picture (``docs/img/board-lights.png``): a Double Take board whose
+    player moved c3 to c4 and set a man down on e5, while the board asks for c3."""
+    game = find_kit("double-take").new_game(2, random.Random(1), {})
+    seats = [game.seat_name(p) for p in range(game.players)]
+    layout = dict(game.state_dict()["layout"])
+    layout["c4"] = layout.pop("c3")
+    layout["e5"] = layout.pop("e3")
+    leds = {"c4": "lift-now", "c3": "place-now", "e5": "lift", "e3": "place"}
+    title = "Double Take: the board waits for a fix"
+    return board_png(geometry(game), layout, seats, title=title, leds=leds)
+
+
+def test_the_docs_picture_of_a_lit_board_is_drawn(update_golden: bool) -> None:
+    """``pytest --update-golden tests/firmware_bridge/test_board_lights.py`` draws it again."""
+    drawn = lit_double_take()
+    if update_golden:
+        drawn.save(PICTURE, optimize=True)
+    assert PICTURE.exists(), f"{PICTURE.name}: run pytest --update-golden on this file"
+    kept = Image.open(PICTURE).convert("RGB")
+    assert kept.size == drawn.size, f"{PICTURE.name} is stale: run pytest --update-golden"
+    geo = geometry(find_kit("double-take").new_game(2, random.Random(1), {}))
+    for cell in ("c3", "e3"):
+        assert _pixel(kept, _middle(geo, cell)) == _pixel(drawn, _middle(geo, cell)), cell
