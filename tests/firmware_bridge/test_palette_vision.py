@@ -28,8 +28,11 @@ from firmware_bridge.palette import (
     TO,
 )
 from firmware_bridge.palette_png import MARGIN, SQUARE, palette_png, tile_box
+from firmware_bridge.spectate.style import hex_colour
 
-PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "palette.png"
+ROOT = Path(__file__).resolve().parents[2]
+PICTURE = ROOT / "docs" / "img" / "palette.png"
+DOC = ROOT / "docs" / "lights-palette.md"
 
 MIN_DIFFERENCE = 20.0
 """CIEDE2000 between two colours lit together, in every vision: about ten times a
@@ -124,3 +127,14 @@ def test_the_palette_picture_shows_every_colour_in_every_vision(update_golden: b
             x, y, _, _ = tile_box(row, column)
             seen = _rgb(kept, (x + middle[0] - x0, y + middle[1] - y0))
             assert seen == simulate(normal, vision), (colour.name, vision)
+
+
+def test_the_docs_table_gives_every_colour_as_the_palette_does() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `")]
+    table = {row.split("`")[1]: row for row in rows if row.split("`")[1] in COLOURS}
+    assert set(table) == set(COLOURS)
+    for name, colour in COLOURS.items():
+        assert f"`{hex_colour(colour.rgb)}` | {colour.rgb} | {colour.meaning} |" in table[name]
+    assert f"at least **{MIN_DIFFERENCE:g}**" in text
+    assert "](img/palette.png)" in text
