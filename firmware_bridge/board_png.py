@@ -1,19 +1,24 @@
-"""The board as a picture (Pillow): cells, special spaces, and every piece.
+"""The board as a picture (Pillow): cells, special spaces, the lights, and every piece.
 
 Drawn from the same geometry as the spectators' SVG (``spectate/geometry.py``:
 where each cell is, which cells are special) and the same look of each piece
 (``spectate/style.py``), so a PNG and the web view of one board agree. Below the
 board a strip names the game, each seat in its colour with its score, and the
-result.
+result. A lit square (``leds``: cell → a colour's name of ``palette.py``) glows as
+its LED does under the wood: its colour fills the square, brightest at the middle,
+and bleeds a little round it, so that a piece standing on it still shows its light
+at the edges; a dim colour's RGB is darker, and so is its glow.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .palette import COLOURS, RGB
 from .spectate.geometry import Geometry
 from .spectate.style import (
     BOARD,
@@ -24,6 +29,7 @@ from .spectate.style import (
     TILE_EDGE,
     TILE_FILL,
     PieceLook,
+    hex_colour,
     piece_look,
     seat_colour,
 )
@@ -39,6 +45,15 @@ PLAIN = {"■": "", "↕": "NS", "↔": "EW", "✥": "NSEW", "●": "B"}
 
 Box = tuple[float, float, float, float]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+GLOW_CORE = 1.0
+"""Out to this share of half a cell from its middle, a light covers the square fully."""
+GLOW_REACH = 1.4
+"""Its glow fades out this far from the middle (in halves of a cell): a little beyond
+the square's edge, under the neighbours' margins."""
+GLOW_EDGE = 0.8
+"""The light's strength at the square's edge, against its middle (a hot spot in the middle)."""
 
 
 def _font(size: float) -> Font:
@@ -197,6 +212,74 @@ def _piece(draw: ImageDraw.ImageDraw, box: Box, look: PieceLook, size: int) -> N
         draw.ellipse((cx - ring, cy - ring, cx + ring, cy + ring), outline="#ffffff", width=2)
 
 
+@cache
+def _glow_masks(size: int) -> tuple[Image.Image, Image.Image]:
+    """For one cell's light, over the cell and its margin round it: how much of the light
+    covers each pixel (alpha) and how bright it is there (the hot spot), both 0-255."""
+    reach = int(size * (GLOW_REACH - 1) / 2) + 1
+    side = size + 2 * reach
+    cover = Image.new("L", (side, side))
+    bright = Image.new("L", (side, side))
+    half = size / 2
+    middle = (side - 1) / 2
+    for y in range(side):
+        for x in range(side):
+            # A rounded square: the light of an LED spread by a square's diffuser.
+            d = (abs(x - middle) ** 4 + abs(y - middle) ** 4) ** 0.25 / half
+            a = 1.0 if d <= GLOW_CORE else max(0.0, 1 - (d - GLOW_CORE) / (GLOW_REACH - GLOW_CORE))
+            cover.putpixel((x, y), round(255 * a))
+            bright.putpixel((x, y), round(255 * (1 - (1 - GLOW_EDGE) * min(d, 1.0))))
+    return cover, bright
+
+
+def glow(image: Image.Image, box: Box, rgb: RGB, *, core_only: bool = False) -> None:
+    """Draw the light of an LED of colour ``rgb`` under the square ``box`` of ``image``;
+    ``core_only`` keeps it inside the square (drawn again over a neighbour's glow)."""
+    size = int(box[2] - box[0]) + 1
+    cover, bright = _glow_masks(size)
+    reach = (cover.width - size) // 2
+    light = Image.composite(Image.new("RGB", cover.size, rgb), Image.new("RGB", cover.size), bright)
+    at = (int(box[0]) - reach, int(box[1]) - reach)
+    if core_only:
+        inside = (reach, reach, reach + size, reach + size)
+        image.paste(light.crop(inside), (int(box[0]), int(box[1])), cover.crop(inside))
+    else:
+        image.paste(light, at, cover)
+
+
+def lit_colours(geo: Geometry, leds: Mapping[str, str]) -> dict[str, RGB]:
+    """Each lit cell's RGB; a ValueError names a colour or a cell that is not known."""
+    out: dict[str, RGB] = {}
+    for cell, name in leds.items():
+        if name not in COLOURS:
+            known = ", ".join(COLOURS)
+            raise ValueError(
+                f"the light on {cell} is {name!r}, not a colour: the colours are {known}"
+            )
+        if cell not in geo["cells"]:
+            raise ValueError(f"a light is on {cell!r}, which is not a square of this board")
+        out[cell] = COLOURS[name].rgb
+    return out
+
+
+def _lights(
+    image: Image.Image, geo: Geometry, lit: Mapping[str, RGB], layout: Mapping[str, Any], size: int
+) -> None:
+    """The lights under the squares, between the squares and the pieces."""
+    draw = ImageDraw.Draw(image)
+    special: Mapping[str, Mapping[str, str]] = geo.get("special", {})
+    for cell, rgb in lit.items():
+        glow(image, cell_box(geo, cell, size), rgb)
+    # Each lit square in its own colour, over a lit neighbour's margin.
+    for cell, rgb in lit.items():
+        box = cell_box(geo, cell, size)
+        glow(image, box, rgb, core_only=True)
+        draw.rectangle(box, outline=CELL_LINE)
+        sp = special.get(cell)
+        if sp and cell not in layout:
+            _special(draw, box, sp.get("text", ""), size)
+
+
 def board_png(
     geo: Geometry,
     layout: Mapping[str, Mapping[str, Any]],
@@ -206,13 +289,17 @@ def board_png(
     scores: Sequence[int] | None = None,
     result: str | None = None,
     size: int = CELL,
+    leds: Mapping[str, str] | None = None,
 ) -> Image.Image:
-    """The board with its pieces, and a strip naming the seats, their scores, the result."""
+    """The board with its lights and pieces, and a strip naming the seats, their scores,
+    the result and the lights' colours."""
+    lit = lit_colours(geo, leds or {})
     cols, rows = int(geo["cols"]), int(geo["rows"])
     width = max(cols * size + 2 * PAD, 240)
     board_h = rows * size + 2 * PAD
     font = _font(13)
     strip = _strip_lines(font, width - 2 * PAD, title, seats, scores, result)
+    strip += _light_lines(font, width - 2 * PAD, leds or {})
     image = Image.new("RGB", (width, board_h + len(strip) * LINE + PAD), BOARD)
     draw = ImageDraw.Draw(image)
     special: Mapping[str, Mapping[str, str]] = geo.get("special", {})
@@ -222,6 +309,8 @@ def board_png(
         draw.rectangle(box, fill=sp["fill"] if sp else CELL_FILL, outline=CELL_LINE)
         if sp and cell not in layout:
             _special(draw, box, sp.get("text", ""), size)
+    if lit:
+        _lights(image, geo, lit, layout, size)
     joined: set[str] = set()
     for first, second in domino_pairs(geo, layout):
         looks = (piece_look(layout[first], seats), piece_look(layout[second], seats))
@@ -259,21 +348,41 @@ def _strip_lines(
 ) -> list[StripLine]:
     """The strip's lines: the title, the seats flowed to the width, the result wrapped."""
     lines: list[StripLine] = [[(None, title)]] if title else []
-    line: StripLine = []
-    used = 0
-    for i, seat in enumerate(seats):
-        text = seat if scores is None else f"{seat} {scores[i]}"
-        need = SWATCH + int(font.getlength(text)) + GAP
-        if line and used + need > width:
-            lines.append(line)
-            line, used = [], 0
-        line.append((seat_colour(seats, i), text))
-        used += need
-    if line:
-        lines.append(line)
+    lines += _flow(
+        font,
+        width,
+        [
+            (seat_colour(seats, i), seat if scores is None else f"{seat} {scores[i]}")
+            for i, seat in enumerate(seats)
+        ],
+    )
     if result:
         lines += [[(None, text)] for text in _wrap(font, result, width)]
     return lines
+
+
+def _flow(font: Font, width: int, runs: Sequence[tuple[str | None, str]]) -> list[StripLine]:
+    """Runs of the strip, each after its swatch, flowed onto lines of ``width``."""
+    lines: list[StripLine] = []
+    line: StripLine = []
+    used = 0
+    for colour, text in runs:
+        need = (SWATCH if colour else 0) + int(font.getlength(text)) + GAP
+        if line and used + need > width:
+            lines.append(line)
+            line, used = [], 0
+        line.append((colour, text))
+        used += need
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _light_lines(font: Font, width: int, leds: Mapping[str, str]) -> list[StripLine]:
+    """The colours lit, in the palette's order, each by its name after a swatch."""
+    names = set(leds.values())
+    runs = [(hex_colour(c.rgb), c.name) for c in COLOURS.values() if c.name in names]
+    return _flow(font, width, [(None, "Lights:"), *runs]) if runs else []
 
 
 def _wrap(font: Font, text: str, width: int) -> list[str]:

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ..palette import COLOURS, Colour
 from .geometry import Geometry
-from .style import seat_colour
-from .svg import board_svg
+from .style import hex_colour, seat_colour
+from .svg import board_svg, lit
 
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}
@@ -38,7 +39,10 @@ table.scores td{padding:.1em .6em}
 .card svg{width:100%;height:auto}
 .card h3{margin:.1em 0;font-size:1em}
 .card p{margin:.1em 0;font-size:.85em}
-"""
+.lights{font-size:.85em;color:#444}.lights span{display:block}
+.lights b{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:middle;
+border:1px solid #a08660;margin-right:.3em}
+""" + "".join(f".led-{c.name}{{background:{hex_colour(c.rgb)}}}" for c in COLOURS.values())
 
 SCRIPT = """"use strict";
 function apply(parts){for(const[id,html]of Object.entries(parts)){
@@ -114,6 +118,18 @@ def legend_html(geo: Geometry | None) -> str:
     return f'<p class="legend">{items}</p>' if items else ""
 
 
+def lights_html(lights: Mapping[str, Colour]) -> str:
+    """The colours lit now, in the palette's order: a swatch, the name, what it means."""
+    shown = {c.name for c in lights.values()}
+    items = "".join(
+        f'<span data-led="{escape(c.name)}"><b class="led-{escape(c.name)}"></b>'
+        f"{escape(c.name)}: {escape(c.meaning)}</span>"
+        for c in COLOURS.values()
+        if c.name in shown
+    )
+    return f'<p class="lights">Lit now:{items}</p>' if items else ""
+
+
 def panel_html(view: Mapping[str, Any] | None, error: str | None = None) -> str:
     """Whose turn, the scores, the last move, the fixes waited for, the OLED, the result."""
     out = []
@@ -185,14 +201,20 @@ def touched(view: Mapping[str, Any], geo: Geometry) -> list[str]:
 def board_part(view: Mapping[str, Any] | None, geo: Geometry | None) -> str:
     if view is None or geo is None:
         return ""
-    return board_svg(
-        geo,
-        view["layout"],
-        view["seats"],
-        view.get("extra"),
-        view.get("fixes") or (),
-        touched(view, geo),
-    ) + legend_html(geo)
+    leds = view.get("leds")
+    return (
+        board_svg(
+            geo,
+            view["layout"],
+            view["seats"],
+            view.get("extra"),
+            view.get("fixes") or (),
+            touched(view, geo),
+            leds,
+        )
+        + lights_html(lit(geo["cells"], leds))
+        + legend_html(geo)
+    )
 
 
 def parts(
@@ -252,7 +274,11 @@ def card_html(
         return f'<a href="{escape(href)}"><h3>{escape(name)}</h3><p>{escape(note)}</p></a>'
     scores = ", ".join(f"{k} {v}" for k, v in view["scores"].items())
     status = view.get("result") or (f"{view['turn']} to move" if view.get("turn") else "")
-    svg = board_svg(geo, view["layout"], view["seats"], view.get("extra")) if geo else ""
+    svg = (
+        board_svg(geo, view["layout"], view["seats"], view.get("extra"), leds=view.get("leds"))
+        if geo
+        else ""
+    )
     return (
         f'<a href="{escape(href)}"><h3>{escape(name)}</h3>'
         f'<p class="game">{escape(view["title"])} · move {view["moves_played"]}</p>'
@@ -278,7 +304,7 @@ def diagnostics_html(facts: Mapping[str, Any]) -> str:
         f"<p>{int(facts['messages'])} messages heard; {int(facts['refused'])} refused. "
         f"{int(facts['boards'])} boards kept (at most {int(facts['max_boards'])}); "
         f"{int(facts['dropped'])} idle boards let go to make room.</p>"
-        "<table class=\"refused\"><tr><th>board</th><th>refused</th><th>last reason</th></tr>"
+        '<table class="refused"><tr><th>board</th><th>refused</th><th>last reason</th></tr>'
         f"{rows}</table>"
     )
     return _document("tabletop club: diagnostics", "", body)

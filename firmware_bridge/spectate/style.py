@@ -42,6 +42,11 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 """Where the pips of a die or a domino half sit, as fractions of its side."""
 
 
+def hex_colour(rgb: tuple[int, int, int]) -> str:
+    """``#rrggbb`` of an RGB (a light's colour of ``palette.py``, as the pictures draw it)."""
+    return "#{:02x}{:02x}{:02x}".format(*rgb)
+
+
 def seat_colour(seats: Sequence[str], owner: Any) -> str:
     """A seat's colour: its own name when that is a colour, else one from a palette."""
     if not isinstance(owner, int) or owner < 0:

@@ -4,7 +4,10 @@ Drawn from a geometry (``geometry.py``) and the layout of the ``--json`` state
 (cell → ``{"kind", "label", "owner", "state"}``), each piece by its look
 (``style.py``, which the PNG of ``tabletop show`` shares), so a game it has never
 heard of is still drawn: letters as tiles, domino halves with pips, anything else
-as a disc in its owner's colour.
+as a disc in its owner's colour. The lights under the squares (the state's ``leds``,
+cell → a colour's name of ``palette.py``) are drawn under the pieces, each square
+in its colour with a little glow round it; a name not in the palette, or a cell
+not on the board, is not drawn.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ..palette import COLOURS, Colour
 from .geometry import _LETTERS_NUMBER, _ROW_COL, Geometry
 from .style import (
     BOARD,
@@ -24,6 +28,7 @@ from .style import (
     PIPS,
     TILE_EDGE,
     TILE_FILL,
+    hex_colour,
     piece_look,
 )
 
@@ -132,6 +137,41 @@ def _text(
     )
 
 
+def lit(cells: Mapping[str, Any], leds: Any) -> dict[str, Colour]:
+    """The lights of a state's ``leds`` that can be drawn: on a cell of the board, in a
+    colour of the palette. Anything else a board sends is left out."""
+    if not isinstance(leds, Mapping):
+        return {}
+    return {
+        cell: COLOURS[name]
+        for cell, name in leds.items()
+        if isinstance(cell, str) and cell in cells and isinstance(name, str) and name in COLOURS
+    }
+
+
+def _lights(
+    lights: Mapping[str, Colour], cells: Mapping[str, Sequence[int]], ox: float, oy: float
+) -> list[str]:
+    """Each light as its LED looks under the wood: the square in its colour, and a glow a
+    little beyond it, so that under a piece it shows round the piece."""
+    halos, squares = [], []
+    for cell, colour in lights.items():
+        cx, cy = cells[cell]
+        x, y = ox + cx * CELL, oy + cy * CELL
+        halos.append(
+            f'<rect x="{x - 3}" y="{y - 3}" width="{CELL + 6}" height="{CELL + 6}" rx="6" '
+            f'fill="{hex_colour(colour.rgb)}" opacity="0.45"/>'
+        )
+        title = escape(f"{cell}: {colour.name}, {colour.meaning}")
+        squares.append(
+            f'<g class="led" data-cell="{escape(cell)}" data-led="{escape(colour.name)}">'
+            f"<title>{title}</title>"
+            f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{hex_colour(colour.rgb)}" '
+            f'stroke="{CELL_LINE}" stroke-width="0.5"/></g>'
+        )
+    return halos + squares
+
+
 def _dice(x: float, y: float, dice: Mapping[str, Any]) -> list[str]:
     out: list[str] = []
     for name, values in dice.items():
@@ -159,8 +199,9 @@ def board_svg(
     extra: Mapping[str, Any] | None = None,
     fixes: Sequence[Mapping[str, Any]] = (),
     last: Sequence[str] = (),
+    leds: Any = None,
 ) -> str:
-    """The whole board as one ``<svg>`` element."""
+    """The whole board as one ``<svg>`` element; ``leds`` the state's lights."""
     extra = extra or {}
     cols, rows = int(geo["cols"]), int(geo["rows"])
     dice = extra.get("dice")
@@ -182,6 +223,7 @@ def board_svg(
         f'<rect width="{width}" height="{height}" fill="{BOARD}" rx="6"/>',
     ]
     cells: Mapping[str, Sequence[int]] = geo["cells"]
+    lights = lit(cells, leds)
     # The coordinates every move is written in: columns above, rows on the left.
     for x, name in cols_named.items():
         out.append(_text(ox + x * CELL + CELL / 2, PAD + LABEL / 2, escape(name), 9, "#5a4626"))
@@ -195,7 +237,14 @@ def board_svg(
             f'<rect class="cell" data-cell="{escape(cell)}" x="{x}" y="{y}" width="{CELL}" '
             f'height="{CELL}" fill="{fill}" stroke="{CELL_LINE}" stroke-width="0.5"/>'
         )
+        if sp and sp.get("text") and cell not in layout and cell not in lights:
+            out.append(_text(x + CELL / 2, y + CELL / 2, escape(str(sp["text"])), 8))
+    out += _lights(lights, cells, ox, oy)
+    for cell in lights:
+        sp = special.get(cell)
         if sp and sp.get("text") and cell not in layout:
+            cx, cy = cells[cell]
+            x, y = ox + cx * CELL, oy + cy * CELL
             out.append(_text(x + CELL / 2, y + CELL / 2, escape(str(sp["text"])), 8))
     for cell, piece in layout.items():
         if cell not in cells:
