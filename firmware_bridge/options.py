@@ -1,19 +1,23 @@
 """The options each game takes, and the checks of ``--option KEY=VALUE`` against them.
 
-Each game's options are declared here once (name, what values it takes, default,
-one line of help); ``tabletop sim --help`` lists them, an unknown name or a bad
-value stops with the list of valid options, and ``docs/rules.md`` explains each.
+Each game's options are declared once, in its kit (``firmware_bridge/kits/``), as
+``OptionSpec``s (name, what values it takes, default, one line of help);
+``tabletop sim --help`` lists them, an unknown name or a bad value stops with the
+list of valid options, and ``docs/rules.md`` explains each.
 The engines still check their own settings; this is the table the people read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from games.core import BadSettings
+
+if TYPE_CHECKING:
+    from .kits import Kit
 
 Kind = Literal["number", "choice", "tiles", "letters", "word", "racks", "cells", "path"]
 
@@ -36,8 +40,8 @@ class OptionSpec:
     ``"tiles"`` a string of letters (``?`` a blank) or a list; ``"letters"`` the same
     without blanks; ``"word"`` a string; ``"racks"`` a list of strings; ``"cells"`` a
     table of cell names to strings; ``"path"`` a file, set by ``flag`` rather than
-    ``--option``. The game's own check (``GAME_CHECKS``) looks at the letters, counts
-    and cells.
+    ``--option``. The game's own check (its kit's ``check_options``) looks at the
+    letters, counts and cells.
     """
 
     name: str
@@ -97,87 +101,19 @@ class OptionSpec:
         return f"{how}  {self.values(players)} (default {self.default}): {self.help}"
 
 
-GAME_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
-    "double-take": (
-        OptionSpec("rows", "number", "9", "how many ranks the board has", lo=8, hi=10),
-        OptionSpec(
-            "repetitions",
-            "number",
-            "3",
-            "how many times one position may occur before the game is drawn",
-            lo=2,
-        ),
-    ),
-    "dominoes": (),
-    "doubles-wild": (
-        OptionSpec(
-            "balls",
-            "number",
-            "24 each for 2 players, 18 for 3, 12 for 4",
-            "how many balls each player starts with",
-            lo=1,
-        ),
-    ),
-    "crosslet": (
-        OptionSpec(
-            "racks",
-            "choice",
-            "'dealt'",
-            "'dealt': the companion deals every rack from its own bag; 'table': the "
-            "players draw from the table's bag",
-            choices=("dealt", "table"),
-        ),
-        OptionSpec(
-            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
-        ),
-        OptionSpec(
-            "bag",
-            "tiles",
-            "shuffled",
-            "the order the 100 tiles are drawn in (replays and tests)",
-        ),
-        OptionSpec(
-            "words",
-            "path",
-            "the ENABLE list",
-            "your own word list, one word a line",
-            flag="--words",
-        ),
-    ),
-    "doublecross": (
-        OptionSpec("min_word", "number", "3", "the fewest letters of a complete word", lo=3, hi=4),
-        OptionSpec(
-            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
-        ),
-        OptionSpec(
-            "start_word", "word", "drawn from the bag", "the start word across row 8, 3-5 letters"
-        ),
-        OptionSpec("racks", "racks", "drawn from the bag", "each seat's rack, up to 6 tiles"),
-        OptionSpec(
-            "bag",
-            "letters",
-            "the rest, shuffled",
-            "what is left in the bag after the start word and the racks: refills come from "
-            "its front, returned tiles go to its end; tiles named nowhere are out of the game",
-        ),
-        OptionSpec(
-            "specials",
-            "cells",
-            "placed at random",
-            "the special spaces, replacing the random layout: cell = bonus, block, mystery, "
-            "ns, ew, nsew or bomb-N (seat N's coloured bomb)",
-        ),
-        OptionSpec(
-            "words",
-            "path",
-            "the ENABLE list",
-            "your own word list, one word a line",
-            flag="--words",
-        ),
-    ),
-}
-"""Every game's options, by command-line name. A game not listed here is not
-checked (its engine still refuses bad settings)."""
+FIRST_SEAT = OptionSpec(
+    "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
+)
+"""The seat that starts, for a game that lets it be chosen."""
+
+WORD_LIST = OptionSpec(
+    "words",
+    "path",
+    "the ENABLE list",
+    "your own word list, one word a line",
+    flag="--words",
+)
+"""A word game's own word list, set by ``--words``."""
 
 
 class OptionError(BadSettings):
@@ -198,14 +134,22 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _kit(game: str) -> Kit | None:
+    """The game's kit, which declares its options; None for a game without one."""
+    from .kits import KITS  # here: the kits declare their options with OptionSpec
+
+    return KITS.get(game)
+
+
 def options_of(game: str) -> tuple[OptionSpec, ...] | None:
-    """The game's declared options; None for a game that declares none here."""
-    return GAME_OPTIONS.get(game)
+    """The game's declared options (its kit's); None for a game without a kit."""
+    kit = _kit(game)
+    return None if kit is None else kit.options
 
 
 def takes_words(game: str) -> bool:
     """Whether the game judges words (takes ``--words``)."""
-    return any(spec.kind == "path" and spec.name == "words" for spec in GAME_OPTIONS.get(game, ()))
+    return any(spec.kind == "path" and spec.name == "words" for spec in options_of(game) or ())
 
 
 def listing(title: str, specs: tuple[OptionSpec, ...], players: int | None = None) -> str:
@@ -230,9 +174,10 @@ def check_options(
     name and the list of the game's options and their values. ``sources`` names the
     setup file an option was read from (the others came from ``--option``).
     """
-    specs = GAME_OPTIONS.get(game)
-    if specs is None:
+    kit = _kit(game)
+    if kit is None:
         return
+    specs = kit.options
     sources = sources or {}
     by_name = {spec.name: spec for spec in specs}
     problems: list[str] = []
@@ -257,8 +202,8 @@ def check_options(
             why = spec.problem(value, players)
             if why is not None:
                 problems.append(f"{shown}: {name} {why}")
-    if not problems and game in GAME_CHECKS:
-        problems = GAME_CHECKS[game](given, players)
+    if not problems and kit.check_options is not None:
+        problems = kit.check_options(given, players)
     if problems:
         text = "\n".join(problems)
         if specs:
@@ -273,20 +218,6 @@ def _shown(name: str, value: object, source: str | None) -> str:
     return f"--option {name}={value if isinstance(value, str) else _plain(value)}"
 
 
-def _doublecross_problems(given: Mapping[str, Any], players: int | None) -> list[str]:
-    from games.doublecross_setup import read_options
-
-    _, problems = read_options({k: v for k, v in given.items() if k != "words"}, players or 4)
-    return problems
-
-
-GAME_CHECKS: dict[str, Callable[[Mapping[str, Any], int | None], list[str]]] = {
-    "doublecross": _doublecross_problems,
-}
-"""A game's own check of its options taken together (letters, counts, cells), run once
-every option is of the right kind."""
-
-
 def _plain(value: object) -> str:
     return json.dumps(value)
 
@@ -296,7 +227,7 @@ def help_text(games: list[tuple[str, str]]) -> str:
     (name, title) pairs."""
     lines = ["games and their options (--option NAME=VALUE):"]
     for name, title in games:
-        specs = GAME_OPTIONS.get(name)
+        specs = options_of(name)
         lines.append(f"  {name}: {title}")
         if specs is None:
             lines.append("    (options not listed)")
