@@ -100,5 +100,6 @@ KIT = Kit(
     make_game=_new_crosslet,
     follow_game=_followed_crosslet,
     table_options={"racks": "table"},
+    open_racks=True,
     needs_tags="Crosslet's letter tiles differ only by their tags",
 )

@@ -79,6 +79,8 @@ class Kit:
     table_options: Mapping[str, Any] = field(default_factory=dict)
     """Options for a game at a real table (the daemon), where they differ from the
     simulation's: Crosslet's tiles come from the table's own bag there."""
+    open_racks: bool = False
+    """Every player sees every rack (docs/rules.md), and so every spectator."""
     needs_tags: str = ""
     """Why a board must read tags to referee the game ("" when occupancy will do)."""
     computer_needs_tags: str = ""
