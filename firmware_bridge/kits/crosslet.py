@@ -8,22 +8,21 @@ from typing import Any
 
 from games.core import Game, Player
 
-from ..options import FIRST_SEAT, WORD_LIST, OptionSpec
-from . import words
+from ..option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .kit import BoardLook, Kit, Specials
+from .words import JournaledWords, lazy_generator, lexicon_for
 
 
 def _new_crosslet(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
     from games.crosslet import Crosslet
 
-    lexicon = words.lexicon_for(options.get("words"))
-    # Loaded when a hint or a computer player first asks, not before the first frame.
+    lexicon = lexicon_for(options.get("words"))
     return Crosslet(
         players,
         rng,
         options,
         lexicon=lexicon,
-        make_generator=lambda: words.crosslet_generator(lexicon),
+        make_generator=lazy_generator(lexicon),
     )
 
 
@@ -31,7 +30,7 @@ def _followed_crosslet(players: int, rng: random.Random, options: Mapping[str, A
     """A Crosslet game to follow, its words taken on trust from the journal."""
     from games.crosslet import Crosslet
 
-    return Crosslet(players, rng, options, lexicon=words.JournaledWords())
+    return Crosslet(players, rng, options, lexicon=JournaledWords())
 
 
 def _player(game: Game, rng: random.Random) -> Player:
@@ -96,7 +95,7 @@ KIT = Kit(
         WORD_LIST,
     ),
     board=BoardLook(specials=_bonus_squares, values=_letter_values),
-    words=words.lexicon_for,
+    words=lexicon_for,
     make_game=_new_crosslet,
     follow_game=_followed_crosslet,
     table_options={"racks": "table"},

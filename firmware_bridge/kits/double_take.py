@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from games.core import Game, Player
 
-from ..options import OptionSpec
+from ..option_spec import OptionSpec
 from .kit import BoardLook, Kit, Specials
 
 

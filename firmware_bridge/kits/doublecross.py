@@ -8,15 +8,15 @@ from typing import Any
 
 from games.core import Game, Player
 
-from ..options import FIRST_SEAT, WORD_LIST, OptionSpec
-from . import words
+from ..option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .kit import BoardLook, Kit, Specials
+from .words import lexicon_for
 
 
 def _new_doublecross(players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
     from games.doublecross import DoubleCross
 
-    return DoubleCross(players, rng, options, lexicon=words.lexicon_for(options.get("words")))
+    return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
 
 def _player(game: Game, rng: random.Random) -> Player:
@@ -91,7 +91,7 @@ KIT = Kit(
     ),
     check_options=_problems,
     board=BoardLook(specials=_spaces),
-    words=words.lexicon_for,
+    words=lexicon_for,
     make_game=_new_doublecross,
     needs_tags="DoubleCross's letter tiles differ only by their tags",
 )

@@ -6,7 +6,7 @@ import random
 
 from games.core import Game, Player
 
-from ..options import OptionSpec
+from ..option_spec import OptionSpec
 from .kit import Kit
 
 

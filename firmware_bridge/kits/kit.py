@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from games.core import Game, Player
 from games.registry import find_game
 
-from ..options import OptionSpec
+from ..option_spec import OptionSpec
 
 if TYPE_CHECKING:
     from games.lexicon import Lexicon

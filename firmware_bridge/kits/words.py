@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,12 @@ def crosslet_generator(lexicon: Lexicon) -> MoveGenerator:
     """The move generator of a lexicon (hints, computer players), loaded from its cache
     once per process; every game of the lexicon is given this one."""
     return _generator(lexicon)
+
+
+def lazy_generator(lexicon: Lexicon) -> Callable[[], MoveGenerator]:
+    """Loads the lexicon's move generator when first called: when a hint or a computer
+    player first asks, not before the first frame."""
+    return lambda: crosslet_generator(lexicon)
 
 
 @functools.cache
