@@ -16,6 +16,7 @@ from rich.text import Text
 from hardware.board import OCCUPIED
 
 from .diag import BUZZER_BUTTON, PATTERN_BUTTON, Bench, cross_reads
+from .kits import KITS
 from .spectate.geometry import positions
 
 CELL_WIDTH = 4
@@ -41,7 +42,7 @@ def board_positions(bench: Bench) -> dict[str, tuple[int, int]]:
     """Where each cell is drawn: as the spectators' page draws it, so a Double Take
     board has rank 1 at the bottom, as red sits and as the OLED's map shows it."""
     pos = positions(bench.profile.cells)
-    if "double-take" in bench.profile.games:
+    if any(KITS[g].board.upside_down for g in bench.profile.games if g in KITS):
         bottom = max(y for _, y in pos.values())
         pos = {c: (x, bottom - y) for c, (x, y) in pos.items()}
     return pos

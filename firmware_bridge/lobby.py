@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .events import ButtonEvent, Event
 from .journal import current_options
 from .layout import render
-from .options import OptionSpec, options_of
+from .option_spec import OptionSpec
+from .options import options_of
 from .screens import Screen
 
 if TYPE_CHECKING:

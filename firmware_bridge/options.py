@@ -1,183 +1,22 @@
 """The options each game takes, and the checks of ``--option KEY=VALUE`` against them.
 
-Each game's options are declared here once (name, what values it takes, default,
-one line of help); ``tabletop sim --help`` lists them, an unknown name or a bad
-value stops with the list of valid options, and ``docs/rules.md`` explains each.
-The engines still check their own settings; this is the table the people read.
+Each game's options are declared once, in its kit (``firmware_bridge/kits/``), as
+``OptionSpec``s (``option_spec.py``: name, what values it takes, default, one line
+of help); ``tabletop sim --help`` lists them, an unknown name or a bad value stops
+with the list of valid options, and ``docs/rules.md`` explains each. The engines
+still check their own settings; this is the table the people read.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from games.core import BadSettings
 
-Kind = Literal["number", "choice", "tiles", "letters", "word", "racks", "cells", "path"]
-
-_KIND_VALUES: dict[str, str] = {
-    "tiles": "the tiles in drawing order, as letters (? for a blank)",
-    "letters": "letters A to Z in drawing order, as a string or a list",
-    "word": "a word of letters A to Z",
-    "racks": "a list of strings of letters, one rack a seat, seat 1 first",
-    "cells": 'a table of cell = kind (in --option, JSON: {"H3": "bonus"})',
-    "path": "the path of a file",
-}
-
-
-@dataclass(frozen=True)
-class OptionSpec:
-    """One option of one game.
-
-    ``kind``: ``"number"`` a whole number from ``lo`` to ``hi`` (``seat`` makes the
-    top the last seat, counted from ``lo``); ``"choice"`` one of ``choices``;
-    ``"tiles"`` a string of letters (``?`` a blank) or a list; ``"letters"`` the same
-    without blanks; ``"word"`` a string; ``"racks"`` a list of strings; ``"cells"`` a
-    table of cell names to strings; ``"path"`` a file, set by ``flag`` rather than
-    ``--option``. The game's own check (``GAME_CHECKS``) looks at the letters, counts
-    and cells.
-    """
-
-    name: str
-    kind: Kind
-    default: str
-    help: str
-    choices: tuple[str, ...] = ()
-    lo: int | None = None
-    hi: int | None = None
-    seat: bool = False
-    flag: str = ""
-    """The command-line flag that sets it instead of ``--option`` ("" if none)."""
-
-    def values(self, players: int | None = None) -> str:
-        """What values it takes, in words."""
-        if self.kind == "choice":
-            return " or ".join(repr(c) for c in self.choices)
-        if self.kind in _KIND_VALUES:
-            return _KIND_VALUES[self.kind]
-        hi: int | str | None = self.hi
-        if self.seat:
-            hi = self._last_seat(players) if players is not None else "the last seat"
-        if hi is None:
-            return f"a whole number of at least {self.lo}"
-        return f"a whole number from {self.lo} to {hi}"
-
-    def problem(self, value: object, players: int | None) -> str | None:
-        """Why ``value`` is not a value of this option, or None when it is."""
-        if self.kind == "choice":
-            return None if value in self.choices else f"must be {self.values()}"
-        if self.kind in ("tiles", "letters"):
-            ok = isinstance(value, str) or (
-                isinstance(value, list) and all(isinstance(t, str) for t in value)
-            )
-            return None if ok else f"must be {self.values()}"
-        if self.kind == "racks":
-            ok = isinstance(value, list) and all(isinstance(t, str) for t in value)
-            return None if ok else f"must be {self.values()}"
-        if self.kind == "cells":
-            ok = isinstance(value, dict) and all(isinstance(t, str) for t in value.values())
-            return None if ok else f"must be {self.values()}"
-        if self.kind in ("word", "path"):
-            return None if isinstance(value, str) and value else f"must be {self.values()}"
-        hi = (self._last_seat(players) if players is not None else None) if self.seat else self.hi
-        if isinstance(value, bool) or not isinstance(value, int):
-            return f"must be {self.values(players)}"
-        if (self.lo is not None and value < self.lo) or (hi is not None and value > hi):
-            return f"must be {self.values(players)}"
-        return None
-
-    def _last_seat(self, players: int) -> int:
-        return players - 1 + (self.lo or 0)
-
-    def line(self, players: int | None = None) -> str:
-        """``rows=N  a whole number from 8 to 10 (default 9): ranks on the board``."""
-        how = f"{self.flag} FILE" if self.flag else f"{self.name}="
-        return f"{how}  {self.values(players)} (default {self.default}): {self.help}"
-
-
-GAME_OPTIONS: dict[str, tuple[OptionSpec, ...]] = {
-    "double-take": (
-        OptionSpec("rows", "number", "9", "how many ranks the board has", lo=8, hi=10),
-        OptionSpec(
-            "repetitions",
-            "number",
-            "3",
-            "how many times one position may occur before the game is drawn",
-            lo=2,
-        ),
-    ),
-    "dominoes": (),
-    "doubles-wild": (
-        OptionSpec(
-            "balls",
-            "number",
-            "24 each for 2 players, 18 for 3, 12 for 4",
-            "how many balls each player starts with",
-            lo=1,
-        ),
-    ),
-    "crosslet": (
-        OptionSpec(
-            "racks",
-            "choice",
-            "'dealt'",
-            "'dealt': the companion deals every rack from its own bag; 'table': the "
-            "players draw from the table's bag",
-            choices=("dealt", "table"),
-        ),
-        OptionSpec(
-            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
-        ),
-        OptionSpec(
-            "bag",
-            "tiles",
-            "shuffled",
-            "the order the 100 tiles are drawn in (replays and tests)",
-        ),
-        OptionSpec(
-            "words",
-            "path",
-            "the ENABLE list",
-            "your own word list, one word a line",
-            flag="--words",
-        ),
-    ),
-    "doublecross": (
-        OptionSpec("min_word", "number", "3", "the fewest letters of a complete word", lo=3, hi=4),
-        OptionSpec(
-            "first", "number", "drawn at random", "the seat that starts, from 1", lo=1, seat=True
-        ),
-        OptionSpec(
-            "start_word", "word", "drawn from the bag", "the start word across row 8, 3-5 letters"
-        ),
-        OptionSpec("racks", "racks", "drawn from the bag", "each seat's rack, up to 6 tiles"),
-        OptionSpec(
-            "bag",
-            "letters",
-            "the rest, shuffled",
-            "what is left in the bag after the start word and the racks: refills come from "
-            "its front, returned tiles go to its end; tiles named nowhere are out of the game",
-        ),
-        OptionSpec(
-            "specials",
-            "cells",
-            "placed at random",
-            "the special spaces, replacing the random layout: cell = bonus, block, mystery, "
-            "ns, ew, nsew or bomb-N (seat N's coloured bomb)",
-        ),
-        OptionSpec(
-            "words",
-            "path",
-            "the ENABLE list",
-            "your own word list, one word a line",
-            flag="--words",
-        ),
-    ),
-}
-"""Every game's options, by command-line name. A game not listed here is not
-checked (its engine still refuses bad settings)."""
+from .kits import KITS, Kit
+from .option_spec import OptionSpec
 
 
 class OptionError(BadSettings):
@@ -198,14 +37,20 @@ def parse_option_pairs(pairs: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _kit(game: str) -> Kit | None:
+    """The game's kit, which declares its options; None for a game without one."""
+    return KITS.get(game)
+
+
 def options_of(game: str) -> tuple[OptionSpec, ...] | None:
-    """The game's declared options; None for a game that declares none here."""
-    return GAME_OPTIONS.get(game)
+    """The game's declared options (its kit's); None for a game without a kit."""
+    kit = _kit(game)
+    return None if kit is None else kit.options
 
 
 def takes_words(game: str) -> bool:
     """Whether the game judges words (takes ``--words``)."""
-    return any(spec.kind == "path" and spec.name == "words" for spec in GAME_OPTIONS.get(game, ()))
+    return any(spec.kind == "path" and spec.name == "words" for spec in options_of(game) or ())
 
 
 def listing(title: str, specs: tuple[OptionSpec, ...], players: int | None = None) -> str:
@@ -230,9 +75,10 @@ def check_options(
     name and the list of the game's options and their values. ``sources`` names the
     setup file an option was read from (the others came from ``--option``).
     """
-    specs = GAME_OPTIONS.get(game)
-    if specs is None:
+    kit = _kit(game)
+    if kit is None:
         return
+    specs = kit.options
     sources = sources or {}
     by_name = {spec.name: spec for spec in specs}
     problems: list[str] = []
@@ -257,8 +103,8 @@ def check_options(
             why = spec.problem(value, players)
             if why is not None:
                 problems.append(f"{shown}: {name} {why}")
-    if not problems and game in GAME_CHECKS:
-        problems = GAME_CHECKS[game](given, players)
+    if not problems and kit.check_options is not None:
+        problems = kit.check_options(given, players)
     if problems:
         text = "\n".join(problems)
         if specs:
@@ -273,20 +119,6 @@ def _shown(name: str, value: object, source: str | None) -> str:
     return f"--option {name}={value if isinstance(value, str) else _plain(value)}"
 
 
-def _doublecross_problems(given: Mapping[str, Any], players: int | None) -> list[str]:
-    from games.doublecross_setup import read_options
-
-    _, problems = read_options({k: v for k, v in given.items() if k != "words"}, players or 4)
-    return problems
-
-
-GAME_CHECKS: dict[str, Callable[[Mapping[str, Any], int | None], list[str]]] = {
-    "doublecross": _doublecross_problems,
-}
-"""A game's own check of its options taken together (letters, counts, cells), run once
-every option is of the right kind."""
-
-
 def _plain(value: object) -> str:
     return json.dumps(value)
 
@@ -296,7 +128,7 @@ def help_text(games: list[tuple[str, str]]) -> str:
     (name, title) pairs."""
     lines = ["games and their options (--option NAME=VALUE):"]
     for name, title in games:
-        specs = GAME_OPTIONS.get(name)
+        specs = options_of(name)
         lines.append(f"  {name}: {title}")
         if specs is None:
             lines.append("    (options not listed)")

@@ -11,6 +11,8 @@ from typing import Any
 
 from games.core import Game
 
+from ..kits import KITS
+
 EXTRA_KEYS = (
     "phase",
     "dice",
@@ -73,7 +75,7 @@ def result_text(game: Game) -> str | None:
     return f"{names.capitalize()} {verb}: {outcome.reason}"
 
 
-OPEN_RACKS = ("crosslet",)
+OPEN_RACKS = tuple(name for name, kit in KITS.items() if kit.open_racks)
 """Games whose racks every player sees (docs/rules.md), and so every spectator."""
 
 

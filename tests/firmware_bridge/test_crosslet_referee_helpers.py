@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import kits
+from firmware_bridge.kits import words
 from firmware_bridge.lexicon_store import load_lexicon
 from firmware_bridge.referees.crosslet import CrossletReferee
 from games.crosslet import Crosslet
@@ -55,8 +55,8 @@ def generator_of(lexicon: Lexicon) -> MoveGenerator:
 def kit_uses(lexicon: Lexicon) -> Iterator[None]:
     """Point the crosslet kit at ``lexicon`` and its generator while a test module runs."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(kits, "crosslet_lexicon", lambda: lexicon)
-        patch.setattr(kits, "crosslet_generator", generator_of)
+        patch.setattr(words, "crosslet_lexicon", lambda: lexicon)
+        patch.setattr(words, "crosslet_generator", generator_of)
         yield
 
 

@@ -1,20 +1,135 @@
-"""What the kits make: a Crosslet game loads its move generator only when asked."""
+"""One kit per game: every game in the rules' list has one, every part of it resolves,
+importing the kits loads none of the heavy parts, and a Crosslet game loads its move
+generator only when asked."""
 
 from __future__ import annotations
 
+import json
+import pkgutil
 import random
+import subprocess
+import sys
+
+import pytest
 
 from firmware_bridge import kits
+from firmware_bridge.facts import Facts
+from firmware_bridge.kits import KITS, Kit, find_kit, words
+from firmware_bridge.options import check_options, options_of
+from firmware_bridge.referee import Referee
+from firmware_bridge.sim.hands import Hand, hand_for
+from firmware_bridge.spectate.geometry import geometry
+from firmware_bridge.view import View
+from games.core import Game, Player, UnknownGame
 from games.crosslet import Crosslet
+from games.registry import GAMES, find_listed
+from wiring.loader import load_profile
+
+
+def kit_modules() -> dict[str, Kit]:
+    """Every ``KIT`` declared in a module of ``firmware_bridge/kits/``, by module."""
+    found = {}
+    for info in pkgutil.iter_modules(kits.__path__):
+        module = __import__(f"firmware_bridge.kits.{info.name}", fromlist=["KIT"])
+        kit = getattr(module, "KIT", None)
+        if kit is not None:
+            found[info.name] = kit
+    return found
+
+
+def test_every_listed_game_has_exactly_one_kit_and_every_kit_is_listed() -> None:
+    declared = kit_modules()
+    names = [kit.name for kit in declared.values()]
+    assert sorted(names) == sorted(g.name for g in GAMES), "one kit module per game"
+    assert {name: kit.name for name, kit in KITS.items()} == {n: n for n in names}
+    listed = sorted(id(kit) for kit in KITS.values())
+    assert listed == sorted(id(kit) for kit in declared.values()), "a kit is left out of KITS"
+    for kit in declared.values():
+        assert find_kit(kit.name) is kit
+
+
+def test_an_unknown_game_is_told_the_games_and_the_nearest() -> None:
+    with pytest.raises(UnknownGame, match="did you mean 'dominoes'") as told:
+        find_kit("domino")
+    assert "double-take" in str(told.value)
+
+
+@pytest.mark.parametrize("name", sorted(KITS))
+def test_every_part_of_a_kit_resolves(name: str) -> None:
+    kit = KITS[name]
+    assert kit.rules is find_listed(name).load()
+    assert kit.rules.name == name
+    game = kit.followed_game(2, random.Random(3), {})
+    assert isinstance(game, kit.rules)
+    referee = kit.make_referee(game, Facts())
+    assert isinstance(referee, Referee) and referee.game is game
+    view = pkgutil.resolve_name(kit.view)
+    assert issubclass(view, View) and type(referee.view) is view, "the kit names its view"
+    hand = hand_for(referee)
+    assert isinstance(hand, Hand) and type(hand) is pkgutil.resolve_name(kit.hand)
+    played = kit.new_game(2, random.Random(3), {})
+    assert type(played) is type(game) and played.state_dict() == game.state_dict()
+    assert isinstance(kit.make_player(played, random.Random(1)), Player)
+    profile = load_profile(kit.default_profile)
+    assert name in profile.games, f"{kit.default_profile} does not list {name}"
+
+
+@pytest.mark.parametrize("name", sorted(KITS))
+def test_a_kits_options_and_board_are_what_the_table_reads(name: str) -> None:
+    kit = KITS[name]
+    assert options_of(name) == kit.options
+    assert len({spec.name for spec in kit.options}) == len(kit.options)
+    check_options(name, kit.rules.title, {}, 2)  # no options: every default holds
+    assert kit.word_game == any(spec.name == "words" for spec in kit.options)
+    game: Game = kit.followed_game(2, random.Random(3), {})
+    geo = geometry(game)
+    assert set(geo["special"]) <= set(game.cells())
+    assert bool(geo["special"]) == (kit.board.specials is not None)
+    assert ("values" in geo) == (kit.board.values is not None)
+
+
+def test_the_first_rank_of_an_upside_down_board_is_drawn_at_the_bottom() -> None:
+    game = KITS["double-take"].followed_game(2, random.Random(1), {})
+    geo = geometry(game)
+    rank_one = [c for c in game.cells() if c.endswith("1") and not c.endswith("11")]
+    assert rank_one and {geo["cells"][c][1] for c in rank_one} == {geo["rows"] - 1}
+
+
+PROBE = """
+import json, sys
+import firmware_bridge.kits, firmware_bridge.options, firmware_bridge.spectate.geometry
+from firmware_bridge.kits import KITS
+for kit in KITS.values():
+    kit.options, kit.board, kit.word_game, kit.default_profile
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_kits_import_no_referee_view_hand_or_word_list() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout))
+    heavy = {
+        m
+        for m in loaded
+        if m.startswith(("firmware_bridge.referees", "firmware_bridge.sim", "firmware_bridge.view"))
+        or m in {"firmware_bridge.lexicon_store", "games.movegen", "games.lexicon"}
+    }
+    assert heavy == set()
+    assert not {m for m in loaded if m.startswith("games.") and m != "games.core"} - {
+        "games.registry"
+    }, "no rules are imported before a game is made"
 
 
 def test_a_crosslet_game_loads_its_move_generator_when_first_asked_and_shares_it() -> None:
-    kits._generator.cache_clear()
+    words._generator.cache_clear()
     game = kits.find_kit("crosslet").new_game(2, random.Random(1), {})
     assert isinstance(game, Crosslet)
-    assert kits._generator.cache_info().currsize == 0, "loaded before anything asked"
+    assert words._generator.cache_info().currsize == 0, "loaded before anything asked"
     generator = game.generator
-    assert kits._generator.cache_info().currsize == 1
+    assert words._generator.cache_info().currsize == 1
     assert game.generator is generator
     other = kits.find_kit("crosslet").new_game(3, random.Random(2), {})
     assert isinstance(other, Crosslet)

@@ -9,7 +9,7 @@ import pytest
 
 from firmware_bridge.cli import build_parser, main
 from firmware_bridge.kits import KITS, find_kit
-from firmware_bridge.options import GAME_OPTIONS, takes_words
+from firmware_bridge.options import options_of, takes_words
 from games.registry import GAMES
 
 
@@ -85,7 +85,7 @@ def test_sim_help_lists_every_game_and_its_options(capsys: pytest.CaptureFixture
     text = capsys.readouterr().out
     for game in GAMES:
         assert f"{game.name}: {game.title}" in text
-        for spec in GAME_OPTIONS.get(game.name, ()):
+        for spec in options_of(game.name) or ():
             assert spec.help in text.replace("\n", " ") or spec.name in text
 
 
@@ -99,12 +99,11 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_declared_options_match_the_kits_and_the_registry() -> None:
     names = {g.name for g in GAMES}
-    assert set(GAME_OPTIONS) <= names
-    for name in ("crosslet", "double-take", "dominoes", "doubles-wild"):
-        assert name in GAME_OPTIONS, f"{name} declares no options in firmware_bridge/options.py"
-    for name in GAME_OPTIONS:
-        if name in KITS:
-            assert find_kit(name).word_game == takes_words(name)
+    assert set(KITS) <= names
+    for name in KITS:
+        assert options_of(name) == find_kit(name).options
+        assert find_kit(name).word_game == takes_words(name)
+    assert takes_words("crosslet") and not takes_words("double-take")
 
 
 def test_the_engines_accept_every_declared_default() -> None:

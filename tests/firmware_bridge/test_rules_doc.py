@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.checks import PLANNED_GAMES
-from firmware_bridge.options import GAME_OPTIONS
+from firmware_bridge.kits import KITS
 from games.registry import GAMES
 
 DOC = (Path(__file__).parents[2] / "docs/rules.md").read_text(encoding="utf-8")
@@ -31,7 +31,7 @@ def test_every_game_has_a_section(name: str) -> None:
 
 @pytest.mark.parametrize(
     ("game", "option"),
-    [(game, spec.name) for game, specs in GAME_OPTIONS.items() for spec in specs],
+    [(game, spec.name) for game, kit in KITS.items() for spec in kit.options],
 )
 def test_every_declared_option_is_explained_in_its_games_section(game: str, option: str) -> None:
     assert f"`{option}`" in sections()[TITLES[game]]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import random
@@ -174,7 +175,8 @@ def test_crosslet_followed_on_trust_shows_what_the_word_list_would(
     def judging(players: int, rng: random.Random, options: dict[str, Any]) -> Crosslet:
         return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
-    monkeypatch.setitem(kits._FOLLOWED_GAME_MAKERS, "crosslet", judging)
+    followed = dataclasses.replace(kits.KITS["crosslet"], follow_game=judging)
+    monkeypatch.setitem(kits.KITS, "crosslet", followed)
     checked = BoardView(Follower(journal))
     checked.poll()
     assert not isinstance(checked.follower.game.lexicon, JournaledWords)

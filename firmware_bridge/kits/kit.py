@@ -1,0 +1,116 @@
+"""A game's kit: everything the table, the simulator and the spectators need of one game.
+
+A kit is light to import: its referee, view and simulated hand are named by their
+module and class (``"firmware_bridge.referees.crosslet:CrossletReferee"``) and its
+computer player and word list by functions that import on call, so that a process
+that only lists the games or follows one (the web view, the club publisher) loads
+none of them, and the daemon never imports the simulator through it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pkgutil import resolve_name
+from typing import TYPE_CHECKING, Any
+
+from games.core import Game, Player
+from games.registry import find_game
+
+from ..option_spec import OptionSpec
+
+if TYPE_CHECKING:
+    from games.lexicon import Lexicon
+
+    from ..referee import Referee
+
+MakeGame = Callable[[int, random.Random, Mapping[str, Any]], Game]
+"""Makes a game from its number of players, its random source and its options."""
+
+Specials = dict[str, dict[str, str]]
+"""The special spaces of a board: cell -> its ``text``, ``fill`` and ``name``."""
+
+
+@dataclass(frozen=True)
+class BoardLook:
+    """A game's part of its board's drawing plan (``spectate/geometry.py``), for the
+    spectators' page and ``tabletop show``'s pictures."""
+
+    specials: Callable[[Game, Sequence[str]], Specials] | None = None
+    """The game's special spaces (bonus squares, diamonds, bombs...), None for none."""
+    upside_down: bool = False
+    """The first rank is drawn at the bottom (Double Take: as red sits)."""
+    values: Callable[[], Mapping[str, int]] | None = None
+    """What each letter is worth, shown on its tiles (None: the tiles show no value)."""
+
+
+@dataclass(frozen=True)
+class Kit:
+    """Everything one game needs beyond its rules.
+
+    ``name`` is the game's name in ``games.registry``, which lists the rules; the
+    other parts are the table's, the simulator's and the spectators'.
+    """
+
+    name: str
+    referee: str
+    """Where the game's referee is (``"module:Class"``), imported when first made."""
+    view: str
+    """Where the referee's view is (``"module:Class"``); the referee makes it."""
+    make_player: Callable[[Game, random.Random], Player]
+    """The game's computer player for a game (imports its module on call)."""
+    hand: str
+    """Where the simulated hand is (``"module:Class"`` in ``firmware_bridge.sim.hands``)."""
+    default_profile: str
+    """The shipped profile (``wiring/profiles/<name>.toml``) a simulation plays on."""
+    options: tuple[OptionSpec, ...] = ()
+    """The game's options (``--option``, the lobby, ``docs/rules.md``)."""
+    check_options: Callable[[Mapping[str, Any], int | None], list[str]] | None = None
+    """The game's own check of its options taken together (letters, counts, cells),
+    run once every option is of the right kind; the problems found, in words."""
+    board: BoardLook = field(default_factory=BoardLook)
+    words: Callable[[object], Lexicon] | None = None
+    """The word list of a word game from its ``words`` option (None: no words)."""
+    make_game: MakeGame | None = None
+    """Makes the game the table plays, where its class alone will not do."""
+    follow_game: MakeGame | None = None
+    """Makes the game a spectator follows, where it differs from the table's."""
+    table_options: Mapping[str, Any] = field(default_factory=dict)
+    """Options for a game at a real table (the daemon), where they differ from the
+    simulation's: Crosslet's tiles come from the table's own bag there."""
+    open_racks: bool = False
+    """Every player sees every rack (docs/rules.md), and so every spectator."""
+    needs_tags: str = ""
+    """Why a board must read tags to referee the game ("" when occupancy will do)."""
+    computer_needs_tags: str = ""
+    """Why a simulated computer player needs tags even where people could do without."""
+
+    @property
+    def rules(self) -> type[Game]:
+        """The game's rules: its class in ``games.registry``."""
+        return find_game(self.name)
+
+    @property
+    def make_referee(self) -> Callable[..., Referee[Any]]:
+        """The referee's class: builds it from the game and the table's facts."""
+        made: Callable[..., Referee[Any]] = resolve_name(self.referee)
+        return made
+
+    @property
+    def word_game(self) -> bool:
+        """Judges words: takes the user's own word list (the ``words`` option)."""
+        return self.words is not None
+
+    def new_game(self, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+        """A new game to play at a table."""
+        if self.make_game is not None:
+            return self.make_game(players, rng, options)
+        return self.rules(players, rng, options)
+
+    def followed_game(self, players: int, rng: random.Random, options: Mapping[str, Any]) -> Game:
+        """A new game to follow: its rules only, without a move generator, which only
+        hints and computer players use."""
+        if self.follow_game is not None:
+            return self.follow_game(players, rng, options)
+        return self.new_game(players, rng, options)
