@@ -374,6 +374,11 @@ class CrossletReferee(Referee[Crosslet]):
         self.turn.hint = self.game.hint()
         self.turn.hint_asked = True
 
+    def hinted(self) -> Action | None:
+        """The hint's word while the hint is shown (until tiles are laid)."""
+        turn = self.turn
+        return turn.hint if turn.hint_asked and not turn.laid else None
+
     def on_menu_choice(self, action: str, choice: Any) -> None:
         turn = self.turn
         if action == Ask.BLANK:
