@@ -175,7 +175,9 @@ def check_state(view: Mapping[str, Any]) -> None:
         _table(fix, "a fix")
     leds = view.get("leds")
     if leds is not None:
-        check_leds(_table(leds, "its lights"))
+        if not isinstance(leds, dict):
+            raise Refused("its lights are not a table of cells and colours")
+        check_leds(leds)
     oled = view.get("oled")
     if oled is not None and not isinstance(oled, list):
         raise Refused("its OLED text is not a list of lines")
