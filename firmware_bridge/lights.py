@@ -55,6 +55,23 @@ class Moved:
     to: tuple[Cell, ...] = ()
 
 
+class Table(Protocol):
+    """What the lights read of a session."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def profile(self) -> Profile | None: ...
+
+    @property
+    def referee(self) -> Any: ...
+
+    def pending_fixes(self) -> list[Fix]: ...
+
+    def expected(self) -> Action | None: ...
+
+
 class LightsView(Protocol):
     """What the lights ask of a game's view (``view.View`` has all three)."""
 
@@ -213,6 +230,21 @@ class Lighting:
             found = view.move_cells(action, action_moved(game, action))
             self._moves = {key: found}  # one position at a time: the newest
         return found
+
+    def of(self, table: Table) -> Lit:
+        """The lit cells of a session now."""
+        referee = table.referee
+        return self.lit(
+            Situation(
+                table.game,
+                referee.view,
+                table.pending_fixes(),
+                table.expected(),
+                referee.hinted(),
+                self.last,
+                table.profile,
+            )
+        )
 
     def lit(self, s: Situation) -> Lit:
         """The lit cells of a table in situation ``s``."""

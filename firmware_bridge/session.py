@@ -29,7 +29,7 @@ from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
-from .lights import Lighting, Situation
+from .lights import Lighting
 from .lightsink import LightSink, NoLights
 from .overlap import while_waiting
 from .referee import Referee
@@ -152,7 +152,7 @@ class Session(Generic[G]):
         """When the screen now shown first appeared: its pages count from then."""
         self._led = ""
         self.lights: LightSink = NoLights()
-        """Where the lit cells go (the LED chain under the squares, when there is one)."""
+        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides."""
         self.lighting = Lighting()
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
@@ -402,6 +402,7 @@ class Session(Generic[G]):
         self.referee = self._make_referee(self.game, self.facts)
         self.facts.last = self._record(*last) if last is not None else None
         self.last_verdict = None
+        self.lighting.event()
 
     def _reject(self, reason: str) -> None:
         if self.last_verdict is None or self.last_verdict.reason != reason:
@@ -658,10 +659,7 @@ class Session(Generic[G]):
 
     def leds(self) -> dict[str, str]:
         """The cells lit under the squares now, cell → colour name (``lights.py``)."""
-        r = self.referee
-        last, fixes, expected = self.lighting.last, self.pending_fixes(), self.expected()
-        s = Situation(self.game, r.view, fixes, expected, r.hinted(), last, self.profile)
-        return self.lighting.lit(s)
+        return self.lighting.of(self)
 
     def pending_fixes(self) -> list[Fix]:
         if self.restoring:

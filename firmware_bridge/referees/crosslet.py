@@ -375,9 +375,7 @@ class CrossletReferee(Referee[Crosslet]):
         self.turn.hint_asked = True
 
     def hinted(self) -> Action | None:
-        """The hint's word while the hint is shown (until tiles are laid)."""
-        turn = self.turn
-        return turn.hint if turn.hint_asked and not turn.laid else None
+        return self.turn.hint if self.turn.hint_asked and not self.turn.laid else None
 
     def on_menu_choice(self, action: str, choice: Any) -> None:
         turn = self.turn
