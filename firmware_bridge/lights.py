@@ -215,8 +215,14 @@ class Lighting:
         self._moves: dict[tuple[int, int, str], Moved] = {}
 
     def played(self, before: Mapping[Cell, Piece], after: Mapping[Cell, Piece]) -> None:
-        """A move was accepted: ``before`` and ``after`` are the layouts around it."""
-        self.last = layout_moved(before, after)
+        """A move was accepted: ``before`` and ``after`` are the layouts around it. Moves
+        one event plays together (a move and the pass it forces) are lit together."""
+        moved = layout_moved(before, after)
+        if self.last is not None:
+            last = self.last
+            frm = last.frm + tuple(c for c in moved.frm if c not in last.frm)
+            moved = Moved(frm, last.to + tuple(c for c in moved.to if c not in last.to))
+        self.last = moved
 
     def event(self) -> None:
         """The board changed or a button was pressed: the last move goes dark."""

@@ -147,6 +147,8 @@ def test_the_last_move_is_lit_until_the_next_event() -> None:
     game = DoubleTake()
     lit = lighting.lit(Situation(game, Hooks(), last=lighting.last))
     assert lit == {"a1": LAST, "a2": LAST}
+    lighting.played({"a2": red()}, {"a2": red()})  # a pass the move forced: nothing moves
+    assert lighting.lit(Situation(game, Hooks(), last=lighting.last)) == lit
     lighting.event()
     assert lighting.lit(Situation(game, Hooks(), last=lighting.last)) == {}
 
