@@ -37,22 +37,12 @@ from typing import Any, Protocol
 from games.core import Action, Cell, Game, GameError, Piece
 from wiring.profile import Profile
 
-from .fixes import Fix, FixAction
+from .fixes import Fix
+from .light_cells import Lit, Moved, fix_colour, layout_moved
 from .lightsink import LightSink
-from .palette import FROM, HINT, LAST, LIFT, LIFT_NOW, PLACE, PLACE_NOW, TO
+from .palette import FROM, HINT, LAST, TO
 
 log = logging.getLogger("tabletop")
-
-Lit = dict[str, str]
-"""Lit cells: cell → colour name."""
-
-
-@dataclass(frozen=True)
-class Moved:
-    """The cells a move touches: where pieces leave, where they arrive or change."""
-
-    frm: tuple[Cell, ...] = ()
-    to: tuple[Cell, ...] = ()
 
 
 class Table(Protocol):
@@ -83,13 +73,6 @@ class LightsView(Protocol):
 
 
 # -- the layers ---------------------------------------------------------------------------
-def fix_colour(fix: Fix, first: bool) -> str:
-    """A fix's colour: the one asked first brighter than the rest."""
-    if fix.action is FixAction.LIFT:
-        return LIFT_NOW if first else LIFT
-    return PLACE_NOW if first else PLACE
-
-
 def fix_lights(fixes: Sequence[Fix], colour: Callable[[Fix, bool], str] = fix_colour) -> Lit:
     """Every fix's cell, the first fix in the ``now`` colours; dark when there is none."""
     lit: Lit = {}
@@ -103,14 +86,6 @@ def move_lights(moved: Moved, frm: str = FROM, to: str = TO) -> Lit:
     lit = dict.fromkeys(moved.frm, frm)
     lit.update(dict.fromkeys(moved.to, to))
     return lit
-
-
-def layout_moved(before: Mapping[Cell, Piece], after: Mapping[Cell, Piece]) -> Moved:
-    """The cells a move changed, from the layout before it and after it: a cell whose
-    piece leaves is a from, a cell that gains a piece or another piece is a to."""
-    frm = tuple(c for c in before if c not in after)
-    to = tuple(c for c, p in after.items() if before.get(c) != p)
-    return Moved(frm, to)
 
 
 _STATE_TYPES = (

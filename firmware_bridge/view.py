@@ -15,7 +15,7 @@ from games.core import Action, Game, Piece, Resign
 from .facts import Facts
 from .fixes import Fix
 from .layout import fits_bar
-from .lights import Lit, Moved, fix_colour
+from .light_cells import Lit, Moved, fix_colour
 from .menu import Menu
 from .screens import BoardMap, Mark, Screen, seat_mark, window
 

@@ -26,7 +26,7 @@ from games.crosslet_board import (
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..lights import Moved
+from ..light_cells import Moved
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from ..whole_board import beside_the_map, whole_board

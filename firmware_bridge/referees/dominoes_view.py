@@ -11,7 +11,7 @@ from games.dominoes_board import COLUMNS, DIAMONDS, NAMES, SIZE, STAR
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..layout import fits_bar
-from ..lights import Lit
+from ..light_cells import Lit
 from ..palette import HINT
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView

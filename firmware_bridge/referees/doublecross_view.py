@@ -10,7 +10,7 @@ from games.doublecross_board import BLOCK, COLUMNS, DIRECTIONAL, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
-from ..lights import Lit
+from ..light_cells import Lit
 from ..palette import DESTROYED, SPOT
 from ..screens import BoardMap, Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView

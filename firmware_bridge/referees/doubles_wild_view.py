@@ -25,7 +25,7 @@ from games.doubles_wild import (
 from ..dice_faces import BattlePicture, BattleRow, RollPicture
 from ..facts import Facts
 from ..fixes import Fix, FixAction, describe
-from ..lights import Lit
+from ..light_cells import Lit
 from ..palette import SPOT
 from ..screens import Screen
 from ..view import Controls, View
