@@ -52,9 +52,26 @@ class Referee(ABC, Generic[G]):
         self.menu: Menu | None = None
         self.menu_action: str = ""
         self.new_game_requested = False
-        self.hint = ""
-        """The hint asked for with a long press of ok, shown until the next event."""
+        self._hint = ""
+        self.hint_action: Action | None = None
+        """The move the hint advises, while its text is shown (its cells are lit)."""
         self._decisions: list[Decision] = []
+
+    @property
+    def hint(self) -> str:
+        """The hint asked for with a long press of ok, shown until the next event;
+        clearing it clears its move."""
+        return self._hint
+
+    @hint.setter
+    def hint(self, text: str) -> None:
+        self._hint = text
+        if not text:
+            self.hint_action = None
+
+    def hinted(self) -> Action | None:
+        """The move of the hint shown now, whose cells light; None without one."""
+        return self.hint_action
 
     # -- deciding -------------------------------------------------------------------
     def commit(self, action: Action) -> None:
@@ -170,6 +187,7 @@ class Referee(ABC, Generic[G]):
             self.hint = f"No hint: {exc}"
             return
         self.hint = f"Hint: {self.view.instruct(action)}"
+        self.hint_action = action
 
     def on_game_button(self, event: ButtonEvent) -> None:
         """A button pressed while no menu is open."""

@@ -29,6 +29,8 @@ from .facts import Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
+from .lights import Lighting
+from .lightsink import LightSink, NoLights
 from .overlap import while_waiting
 from .referee import Referee
 from .replay import computer_seats, in_force, mover_of, replay_action, replay_entries
@@ -149,6 +151,9 @@ class Session(Generic[G]):
         self._shown_at = 0.0
         """When the screen now shown first appeared: its pages count from then."""
         self._led = ""
+        self.lights: LightSink = NoLights()
+        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides."""
+        self.lighting = Lighting()
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held: list[Event] = []
@@ -308,7 +313,9 @@ class Session(Generic[G]):
             return verdict
         # Saved with the event's other inputs, before anything is shown (see _save).
         self.journal.stage(self.game_id, "action", action.to_dict())
+        before = dict(game.layout())
         verdict = game.apply(action)
+        self.lighting.played(before, game.layout())
         played = self._record(mover, action, verdict)
         self.facts.last = played
         self.last_verdict = verdict
@@ -395,6 +402,7 @@ class Session(Generic[G]):
         self.referee = self._make_referee(self.game, self.facts)
         self.facts.last = self._record(*last) if last is not None else None
         self.last_verdict = None
+        self.lighting.event()
 
     def _reject(self, reason: str) -> None:
         if self.last_verdict is None or self.last_verdict.reason != reason:
@@ -514,6 +522,7 @@ class Session(Generic[G]):
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
             self.referee.hint = ""
+            self.lighting.event()
             if self.restoring and not self.fixes():
                 self.restoring = False
                 self.restore_title = "Set up the board"
@@ -528,6 +537,7 @@ class Session(Generic[G]):
         elif isinstance(event, ButtonEvent):
             self.board_failure = ""
             self.referee.hint = ""
+            self.lighting.event()
             self.referee.on_button(event)
         self._carry_out()
 
@@ -587,6 +597,7 @@ class Session(Generic[G]):
             if self.display is not None:
                 self.display.show(image)
             self._show_status()
+        self.lighting.show(self.leds(), self.lights)
         if self.listeners:
             self._emit(self.state(layout))
 
@@ -633,6 +644,7 @@ class Session(Generic[G]):
             "layout": game.state_dict()["layout"],
             "connected": self.connected,
             "outcome": outcome.to_dict() if outcome else None,
+            "leds": self.leds(),
             **self.referee.view.extra_state(),
         }
 
@@ -644,6 +656,10 @@ class Session(Generic[G]):
             name = self.game.seat_name
             out["events"] = [{**e, "player": name(e["player"])} for e in out["events"]]
         return out
+
+    def leds(self) -> dict[str, str]:
+        """The cells lit under the squares now, cell → colour name (``lights.py``)."""
+        return self.lighting.of(self)
 
     def pending_fixes(self) -> list[Fix]:
         if self.restoring:

@@ -15,6 +15,7 @@ from games.core import Action, Game, Piece, Resign
 from .facts import Facts
 from .fixes import Fix
 from .layout import fits_bar
+from .light_cells import Lit, Moved, fix_colour
 from .menu import Menu
 from .screens import BoardMap, Mark, Screen, seat_mark, window
 
@@ -151,6 +152,21 @@ class View(Generic[G]):
 
     def extra_state(self) -> dict[str, Any]:
         """Game-specific facts for the ``--json`` stream."""
+        return {}
+
+    # -- the lights under the squares (lights.py) -------------------------------------
+    def move_cells(self, action: Action, moved: Moved) -> Moved:
+        """The cells of ``action`` as the layouts around it show them, with what they
+        miss (a rack slot a tile comes from); by default as they are."""
+        return moved
+
+    def fix_colour(self, fix: Fix, first: bool) -> str:
+        """The colour that lights ``fix`` (``first``: the one asked first)."""
+        return fix_colour(fix, first)
+
+    def lights(self, hint: Action | None) -> Lit:
+        """The game's own lights from its turn (``hint``: the hint shown, if any);
+        by default none."""
         return {}
 
 

@@ -374,6 +374,9 @@ class CrossletReferee(Referee[Crosslet]):
         self.turn.hint = self.game.hint()
         self.turn.hint_asked = True
 
+    def hinted(self) -> Action | None:
+        return self.turn.hint if self.turn.hint_asked and not self.turn.laid else None
+
     def on_menu_choice(self, action: str, choice: Any) -> None:
         turn = self.turn
         if action == Ask.BLANK:

@@ -26,6 +26,7 @@ from games.crosslet_board import (
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
+from ..light_cells import Moved
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from ..whole_board import beside_the_map, whole_board
@@ -185,6 +186,24 @@ class CrossletView(LetteredBoardView[Crosslet]):
         if not words:
             return f"Laid {spell(list(self.turn.laid.values()))}: ok?"
         return f"{words_text(words, len(self.turn.laid))}: ok?"
+
+    def move_cells(self, action: Action, moved: Moved) -> Moved:
+        """A word's tiles come from the mover's rack slots (where the profile has
+        them): the slots whose tags show its letters are lit as its from."""
+        slots = self.rack_cells.get(self.game.to_move, ())
+        labels = self.facts.labels
+        if not isinstance(action, PlaceTiles) or not slots or labels is None:
+            return moved
+        wanted = [letter.upper() for _, letter in action.tiles]
+        seen = self.facts.observation
+        frm: list[str] = []
+        for cell in slots:
+            label = labels(seen[cell]) if cell in seen else None
+            letter = tile_letter(label) if label is not None else None
+            if letter in wanted:
+                wanted.remove(letter)
+                frm.append(cell)
+        return Moved(moved.frm + tuple(frm), moved.to)
 
     def fix_text(self, fix: Fix) -> str:
         """A fix in a player's words: which tile goes where."""

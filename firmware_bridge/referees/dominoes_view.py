@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from games.core import Action
-from games.dominoes import Discard, Dominoes, Draw, EndTurn, Place
+from games.dominoes import Discard, Dominoes, Draw, EndTurn, Phase, Place
 from games.dominoes_board import COLUMNS, DIAMONDS, NAMES, SIZE, STAR
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..layout import fits_bar
+from ..light_cells import Lit
+from ..palette import HINT
 from ..screens import Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from ..whole_board import beside_the_map, whole_board
@@ -231,6 +233,21 @@ class DominoesView(LetteredBoardView[Dominoes]):
         else:
             lines.append("No space left.")
         return tuple(line for line in lines if line)
+
+    def lights(self, hint: Action | None) -> Lit:
+        """While a hint is shown after a draw: every cell the drawn domino may go to."""
+        game, dealt = self.game, self.turn.dealt
+        if hint is None or dealt is None or game.phase is not Phase.PLAY:
+            return {}
+        seat, taken = dealt
+        drawn = {tuple(sorted(d)) for d in taken}
+        if seat != game.to_move or not drawn:
+            return {}
+        lit: Lit = {}
+        for action in game.legal_actions():
+            if isinstance(action, Place) and tuple(sorted(action.domino)) in drawn:
+                lit.update(dict.fromkeys((action.cell_a, action.cell_b), HINT))
+        return lit
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game

@@ -167,6 +167,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         if isinstance(action, PlaceTile):
             turn.after = reason
             turn.said = ""
+            turn.destroyed = ()
         else:
             turn.note = reason
         self.refuse(verdict.reason)
@@ -182,6 +183,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         turn.bomb = ""
         turn.column = ""
         turn.dealt = None
+        turn.destroyed = tuple(verdict.removed)
         if verdict.removed:
             lost = f", {points_text(turn.points)}" if any(turn.points) else ""
             turn.after = turn.said + lost

@@ -169,6 +169,8 @@ class DoubleCrossTurn:
     """The directional bomb being aimed with the cursor menus."""
     column: str = ""
     """The column chosen for it."""
+    destroyed: tuple[str, ...] = ()
+    """The cells whose tiles the last action destroyed (lit while they are lifted)."""
     map_shown: bool = False
     """``roll`` shows the whole board's map instead of the words."""
 

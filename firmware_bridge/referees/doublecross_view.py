@@ -10,6 +10,8 @@ from games.doublecross_board import BLOCK, COLUMNS, DIRECTIONAL, SIZE
 
 from ..facts import Facts
 from ..fixes import Fix, FixAction
+from ..light_cells import Lit
+from ..palette import DESTROYED, SPOT
 from ..screens import BoardMap, Screen
 from ..view import NEW_GAME, Controls, LetteredBoardView
 from ..whole_board import PATTERN_NAMES, WholeBoard, beside_the_map, whole_board
@@ -204,6 +206,17 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
                 each = " ".join(f"{short(p)} {n}" for p, n in sorted(totals.items()))
                 lines.append(f"{label}: {each}")
         return tuple(lines)
+
+    def fix_colour(self, fix: Fix, first: bool) -> str:
+        """A tile the last action destroyed is lit as destroyed until it is lifted."""
+        if fix.action is FixAction.LIFT and self.turn.after and fix.cell in self.turn.destroyed:
+            return DESTROYED
+        return super().fix_colour(fix, first)
+
+    def lights(self, hint: Action | None) -> Lit:
+        """The bomb's cursor while it is aimed."""
+        cursor = self.aiming.cursor()
+        return {cursor: SPOT} if cursor is not None else {}
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game

@@ -25,6 +25,8 @@ from games.doubles_wild import (
 from ..dice_faces import BattlePicture, BattleRow, RollPicture
 from ..facts import Facts
 from ..fixes import Fix, FixAction, describe
+from ..light_cells import Lit
+from ..palette import SPOT
 from ..screens import Screen
 from ..view import Controls, View
 from .doubles_wild_turn import (
@@ -279,6 +281,18 @@ class DoublesWildView(View[DoublesWild]):
             cursor = self.turn.die_cursor
         picture = BattlePicture(rows, side, cursor)
         return Screen(title, status, (), picture=picture, prompt=prompt, scores=scores)
+
+    def lights(self, hint: Action | None) -> Lit:
+        """The battle's spot while it is fought, else the spots the roll names (once
+        the dice have stopped tumbling)."""
+        game = self.game
+        if self.turn.tumble is not None:
+            return {}
+        if game.phase == BATTLE and game.battle is not None:
+            return {game.battle.cell: SPOT}
+        if game.phase in (REROLL_OR_ACT, PLACE):
+            return dict.fromkeys(game.spots(), SPOT)
+        return {}
 
     def extra_state(self) -> dict[str, Any]:
         game = self.game

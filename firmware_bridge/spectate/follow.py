@@ -47,6 +47,12 @@ class Follower:
         """The game's own view, to word each move as the table, the transcript and the
         export do."""
         self._live_stamp: tuple[int, int] | None = None
+        self._seed = 0
+        self._seats: frozenset[int] = frozenset()
+        """The seats the computer plays, as the journal's last ``seats`` entry names them."""
+        self._before: dict[str, Any] | None = None
+        """The layout before the last move replayed, for its lights."""
+        self._lit: tuple[tuple[int, frozenset[int]], dict[str, str]] | None = None
 
     def close(self) -> None:
         if self._db is not None:
@@ -129,6 +135,7 @@ class Follower:
             raise JournalError(f"game {game_id} of {self.journal} cannot be shown: {exc}") from exc
         self.game_id = game_id
         self.moves = []
+        self._seed, self._seats, self._before, self._lit = seed, frozenset(), None, None
         self._seq = 0
         self._texts = {}
         try:
@@ -151,12 +158,15 @@ class Follower:
         }
         for seq, kind, payload, at in rows:
             self._seq = seq
+            if kind == "seats":
+                self._seats = frozenset(int(s) for s in json.loads(payload).get("computer", ()))
             if kind != "action" or seq in withdrawn:
                 continue
             where = f"journal {self.journal}, game {self.game_id}, entry {seq}"
             data = json.loads(payload)
             if self._words is not None:
                 self._words.before_play()
+            self._before = dict(game.layout())
             mover, verdict = replay_action(game, data, where)
             n = len(game.history)
             points = verdict.points(game.players)
@@ -210,12 +220,22 @@ class Follower:
         """The ``--json`` projection of the game now; None before there is a game."""
         if self.game is None:
             return None
-        return project.state(self.game, self.moves, self.live)
+        return project.state(self.game, self.moves, self.live, self.leds)
 
     def view(self) -> dict[str, Any] | None:
         if self.game is None or self.game_id is None:
             return None
-        return project.view(self.game, self.game_id, self.moves, self.live, self.board)
+        game, moves, live = self.game, self.moves, self.live
+        return project.view(game, self.game_id, moves, live, self.board, self.leds)
+
+    def leds(self) -> dict[str, str]:
+        """The lights of the position followed (worked out once per position)."""
+        game = self.game
+        assert game is not None
+        key = (len(game.history), self._seats)
+        if self._lit is None or self._lit[0] != key:
+            self._lit = (key, project.leds(game, self._seats, self._seed, self._before))
+        return self._lit[1]
 
     def record(self) -> dict[str, Any] | None:
         """The whole game: its facts and every move with its points and the scores after it."""

@@ -6,10 +6,12 @@ the web page, ``/state.json`` and the MQTT messages carry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.core import Game
+from games.core import Cell, Game, Piece
+
+from ..lights import position_lights
 
 from ..kits import KITS
 
@@ -88,10 +90,26 @@ def extra(game: Game) -> dict[str, Any]:
     return out
 
 
+def leds(
+    game: Game,
+    computer_seats: frozenset[int] = frozenset(),
+    seed: int = 0,
+    before: Mapping[Cell, Piece] | None = None,
+) -> dict[str, str]:
+    """The lights of a replayed position (``lights.position_lights``): the computer's
+    move when a computer seat is to move, the last move when the layout before it is
+    known. A table's own lights (its fixes, a hint) come only with its live file."""
+    return position_lights(game, computer_seats, seed, before)
+
+
 def state(
-    game: Game, moves: Sequence[Mapping[str, Any]], live: Mapping[str, Any] | None
+    game: Game,
+    moves: Sequence[Mapping[str, Any]],
+    live: Mapping[str, Any] | None,
+    lit: Callable[[], Mapping[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """The ``--json`` projection: the live file's when it is current, else the journal's."""
+    """The ``--json`` projection: the live file's when it is current, else the journal's,
+    with the lights ``lit`` gives (see :func:`leds`; asked only then)."""
     played = len(game.history)
     if live is not None and live.get("moves_played") == played:
         return {k: v for k, v in live.items() if k != "t"}
@@ -110,6 +128,7 @@ def state(
         "layout": game.state_dict()["layout"],
         "connected": None,
         "outcome": outcome.to_dict() if outcome else None,
+        "leds": dict(lit()) if lit is not None else {},
     }
 
 
@@ -119,9 +138,10 @@ def view(
     moves: Sequence[Mapping[str, Any]],
     live: Mapping[str, Any] | None,
     board: str | None = None,
+    lit: Callable[[], Mapping[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Everything a spectator's page shows, but the move list."""
-    st = state(game, moves, live)
+    st = state(game, moves, live, lit)
     return {
         "board": board,
         "journal_game": game_id,
@@ -138,6 +158,7 @@ def view(
         "fixes": st["fixes"],
         "connected": st["connected"],
         "outcome": st["outcome"],
+        "leds": st.get("leds", {}),
         "result": result_text(game),
         "extra": extra(game),
     }

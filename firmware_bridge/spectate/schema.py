@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..palette import COLOURS
+
 MAX_PAYLOAD = 64 * 1024
 """Bytes in one message. A Crosslet state with every square covered is about 20 KB."""
 MAX_DEPTH = 12
@@ -171,6 +173,11 @@ def check_state(view: Mapping[str, Any]) -> None:
         raise Refused("its fixes are not a list")
     for fix in fixes or ():
         _table(fix, "a fix")
+    leds = view.get("leds")
+    if leds is not None:
+        if not isinstance(leds, dict):
+            raise Refused("its lights are not a table of cells and colours")
+        check_leds(leds)
     oled = view.get("oled")
     if oled is not None and not isinstance(oled, list):
         raise Refused("its OLED text is not a list of lines")
@@ -183,6 +190,17 @@ def check_state(view: Mapping[str, Any]) -> None:
                     raise Refused(f"its {colour} dice are not a list")
                 for v in values:
                     _int(v, f"a {colour} die", 0, 6)
+
+
+def check_leds(leds: Mapping[str, Any]) -> None:
+    """The lit cells: each a cell's name and one of the palette's colour names."""
+    if len(leds) > MAX_CELLS:
+        raise Refused(f"its lights light more than {MAX_CELLS} cells")
+    for cell, colour in leds.items():
+        _text(cell, "a cell of its lights", 16, empty=False)
+        if not isinstance(colour, str) or colour not in COLOURS:
+            known = ", ".join(sorted(COLOURS))
+            raise Refused(f"the light on {cell!r} is not one of the colours {known}")
 
 
 def check_move_text(move: Mapping[str, Any], what: str) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.palette import HINT
 from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
 from firmware_bridge.referees.crosslet_turn import words_text
 from firmware_bridge.referees.crosslet_view import few_words
@@ -375,3 +376,12 @@ def test_the_computers_hand_lays_names_blanks_and_presses_ok(table: Table) -> No
 def test_the_oled_names_the_first_of_many_words_and_how_many_more() -> None:
     assert few_words("HEWN 18, HAT 6") == "HEWN 18, HAT 6"
     assert few_words("UNEROTIC 14, MU 4, AN 2, all 7 +15") == "UNEROTIC 14, 2 more words, all 7 +15"
+
+
+def test_the_hint_lights_its_words_squares_until_tiles_are_laid(table: Table) -> None:
+    best = table.game.hint()
+    assert best is not None
+    table.press("ok", long=True)
+    assert table.session.leds() == {cell: HINT for cell, _ in best.tiles}
+    table.lay("H8,I8,J8", "CAT")
+    assert table.session.leds() == {}

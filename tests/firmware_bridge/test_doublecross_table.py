@@ -18,6 +18,7 @@ from firmware_bridge.cli import main
 from firmware_bridge.export import export_game
 from firmware_bridge.facts import Facts
 from firmware_bridge.layout import render
+from firmware_bridge.palette import DESTROYED, SPOT
 from firmware_bridge.referees.doublecross import DoubleCrossReferee
 from firmware_bridge.referees.doublecross_turn import MARKERS_FIRST
 from firmware_bridge.sim.runner import SimOptions, Simulation
@@ -461,3 +462,18 @@ def test_take_back_from_a_long_back_follows_doublecross_own_undo(lexicon: Lexico
     press(table, "ok")
     assert game.rack(0) == list("AXERST") and "H9" not in game.layout()
     assert table.session.screen().prompt == "Lift A from H9"
+
+
+def test_destroyed_tiles_light_as_destroyed_until_lifted_and_the_aim_as_a_spot() -> None:
+    states = scenario("dc_fixes.txt")
+    gone = after(states, 2)
+    assert gone[0]["leds"]["J8"] == DESTROYED
+    blast = after(states, 5)
+    assert blast[0]["leds"]["H9"] == blast[0]["leds"]["H10"] == DESTROYED
+    second = next(s for s in blast if [f["cell"] for f in s["fixes"]] == ["H10"])
+    assert second["leds"].get("H9") != DESTROYED and second["leds"]["H10"] == DESTROYED
+    assert blast[-1]["fixes"] == [] and DESTROYED not in blast[-1]["leds"].values()
+    aiming = [s for s in states if s["moves_played"] == 4 and SPOT in s["leds"].values()]
+    assert aiming, "the bomb's aim was lit"
+    assert all(list(s["leds"].values()).count(SPOT) == 1 for s in aiming)
+    assert {c for s in aiming for c, v in s["leds"].items() if v == SPOT} >= {"H1"}

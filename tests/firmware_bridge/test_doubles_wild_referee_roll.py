@@ -22,6 +22,7 @@ from firmware_bridge.events import Event, Tick
 from firmware_bridge.journal import Journal
 from firmware_bridge.layout import render
 from firmware_bridge.loop import Loop
+from firmware_bridge.palette import LAST, SPOT
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
 from firmware_bridge.session import Session
 from games.doubles_wild import DoublesWild
@@ -257,3 +258,14 @@ def test_a_scripted_roll_writes_the_tumbling_frames_before_the_final_one(tmp_pat
         record = book.games()[-1]
         kinds = [e.payload["type"] for e in book.entries(record.id) if e.kind == "action"]
     assert kinds == ["roll", "reroll"], "one journaled action per roll, none for the tumble"
+
+
+def test_the_spot_the_roll_names_lights_once_the_dice_settle() -> None:
+    t = Table({"r5c4": "red", "r9c9": "blue"})
+    t.press("roll", 3, 4, 2, 3)
+    assert SPOT not in t.session.leds().values(), "tumbling dice light nothing yet"
+    t.step(TUMBLE_S)
+    assert t.session.leds() == {"r7c5": SPOT}
+    t.place("r7c5")
+    assert SPOT not in t.session.leds().values()
+    assert t.session.leds()["r7c5"] == LAST

@@ -7,7 +7,9 @@ seat's score on every frame, the prompt on every frame but the page of a line to
 long to stand whole above it, no letter alone on a line, and every
 word of the screen on one of its pages. Every line of the screen (a refusal's reason,
 who scored what) stands whole on one page, never cut between two; each score is the
-game's. ``TABLETOP_SEEDS`` sets how many seeds of
+game's. Every map of the lights under the squares the chain is told passes
+``lights_check.py``: each fix asked for is lit in the fix colours, no other cell is.
+``TABLETOP_SEEDS`` sets how many seeds of
 each game and player count are played (2 by default; 50 for the full check).
 """
 
@@ -27,6 +29,8 @@ from firmware_bridge.layout import PAGE_S, Layout, lay_out
 from firmware_bridge.screens import HEADER_H, Screen, printable
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import find_listed
+
+from .lights_check import Checked
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "2"))
 CASES = [
@@ -73,12 +77,15 @@ def play(game: str, players: int, seed: int, journal: Path) -> tuple[Recorder, i
     sim = Simulation(SimOptions(game, players=players, seed=seed, journal=journal))
     recorder = Recorder(sim)
     sim.session.display = recorder
+    lights = Checked(sim.session)
+    sim.session.lights = lights
     try:
         sim.start()
         sim.play_computer()
         assert sim.session.game.outcome is not None, "the game was played to its end"
     finally:
         sim.close()
+    assert lights.maps > 1 and not lights.wrong, lights.wrong[:5]
     return recorder, len(sim.session.game.history)
 
 

@@ -18,12 +18,15 @@ from firmware_bridge.decisions import Played
 from firmware_bridge.export import export_game
 from firmware_bridge.kits import KITS, JournaledWords, find_kit, lexicon_for, new_game
 from firmware_bridge.live import LiveFile, live_path, read_live
+from firmware_bridge.palette import FROM, LAST, TO
 from firmware_bridge.sim.runner import SimOptions, Simulation
+from firmware_bridge.sim.script import Line
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.project import describe
 from firmware_bridge.spectate.server import BoardView
 from games.core import GameError
 from games.crosslet import Crosslet
+from games.double_take import Step
 
 
 def test_live_file_holds_the_latest_state_whole(tmp_path: Path) -> None:
@@ -226,3 +229,26 @@ def test_every_reader_words_each_move_as_the_table_did(tmp_path: Path, game: str
     follower.close()
     assert [m["text"] for m in follower.moves] == table, "the web view and the hub"
     assert [m["text"] for m in export_game(journal)["moves"]] == table, "the export"
+
+
+def test_a_followed_position_lights_the_computers_move_and_the_last_move(tmp_path: Path) -> None:
+    journal = tmp_path / "j.sqlite"
+    sim = Simulation(SimOptions("double-take", seed=3, humans=frozenset({0}), journal=journal))
+    try:
+        sim.start()
+        person = sim.kit.make_player(sim.session.game, random.Random(7))
+        first = person.choose(sim.session.game)
+        for step in sim.hand.steps(first):
+            sim.run_line(Line("person", 1, step[0], tuple(step[1:])))
+        expected = sim.session.expected()
+        table = sim.session.leds()
+    finally:
+        sim.close()
+    assert isinstance(expected, Step) and isinstance(first, Step)
+    follower = Follower(journal)  # no live file: the journal alone
+    follower.poll()
+    state = follower.state()
+    follower.close()
+    assert state is not None
+    lit = {first.frm: LAST, first.to: LAST, expected.frm: FROM, expected.to: TO}
+    assert state["leds"] == lit == table

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
+from firmware_bridge.palette import COLOURS
 from firmware_bridge.spectate import schema
 from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.geometry import geometry
@@ -32,6 +33,8 @@ def test_every_games_state_and_plan_pass(name: str) -> None:
     club = Club()
     assert _send(club, "t", "board", {"journal_game": 1, "geometry": geometry(game)}) == "t"
     assert _send(club, "t", "state", view(game, 1, [], None, "t")) == "t"
+    lit = dict(zip(game.cells(), sorted(COLOURS), strict=False))
+    assert _send(club, "t", "state", {**view(game, 1, [], None, "t"), "leds": lit}) == "t"
     assert club.refused == {}
     assert club.boards["t"].geometry is not None
 
@@ -48,6 +51,10 @@ def test_every_games_state_and_plan_pass(name: str) -> None:
         (json.dumps(_state(seats=["Red"] * 40)).encode(), "seats"),
         (json.dumps(_state(layout={"a1": {"owner": "<b>"}})).encode(), "owner"),
         (json.dumps(_state(journal_game=0)).encode(), "game number"),
+        (json.dumps(_state(leds={"a1": "red"})).encode(), "not one of the colours"),
+        (json.dumps(_state(leds={"a1": ["lift"]})).encode(), "not one of the colours"),
+        (json.dumps(_state(leds=["a1"])).encode(), "lights are not a table"),
+        (json.dumps(_state(leds={"": "lift"})).encode(), "a cell of its lights"),
         (b'{"journal_game": 1, "title": "x"' + b" " * 200_000 + b"}", "bytes long"),
         (b"\xff\xfe not json", "not JSON"),
     ],

@@ -1,0 +1,52 @@
+"""The lights of a simulated table: a refused Crosslet turn on the RFID board lights the
+tiles to lift until they are lifted. (Whole seeded games of every game check each lit
+map as the chain is told it in ``test_screen_fit.py``, with ``lights_check.py``.)"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.cli import main
+from firmware_bridge.palette import LIFT, LIFT_NOW
+from games.lexicon import Lexicon
+
+from .test_crosslet_referee_helpers import bag, kit_uses, shared_lexicon
+
+
+@pytest.fixture(scope="session")
+def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    return shared_lexicon(request, tmp_path_factory)
+
+
+@pytest.fixture
+def crosslet_lexicon(lexicon: Lexicon) -> Iterator[None]:
+    yield from kit_uses(lexicon)
+
+
+def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(
+    tmp_path: Path, crosslet_lexicon: None
+) -> None:
+    script = tmp_path / "qz.txt"
+    script.write_text("wrong place H7,H8 QZ\npress ok\nlift H7\nlift H8\n")
+    out = io.StringIO()
+    options = ["--option", f"bag={bag('CATERS?', 'DOGINQU')}", "--option", "first=1"]
+    argv = ["sim", "--game", "crosslet", "--profile", "rfid-15x15-pico", "--json"]
+    assert main([*argv, *options, "--script", str(script)], out=out) == 0
+    states = [json.loads(line) for line in out.getvalue().splitlines()]
+    states = [s for s in states if "leds" in s]
+    asking = [s for s in states if s["fixes"]]
+    assert asking, "the refusal asked for fixes"
+    assert any({f["cell"] for f in s["fixes"]} == {"H7", "H8"} for s in asking)
+    for s in asking:
+        fixes = {f["cell"] for f in s["fixes"]}
+        assert set(s["leds"]) == fixes, s
+        assert s["leds"][s["fixes"][0]["cell"]] == LIFT_NOW
+        assert set(s["leds"].values()) <= {LIFT_NOW, LIFT}
+    assert any(s["leds"] == {"H7": LIFT_NOW, "H8": LIFT} for s in asking)
+    assert states[-1]["fixes"] == [] and states[-1]["leds"] == {}
+    assert states[-1]["verdict"]["accepted"] is False  # nothing was played
