@@ -11,9 +11,8 @@ from typing import Any
 
 from games.core import Cell, Game, Piece
 
-from ..lights import position_lights
-
 from ..kits import KITS
+from ..lights import position_lights
 
 EXTRA_KEYS = (
     "phase",
