@@ -237,3 +237,48 @@ def test_a_journal_whose_moves_do_not_replay_is_named_damaged_and_nothing_is_dra
     assert "Traceback" not in err
     assert not png.exists()
     assert path.read_bytes() == before
+
+
+def test_a_game_in_progress_shows_the_computers_move_lit_and_a_finished_one_dark(
+    tmp_path: Path,
+) -> None:
+    from firmware_bridge.lights import action_moved
+    from firmware_bridge.palette import FROM, LAST, TO
+    from firmware_bridge.show import lights_of, picture, saved_game
+
+    path = tmp_path / "g.sqlite"
+    journal = Journal(path)
+    game_id = journal.new_game("double-take", 2, 5, {}, "double-take-gpio")
+    journal.append(game_id, "seats", {"computer": [1]})
+    game = find_kit("double-take").new_game(2, random.Random(5), {})
+    first = game.legal_actions()[0]
+    journal.append(game_id, "action", first.to_dict())
+    journal.close()
+
+    saved = saved_game(path)
+    assert saved.computer == frozenset({1}) and saved.game.to_move == 1
+    lit = lights_of(saved)
+    # The computer's reply, lit from and to, exactly the cells it moves (and the
+    # person's move before it, dimly).
+    from firmware_bridge.computer import Computer
+
+    reply = Computer(find_kit("double-take").make_player, 5, frozenset({1})).expected(saved.game)
+    assert reply is not None
+    moved = action_moved(saved.game, reply)
+    assert set(lit.values()) <= {FROM, TO, LAST}
+    assert {c for c, v in lit.items() if v == FROM} == set(moved.frm)
+    assert {c for c, v in lit.items() if v == TO} == set(moved.to)
+    image = picture(saved).convert("RGB")
+    geo = geometry(saved.game)
+    for cell in moved.to:
+        x0, y0, _, _ = cell_box(geo, cell)
+        r, g, b = image.getpixel((x0 + 2, y0 + 2))  # type: ignore[misc]
+        assert b > r, f"{cell} is not lit blue: {(r, g, b)}"
+
+
+def test_a_finished_games_board_is_drawn_dark(journals: dict[str, Path]) -> None:
+    from firmware_bridge.show import lights_of, saved_game
+
+    for path in journals.values():
+        saved = saved_game(path)
+        assert saved.game.outcome is not None and lights_of(saved) == {}
