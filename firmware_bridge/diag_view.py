@@ -15,15 +15,17 @@ from rich.text import Text
 
 from hardware.board import OCCUPIED
 
-from .diag import BUZZER_BUTTON, PATTERN_BUTTON, Bench, cross_reads
+from .diag import BUZZER_BUTTON, LED_BUTTON, PATTERN_BUTTON, Bench, cross_reads
 from .spectate.geometry import positions
 
 CELL_WIDTH = 4
 _ROW_COL = re.compile(r"^r(\d+)c(\d+)$")
 _LETTERS_NUMBER = re.compile(r"^([A-Za-z]+)(\d+)$")
 
-KEYS = "keys: o OLED test pattern · b buzzer test · q quit"
-KEYS_SIM = "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · q quit"
+KEYS = "keys: o OLED test pattern · b buzzer test · l LED chase · q quit"
+KEYS_SIM = (
+    "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · l LEDs · q quit"
+)
 
 
 def cell_text(bench: Bench, cell: str) -> str:
@@ -159,9 +161,10 @@ def render(bench: Bench, *, keys: str = KEYS) -> RenderableType:
     log = Text("\n".join(bench.log) if bench.log else "(nothing yet)")
     station = (
         f"station: hold {PATTERN_BUTTON} for the OLED test pattern, "
-        f"hold {BUZZER_BUTTON} for the next buzzer sound"
+        f"hold {BUZZER_BUTTON} for the next buzzer sound, hold {LED_BUTTON} for the LED chase"
     )
-    parts: list[RenderableType] = [head, status, counts, grid(bench), side]
+    leds = Text(bench.chase.text())
+    parts: list[RenderableType] = [head, status, counts, grid(bench), leds, side]
     parts += [Text("events", style="bold"), log, Text(station, style="dim")]
     if keys:
         parts.append(Text(keys, style="dim"))
