@@ -25,6 +25,7 @@ from firmware_bridge.link.messages import (
     led_parts,
 )
 from firmware_bridge.link.simboard import SimulatedSerialBoard
+from tests.firmware_bridge.test_firmware_scan import ListPort
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.
 app: Any = importlib.import_module("firmware_bridge.firmware.app")
@@ -120,21 +121,9 @@ def test_the_current_model_is_the_datasheet_figures() -> None:
 # -- the firmware -----------------------------------------------------------------------
 
 
-class ListPort:
-    def __init__(self) -> None:
-        self.incoming = bytearray()
-        self.sent = bytearray()
-
-    def read(self) -> bytes:
-        data, self.incoming = bytes(self.incoming), bytearray()
-        return data
-
-    def write(self, data: bytes) -> None:
-        self.sent += data
-
-    def take(self) -> list[object]:
-        data, self.sent = bytes(self.sent), bytearray()
-        return [e.message for e in LinkDecoder().feed(data)]
+def answers(port: ListPort) -> list[object]:
+    """What the firmware sent since the last call, decoded."""
+    return [e.message for e in LinkDecoder().feed(port.take())]
 
 
 def led_rig() -> tuple[Any, FakeNeoPixels, ListPort]:
@@ -151,7 +140,7 @@ def led_rig() -> tuple[Any, FakeNeoPixels, ListPort]:
         port, scanners.MatrixScanner(shift, 30), 2, 2, "occupancy", leds=leds.Chain(neopixels)
     )
     fw.step(0)
-    port.take()
+    answers(port)
     return fw, neopixels, port
 
 
@@ -164,7 +153,7 @@ def test_the_firmware_shows_an_led_message_within_budget_and_acks_it() -> None:
     # 2 LEDs at white and one at 60 of blue draw 4 + 120 + 4.7 mA: scaled into 100 mA.
     assert leds.current_ma(flat(shown)) <= 100
     assert shown[2] == (0, 0, 0) and shown[0] == shown[1] and shown[0][0] > 150
-    ack = port.take()
+    ack = answers(port)
     colours = flat([(255, 255, 255)] * 2 + [(0, 0, 0), (0, 0, 60)])
     assert ack == [LedAck(7, wire.crc16(colours), 76)]  # 76 % of the levels let through
     assert leds.share(colours, 100) == 76
@@ -173,7 +162,7 @@ def test_the_firmware_shows_an_led_message_within_budget_and_acks_it() -> None:
     port.incoming += encode(LedSet(8, 15, 4, 100, (LedRun(0, 1, (0, 0, 0)),)), 1)
     port.incoming += encode(LedSet(9, 15, 4, 100, (LedRun(1, 1, (0, 0, 0)),)), 2)
     fw.step(20)
-    assert [m.token for m in port.take()] == [8, 9]  # type: ignore[attr-defined]
+    assert [m.token for m in answers(port)] == [8, 9]  # type: ignore[attr-defined]
     assert neopixels.chain.writes == writes + 1  # type: ignore[union-attr]
     assert neopixels.shown() == [(0, 0, 0), (0, 0, 0), (0, 0, 0), (0, 0, 60)]
 
@@ -184,11 +173,11 @@ def test_a_bad_led_message_is_counted_and_a_bad_chain_reported() -> None:
     good = wire.Deframer().feed(payload)[0][2]
     port.incoming += wire.frame(wire.LED_SET, 0, good[:-1])  # a run one byte short
     fw.step(10)
-    assert port.take() == []
+    assert answers(port) == []
     assert fw.deframer.bad == 1
     port.incoming += encode(LedSet(2, 15, 5000, 60000, ()), 1)
     fw.step(20)
-    [error] = port.take()
+    [error] = answers(port)
     assert error == BoardError(wire.ERR_LEDS, "LED chain on GP15: 5000 LEDs: a chain has 1 to 1024")
     assert neopixels.chain is None
 
