@@ -13,7 +13,7 @@ from firmware_bridge import palette
 from firmware_bridge.lightsink import NoLights
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.link.leds import CHECK_S, RESEND_S, SerialLights, check_chain
-from firmware_bridge.link.messages import LedSet, Message
+from firmware_bridge.link.messages import LedAck, LedRun, LedSet, Message
 from firmware_bridge.link.simboard import SimulatedSerialBoard
 from firmware_bridge.table import light_sink
 from hardware.clock import FakeClock
@@ -162,3 +162,27 @@ def test_boards_without_a_chain_get_no_lights(clock: FakeClock) -> None:
     assert isinstance(light_sink(gpio, object(), clock), NoLights)  # type: ignore[arg-type]
     with_leds = dataclasses.replace(gpio, leds=LEDS)
     assert isinstance(light_sink(with_leds, object(), clock), NoLights)  # type: ignore[arg-type]
+
+
+def test_a_lost_ack_has_the_leds_sent_again_and_nothing_more(rig: Rig) -> None:
+    rig.take()  # the first frame
+    on_ack = rig.lights.on_ack
+    lost: list[object] = []
+
+    def lose_first(ack: LedAck) -> None:
+        if not lost:
+            lost.append(ack)  # the board showed it; its answer was lost on the line
+            return
+        on_ack(ack)
+
+    rig.lights.on_ack = lose_first  # type: ignore[method-assign]
+    rig.lights.show_lights({"b3": palette.LAST})
+    rig.run(RESEND_S + 0.1)
+    assert len(lost) == 1
+    # Sent, then sent again once its ack was overdue.
+    assert [m.runs for m in rig.sent] == [(LedRun(9, 1, rig.scaled("last")),)] * 2
+    assert rig.sim.lights(CHAIN) == {"b3": rig.scaled("last")}
+    assert rig.lights.shown[9] == rig.scaled("last")
+    rig.take()
+    rig.run(1.0)
+    assert rig.take() == set()
