@@ -138,6 +138,12 @@ def link(bench: Bench) -> Table:
     rows += [(line.split(": ", 1)[0], line.split(": ", 1)[1]) for line in counters.readers]
     for what, count in rows:
         table.add_row(what, count)
+    share = getattr(bench.lights, "share", None)
+    if bench.chase.chain and share is not None:
+        table.add_row("LED budget", f"{share}% lit")
+    led_error = getattr(bench.board, "led_error", None)
+    if led_error:
+        table.add_row(Text(f"LED chain: {led_error}"[:40], style="bold red"), "error")
     for tag, cells in sorted(cross_reads(bench.observation).items()):
         table.add_row(Text(f"tag {tag} on {', '.join(cells)}", style="bold red"), "cross-read")
     for reason, times in sorted(counters.bad_reasons.items()):

@@ -4,6 +4,7 @@ simulated Pico's chain, and what is lit in the view."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from rich.console import Console
 
@@ -40,6 +41,7 @@ def test_a_long_press_of_right_chases_one_led_at_a_time_along_the_chain() -> Non
         view = console.export_text()
         cell = chain[seen[2]]
         assert f"LEDs: chase at LED {seen[2] + 1} of {len(chain)}; lit: {cell} spot" in view
+        assert re.search(r"LED budget +100% lit", view)
         rig.press("right", long=True)
         rig.run_for(0.3)
         assert sim.lights(chain) == {}
