@@ -5,7 +5,8 @@ ones from a run config, or the simulated ones ``tabletop sim`` uses) and shows i
 live (``diag_view.py`` draws it, ``diag_terminal.py`` runs it). No game is played:
 the board's settled observation is shown as it is, tags by the names ``tabletop
 enrol`` gave them, and the station's buttons are counted. A long press of ok shows
-a test pattern on the OLED; a long press of roll plays the buzzer's sounds in turn.
+a test pattern on the OLED; a long press of roll plays the buzzer's sounds in turn;
+a long press of right starts or stops a chase along the LED chain (``diag_leds.py``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,16 @@ from hardware.buttons import ButtonEvent
 from hardware.signals import SOUNDS, Sound
 from wiring.profile import Profile
 
+from .diag_leds import LedChase
+from .lightsink import LightSink, NoLights
+
 LOG_LINES = 8
 PATTERN_BUTTON = "ok"
 """A long press of this button shows the OLED test pattern."""
 BUZZER_BUTTON = "roll"
 """A long press of this button plays the next buzzer sound."""
+LED_BUTTON = "right"
+"""A long press of this button starts or stops the LED chase."""
 
 
 @dataclass
@@ -115,8 +121,13 @@ class Bench:
     """Button events, put here by gpiozero's callback thread; taken by :meth:`step`."""
     changes: int = 0
     """Goes up by one at every change the view shows."""
+    lights: LightSink = field(default_factory=NoLights)
+    """The LEDs under the squares (the devices' ``lights``)."""
+    chase: LedChase = field(init=False)
 
     def __post_init__(self) -> None:
+        chain = self.profile.leds.chain if self.profile.leds is not None else ()
+        self.chase = LedChase(self.lights, chain)
         for name in self.profile.buttons.pins:
             self.presses.setdefault(name, Presses())
         if not self.board_kind:
@@ -139,6 +150,8 @@ class Bench:
             except queue.Empty:
                 break
             self.on_button(button, now)
+        if self.chase.step(now):
+            self.changes += 1
         if self.changes != before and self.oled_mode == "status":
             self.show_status()
         self.signals.release()
@@ -182,6 +195,8 @@ class Bench:
             self.oled_pattern(now)
         elif event.long and event.name == BUZZER_BUTTON:
             self.buzzer_test(now)
+        elif event.long and event.name == LED_BUTTON:
+            self.led_test(now)
         else:
             self.oled_mode = "status"
 
@@ -202,6 +217,17 @@ class Bench:
             return
         self.signals.play(sound)
         self._note(now, f"buzzer: {sound}")
+
+    def led_test(self, now: float) -> None:
+        """Start the chase along the LED chain, or stop it when it runs."""
+        if not self.chase.chain:
+            self._note(now, "LED test: this profile has no LED chain ([leds])")
+        elif self.chase.running:
+            self.chase.stop()
+            self._note(now, "LED chase stopped")
+        else:
+            self.chase.start(now)
+            self._note(now, "LED chase: one LED at a time along the chain; it stops at a break")
 
     def show_status(self) -> None:
         """The OLED's own summary: the board's cells in use and the last button."""

@@ -81,6 +81,7 @@ class SimBench:
             self.devices.signals,
             self.tags.lookup,
             board_kind="simulated " + board_kind(profile).split(" on ")[0],
+            lights=self.devices.lights,
         )
         self.station = ButtonStation(
             profile.buttons,

@@ -60,7 +60,9 @@ class HardwareRig:
         self.devices = open_devices(profile, self.clock)
         try:
             devices = self.devices
-            self.bench = Bench(profile, devices.board, devices.oled, devices.signals, labels)
+            self.bench = Bench(
+                profile, devices.board, devices.oled, devices.signals, labels, lights=devices.lights
+            )
             self.station = ButtonStation(
                 profile.buttons,
                 pin_factory=devices.pin_factory,
@@ -238,6 +240,8 @@ def _live(rig: Rig, args: argparse.Namespace, out: TextIO) -> None:
                 bench.oled_pattern(clock)
             elif key == "b":
                 bench.buzzer_test(clock)
+            elif key == "l":
+                bench.led_test(clock)
             elif args.sim and (key.isdigit() or key in HOLD_KEYS):
                 index = int(key) - 1 if key.isdigit() else HOLD_KEYS.index(key)
                 if 0 <= index < len(names):

@@ -15,7 +15,7 @@ from rich.text import Text
 
 from hardware.board import OCCUPIED
 
-from .diag import BUZZER_BUTTON, PATTERN_BUTTON, Bench, cross_reads
+from .diag import BUZZER_BUTTON, LED_BUTTON, PATTERN_BUTTON, Bench, cross_reads
 from .kits import KITS
 from .spectate.geometry import positions
 
@@ -23,8 +23,10 @@ CELL_WIDTH = 4
 _ROW_COL = re.compile(r"^r(\d+)c(\d+)$")
 _LETTERS_NUMBER = re.compile(r"^([A-Za-z]+)(\d+)$")
 
-KEYS = "keys: o OLED test pattern · b buzzer test · q quit"
-KEYS_SIM = "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · q quit"
+KEYS = "keys: o OLED test pattern · b buzzer test · l LED chase · q quit"
+KEYS_SIM = (
+    "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · l LEDs · q quit"
+)
 
 
 def cell_text(bench: Bench, cell: str) -> str:
@@ -137,6 +139,12 @@ def link(bench: Bench) -> Table:
     rows += [(line.split(": ", 1)[0], line.split(": ", 1)[1]) for line in counters.readers]
     for what, count in rows:
         table.add_row(what, count)
+    share = getattr(bench.lights, "share", None)
+    if bench.chase.chain and share is not None:
+        table.add_row("LED budget", f"{share}% lit")
+    led_error = getattr(bench.board, "led_error", None)
+    if led_error:
+        table.add_row(Text(f"LED chain: {led_error}"[:40], style="bold red"), "error")
     for tag, cells in sorted(cross_reads(bench.observation).items()):
         table.add_row(Text(f"tag {tag} on {', '.join(cells)}", style="bold red"), "cross-read")
     for reason, times in sorted(counters.bad_reasons.items()):
@@ -160,9 +168,10 @@ def render(bench: Bench, *, keys: str = KEYS) -> RenderableType:
     log = Text("\n".join(bench.log) if bench.log else "(nothing yet)")
     station = (
         f"station: hold {PATTERN_BUTTON} for the OLED test pattern, "
-        f"hold {BUZZER_BUTTON} for the next buzzer sound"
+        f"hold {BUZZER_BUTTON} for the next buzzer sound, hold {LED_BUTTON} for the LED chase"
     )
-    parts: list[RenderableType] = [head, status, counts, grid(bench), side]
+    leds = Text(bench.chase.text())
+    parts: list[RenderableType] = [head, status, counts, grid(bench), leds, side]
     parts += [Text("events", style="bold"), log, Text(station, style="dim")]
     if keys:
         parts.append(Text(keys, style="dim"))

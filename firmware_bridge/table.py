@@ -11,7 +11,8 @@ or its dummy) and, in simulation, the serial port of the simulated Pico.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import logging
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +25,22 @@ from wiring.profile import Profile
 
 from .journal import Journal
 from .kits import Kit
+from .lightsink import LightSink, NoLights
 from .session import LastPlayed, Session
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class Devices:
-    """The hardware a table runs: pins, OLED, buzzer and LED, and the sensor board."""
+    """The hardware a table runs: pins, OLED, buzzer and LED, the sensor board and the
+    LEDs under the squares (``lights``: the session shows what is lit there)."""
 
     pin_factory: Any
     oled: Any
     signals: Any
     board: SensorBoard
+    lights: LightSink = field(default_factory=NoLights)
 
     def close(self) -> None:
         self.board.close()
@@ -73,6 +79,24 @@ def sensor_board(
     return SerialSensorBoard(
         wiring, profile.cells, clock=clock, settle=settle_filter(profile), sweep_s=sweep_s
     )
+
+
+def light_sink(profile: Profile, board: SensorBoard, clock: Clock) -> LightSink:
+    """The LEDs under the squares: the profile's chain on its serial board, driven over
+    the link; :class:`NoLights` for a board without one."""
+    if profile.leds is None:
+        return NoLights()
+    from .link.board import SerialSensorBoard
+
+    if not isinstance(board, SerialSensorBoard):
+        log.warning(
+            "profile %r has an LED chain but no Pico to drive it: the lights stay dark",
+            profile.name,
+        )
+        return NoLights()
+    from .link.leds import SerialLights
+
+    return SerialLights(board, profile.leds, clock)
 
 
 def open_devices(
@@ -132,7 +156,13 @@ def open_inputs(
     except BaseException:
         signals.close()
         raise
-    return Devices(pin_factory, oled, signals, board)
+    try:
+        lights = light_sink(profile, board, clock)
+    except BaseException:
+        board.close()
+        signals.close()
+        raise
+    return Devices(pin_factory, oled, signals, board, lights)
 
 
 def new_session(

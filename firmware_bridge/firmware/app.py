@@ -12,7 +12,8 @@ class Firmware:
 
     ``port`` has ``read()`` (the bytes waiting, possibly none) and ``write(data)``;
     ``scanner`` is one of the scanners in ``scanners``; ``watchdog`` (optional) has
-    ``feed()``. Nothing here reads a clock: ``step`` is given the time in ms ticks.
+    ``feed()``; ``leds`` (optional) the LED chain (``leds.Chain``) the host's LED
+    messages set. Nothing here reads a clock: ``step`` is given the time in ms ticks.
     """
 
     def __init__(
@@ -26,6 +27,7 @@ class Firmware:
         watchdog=None,
         warmup_ms=100,
         heartbeat_ms=500,
+        leds=None,
     ):
         if rows * columns != scanner.cells:
             raise ValueError("config: ROWS x COLUMNS does not match the scanner's cells")
@@ -56,6 +58,9 @@ class Firmware:
         self._problem = None
         self._problem_sent = None
         self._longest_us = 0
+        self.leds = leds
+        # LED messages read this pass: acknowledged once the chain shows them.
+        self._led_acks = []
 
     def _send(self, mtype, payload=b"", now=None):
         self.port.write(wire.frame(mtype, self._seq, payload))
@@ -125,6 +130,8 @@ class Firmware:
                     wire.ERR_VERSION,
                     "this firmware speaks protocol v%d" % wire.PROTOCOL_VERSION,
                 )
+            if self._led_acks:
+                self._show_leds(now)
         for index, value in self.scanner.poll(now):
             self.state[index] = value
             # Numbered apart from the frames, so the host knows a lost event from
@@ -167,8 +174,38 @@ class Firmware:
             self._problem_sent = now
         self._problem = problem
 
+    def _show_leds(self, now):
+        """Write the chain once for every LED message of the pass, then answer each."""
+        self.leds.show()
+        for token in self._led_acks:
+            self._send(
+                wire.LED_ACK, wire.led_ack_payload(token, self.leds.check, self.leds.share), now
+            )
+        self._led_acks = []
+
+    def _set_leds(self, payload):
+        fields = wire.led_set_fields(payload)
+        if fields is None:
+            # A payload that does not fit its layout makes a bad frame: counted, not answered.
+            self.deframer.bad += 1
+            return
+        token, pin, count, budget, runs = fields
+        if self.leds is None:
+            self.send_error(wire.ERR_LEDS, "this firmware drives no LED chain")
+            return
+        try:
+            self.leds.set_up(pin, count, budget)
+        except (ValueError, OSError) as exc:
+            self.send_error(wire.ERR_LEDS, "LED chain on GP%d: %s" % (pin, exc))
+            return
+        self.leds.apply(runs)
+        # A repeated message (its ack was lost) sets the same colours: answered again.
+        self._led_acks.append(token)
+
     def _handle(self, mtype, payload, now):
-        if mtype == wire.SNAPSHOT_REQUEST and not payload:
+        if mtype == wire.LED_SET:
+            self._set_leds(payload)
+        elif mtype == wire.SNAPSHOT_REQUEST and not payload:
             self.requests += 1
             if self.ready(now):
                 self.send_hello()

@@ -1,9 +1,10 @@
 """Builds the firmware from config.py and runs it forever (main.py calls ``run``)."""
 
 try:
-    from . import app, ports, scanners, ticks
+    from . import app, leds, ports, scanners, ticks
 except ImportError:
     import app
+    import leds
     import ports
     import scanners
     import ticks
@@ -92,6 +93,7 @@ def build(machine, config, port=None, watchdog=None):
         config.SENSOR,
         config.SNAPSHOT_MS,
         watchdog,
+        leds=leds.Chain(leds.neopixel_maker(machine)),
     )
 
 

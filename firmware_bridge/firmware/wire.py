@@ -4,8 +4,8 @@ docs/protocol.md is the reference. Kept free of anything MicroPython lacks, so t
 same file runs on the Pico and under CPython.
 """
 
-PROTOCOL_VERSION = 3
-FIRMWARE_VERSION = (3, 0, 0)
+PROTOCOL_VERSION = 4
+FIRMWARE_VERSION = (4, 0, 0)
 
 HELLO = 0x01
 CELL = 0x02
@@ -17,6 +17,8 @@ ERROR = 0x07
 SYNC_REQUEST = 0x08
 SYNC_DONE = 0x09
 INFO = 0x0A
+LED_SET = 0x0B
+LED_ACK = 0x0C
 
 SENSOR_OCCUPANCY = 0
 SENSOR_RFID = 1
@@ -27,6 +29,7 @@ ERR_BAD_FRAME = 1
 ERR_UNKNOWN_TYPE = 2
 ERR_VERSION = 3
 ERR_READER = 4
+ERR_LEDS = 5
 
 HEADER_LEN = 4
 CRC_LEN = 2
@@ -36,6 +39,10 @@ MAX_TAG = 10
 SNAPSHOT_HEAD = 9
 # Bytes of cell entries per snapshot part: short parts survive a noisy line.
 SNAPSHOT_BUDGET = 64
+LED_HEAD = 8
+LED_RUN = 6
+# Runs of LEDs per LED message: 60 bytes, as short as a snapshot part.
+LED_RUNS = 10
 
 
 def _crc_table():
@@ -200,6 +207,33 @@ def info_payload(versions, sweep_ms, loop_ms):
         out.append(ms >> 8)
         out.append(ms & 0xFF)
     return out
+
+
+def led_set_fields(payload):
+    """(token bytes, pin, LEDs in the chain, budget mA, runs) of an LED message, or None
+    when the payload does not fit its layout; runs are (first, count, r, g, b) and
+    every run lies inside the chain."""
+    n = len(payload)
+    if n < LED_HEAD or n != LED_HEAD + LED_RUN * payload[7]:
+        return None
+    count = (payload[3] << 8) | payload[4]
+    budget = (payload[5] << 8) | payload[6]
+    runs = []
+    at = LED_HEAD
+    while at < n:
+        first = (payload[at] << 8) | payload[at + 1]
+        size = payload[at + 2]
+        if size == 0 or first + size > count:
+            return None
+        runs.append((first, size, payload[at + 3], payload[at + 4], payload[at + 5]))
+        at += LED_RUN
+    return payload[0:2], payload[2], count, budget, runs
+
+
+def led_ack_payload(token, check, share):
+    """The answer to LED message ``token`` (its 2 payload bytes): the CRC of the chain's
+    colours as set and the share of them the current budget lets through (0-100 %)."""
+    return bytes((token[0], token[1], check >> 8, check & 0xFF, share))
 
 
 def error_payload(code, text):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Protocol
 
 from firmware_bridge.link.decoder import ForeignFrame, LinkDecoder
 from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
@@ -20,6 +21,8 @@ from firmware_bridge.link.messages import (
     ErrorCode,
     ForeignHello,
     Hello,
+    LedAck,
+    Message,
     Reading,
     SnapshotRequest,
     SyncDone,
@@ -82,6 +85,16 @@ FIRMWARE_HINT = (
     "copy the files of firmware_bridge/firmware/ from this tabletop to the Pico with "
     "mpremote (see docs/firmware.md)"
 )
+
+
+class LinkLights(Protocol):
+    """The board's LED chain as the link drives it (``link/leds.py``)."""
+
+    def on_ack(self, ack: LedAck) -> None: ...
+
+    def forget(self) -> None: ...
+
+    def pump(self, now: float) -> None: ...
 
 
 def reading_text(reading: bytes) -> str:
@@ -156,6 +169,19 @@ class SerialSensorBoard:
         self._sync_token = 0
         # Waiting sync requests: token -> [asked at, last sent at, answered].
         self._syncs: dict[int, list[float | bool]] = {}
+        self.lights: LinkLights | None = None
+        """The LED chain driven over this link, if the profile has one."""
+        self.led_error: str | None = None
+        """The last problem the board reported with its LED chain."""
+        self._restarts = 0
+
+    def send(self, now: float, message: Message) -> bool:
+        """Send ``message`` to the board; False when the link is not open."""
+        if not self.transport.is_open:
+            return False
+        sent = self.transport.write(now, encode(message, self._seq))
+        self._seq = (self._seq + 1) & 0xFFFF
+        return sent
 
     def sync(self, now: float) -> int:
         """Ask the board for a sweep that begins after ``now`` (a sync request); a later
@@ -214,6 +240,10 @@ class SerialSensorBoard:
                 if isinstance(envelope.message, BoardInfo):
                     self.info = envelope.message
                     continue
+                if isinstance(envelope.message, LedAck):
+                    if self.lights is not None:
+                        self.lights.on_ack(envelope.message)
+                    continue
                 if isinstance(envelope.message, BoardError):
                     log.warning(
                         "the board reports error %d: %s",
@@ -222,6 +252,8 @@ class SerialSensorBoard:
                     )
                     if envelope.message.code == ErrorCode.READER:
                         self.reader_fault = (now, envelope.message.text)
+                    elif envelope.message.code == ErrorCode.LEDS:
+                        self.led_error = envelope.message.text
                 self.mirror.apply(envelope)
                 message = envelope.message
                 if isinstance(message, SyncDone) and message.token in self._syncs:
@@ -272,6 +304,12 @@ class SerialSensorBoard:
                     events.append(BoardSettled(settled))
         if self._syncs:
             self._barriers(now, events)
+        if self.lights is not None:
+            if self.mirror.restarts != self._restarts:
+                # A restarted Pico's chain is not what it showed before.
+                self._restarts = self.mirror.restarts
+                self.lights.forget()
+            self.lights.pump(now)
         return events
 
     def _delays(self) -> dict[str, float]:
@@ -286,6 +324,8 @@ class SerialSensorBoard:
         self.decoder.reset()
         self.mirror.reset()
         self.hello = None
+        if self.lights is not None:
+            self.lights.forget()
         self._last_frame = now
         self._last_request = float("-inf")
         self._request_snapshot(now)

@@ -223,3 +223,45 @@ class FakeReaders:
     def read_uid(self, index: int) -> bytes | None:
         self.reads += 1
         return self.tags.get(index)
+
+
+class FakeNeoPixel:
+    """MicroPython's ``neopixel.NeoPixel`` on the bench: ``chain[i] = (r, g, b)`` sets
+    one LED in the buffer, ``write()`` sends it; ``shown`` is what the LEDs show."""
+
+    def __init__(self, pin: object, n: int) -> None:
+        self.pin = pin
+        self.n = n
+        self.buf: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+        self.shown: list[tuple[int, int, int]] = [(0, 0, 0)] * n
+        self.writes = 0
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __setitem__(self, index: int, value: tuple[int, int, int]) -> None:
+        self.buf[index] = (value[0], value[1], value[2])
+
+    def __getitem__(self, index: int) -> tuple[int, int, int]:
+        return self.buf[index]
+
+    def write(self) -> None:
+        self.shown = list(self.buf)
+        self.writes += 1
+
+
+class FakeNeoPixels:
+    """``make`` for the firmware's ``leds.Chain`` on the bench: builds
+    :class:`FakeNeoPixel` chains and keeps the newest to read back."""
+
+    def __init__(self, machine: FakeMachine) -> None:
+        self.machine = machine
+        self.chain: FakeNeoPixel | None = None
+
+    def __call__(self, pin: int, n: int) -> FakeNeoPixel:
+        self.chain = FakeNeoPixel(self.machine.Pin(pin, 1), n)
+        return self.chain
+
+    def shown(self) -> list[tuple[int, int, int]]:
+        """What the chain shows, one (r, g, b) per LED (none before it is set up)."""
+        return list(self.chain.shown) if self.chain is not None else []

@@ -12,7 +12,7 @@ from enum import IntEnum
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import HEADER_LEN, unwrap, wrap
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_TAG = 10
 """Longest UID (ISO 14443-A triple size)."""
 MAX_ERROR_TEXT = 64
@@ -32,6 +32,8 @@ class MessageType(IntEnum):
     SYNC_REQUEST = 0x08
     SYNC_DONE = 0x09
     INFO = 0x0A
+    LED_SET = 0x0B
+    LED_ACK = 0x0C
 
 
 SENSOR_KINDS: tuple[str, ...] = ("occupancy", "rfid", "occupancy+rfid")
@@ -42,6 +44,7 @@ class ErrorCode(IntEnum):
     UNKNOWN_TYPE = 2
     VERSION = 3
     READER = 4
+    LEDS = 5
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,43 @@ class BoardInfo:
     loop_ms: int
 
 
+RGB = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class LedRun:
+    """``count`` LEDs of the chain from ``first`` on, all set to ``rgb``."""
+
+    first: int
+    count: int
+    rgb: RGB
+
+
+@dataclass(frozen=True)
+class LedSet:
+    """Host to board: drive a chain of ``leds`` LEDs on GPIO ``pin`` within
+    ``budget_ma`` and set these runs of them (colours already scaled by the
+    brightness); answered by an :class:`LedAck` with the same ``token`` once shown.
+    No runs: only the ack is asked for (a check of the chain)."""
+
+    token: int
+    pin: int
+    leds: int
+    budget_ma: int
+    runs: tuple[LedRun, ...] = ()
+
+
+@dataclass(frozen=True)
+class LedAck:
+    """Board to host: LED message ``token`` is shown. ``check`` is the CRC-16 of the
+    whole chain's colours as set (three bytes an LED, in chain order), ``share`` the
+    % of their brightness the current budget let through."""
+
+    token: int
+    check: int
+    share: int = 100
+
+
 Message = (
     Hello
     | ForeignHello
@@ -164,6 +204,8 @@ Message = (
     | SyncDone
     | BoardError
     | BoardInfo
+    | LedSet
+    | LedAck
 )
 
 
@@ -182,6 +224,12 @@ fair chance on a noisy line (a 64-byte part survives a bit-error rate of 1e-3 ab
 half the time; a 250-byte one, one time in eight)."""
 _HELLO_LEN = 8
 _CELL_HEAD = 8
+_LED_HEAD = 8
+_LED_RUN = 6
+LED_RUNS = 10
+"""Runs of LEDs one LED message carries at most (60 bytes, as short as a snapshot part)."""
+MAX_RUN = 255
+"""LEDs in one run at most."""
 
 
 def _entry(reading: Reading) -> bytes:
@@ -227,6 +275,16 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
         case BoardInfo(versions, sweep_ms, loop_ms):
             body = bytes((len(versions), *versions))
             return MessageType.INFO, body + _u16(min(sweep_ms, 0xFFFF)) + _u16(min(loop_ms, 0xFFFF))
+        case LedSet(token, pin, leds, budget_ma, runs):
+            if len(runs) > LED_RUNS:
+                raise ValueError(f"{len(runs)} runs of LEDs in one message, at most {LED_RUNS}")
+            head = _u16(token) + bytes((pin,)) + _u16(leds) + _u16(budget_ma) + bytes((len(runs),))
+            body = b"".join(
+                _u16(run.first) + bytes((run.count, *run.rgb)) for run in runs
+            )
+            return MessageType.LED_SET, head + body
+        case LedAck(token, check, share):
+            return MessageType.LED_ACK, _u16(token) + _u16(check) + bytes((share,))
         case ForeignHello():
             raise ValueError("a foreign hello is only ever decoded, never sent")
 
@@ -259,6 +317,31 @@ def snapshot_parts(
         first = end
         if first >= len(readings):
             return parts
+
+
+def led_runs(changes: dict[int, RGB]) -> list[LedRun]:
+    """The LEDs ``changes`` sets (index -> colour) as runs: neighbours of one colour
+    share a run of at most :data:`MAX_RUN` LEDs."""
+    runs: list[LedRun] = []
+    for index in sorted(changes):
+        rgb = changes[index]
+        last = runs[-1] if runs else None
+        if (
+            last is not None
+            and last.rgb == rgb
+            and last.first + last.count == index
+            and last.count < MAX_RUN
+        ):
+            runs[-1] = LedRun(last.first, last.count + 1, rgb)
+        else:
+            runs.append(LedRun(index, 1, rgb))
+    return runs
+
+
+def led_parts(changes: dict[int, RGB]) -> list[tuple[LedRun, ...]]:
+    """``changes`` cut into the runs of as many LED messages as they need."""
+    runs = led_runs(changes)
+    return [tuple(runs[at : at + LED_RUNS]) for at in range(0, len(runs), LED_RUNS)]
 
 
 def _get16(data: bytes, at: int) -> int:
@@ -332,7 +415,29 @@ def _decode_payload(mtype: int, payload: bytes) -> Message:
         return BoardInfo(
             tuple(payload[1 : 1 + count]), _get16(payload, 1 + count), _get16(payload, 3 + count)
         )
+    if mtype == MessageType.LED_SET:
+        return _decode_led_set(payload)
+    if mtype == MessageType.LED_ACK:
+        if n != 5:
+            raise FrameError(f"an LED ack has 5 payload bytes, not {n}")
+        if payload[4] > 100:
+            raise FrameError(f"an LED ack's share is a percentage, not {payload[4]}")
+        return LedAck(_get16(payload, 0), _get16(payload, 2), payload[4])
     raise FrameError(f"unknown message type {mtype}")
+
+
+def _decode_led_set(payload: bytes) -> LedSet:
+    n = len(payload)
+    if n < _LED_HEAD or n != _LED_HEAD + _LED_RUN * payload[7]:
+        raise FrameError("an LED message holds its head and the runs it counts")
+    leds = _get16(payload, 3)
+    runs: list[LedRun] = []
+    for at in range(_LED_HEAD, n, _LED_RUN):
+        first, count = _get16(payload, at), payload[at + 2]
+        if count == 0 or first + count > leds:
+            raise FrameError(f"LEDs {first}+{count} run past a chain of {leds}")
+        runs.append(LedRun(first, count, (payload[at + 3], payload[at + 4], payload[at + 5])))
+    return LedSet(_get16(payload, 0), payload[2], leds, _get16(payload, 5), tuple(runs))
 
 
 def decode_body(body: bytes) -> Envelope:

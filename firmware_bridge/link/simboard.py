@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from firmware_bridge.link.fake_machine import FakeMachine, ShiftRegisterMatrix
+from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
 from firmware_bridge.link.fake_mfrc522 import AntennaMuxBoard, Card, CardError
 from firmware_bridge.link.upy_firmware import MicroPythonFirmware, PassFigures
 from hardware.clock import Clock
@@ -92,6 +92,7 @@ def _firmware(module: str) -> ModuleType:
 
 app = _firmware("app")
 runner = _firmware("runner")
+leds = _firmware("leds")
 
 
 class SimulatedBoardError(ValueError):
@@ -347,6 +348,7 @@ class SimulatedSerialBoard:
             raise SimulatedBoardError("the simulated board is unplugged")
         self.port = _PtyPort(self._master, self._noise)
         self.machine = machine
+        self.neopixels = FakeNeoPixels(machine)
         self.firmware = app.Firmware(
             self.port,
             scanner,
@@ -355,6 +357,7 @@ class SimulatedSerialBoard:
             self.sensor,
             self.snapshot_ms,
             machine.WDT(timeout=4000),
+            leds=leds.Chain(self.neopixels),
         )
         self._wire_pieces()
         self.boots += 1
@@ -399,6 +402,24 @@ class SimulatedSerialBoard:
             self._matrix.closed = set(self.pieces)
         if self.rfid_board is not None:
             self.rfid_board.set_tags({i: tag for i, tag in self.pieces.items() if tag})
+
+    def pixels(self) -> list[tuple[int, int, int]]:
+        """What the LED chain shows, one (r, g, b) per LED in chain order, as the
+        firmware last wrote it (none before the host set a chain up)."""
+        if self.micropython is not None and self.firmware is self.micropython:
+            return self.micropython.pixels()
+        if self._master is None:
+            return []
+        return self.neopixels.shown()
+
+    def lights(self, chain: Sequence[str]) -> dict[str, tuple[int, int, int]]:
+        """The lit LEDs as cell -> (r, g, b), ``chain`` naming the cell of each LED in
+        chain order (the profile's ``LedChain.chain``)."""
+        return {
+            cell: rgb
+            for cell, rgb in zip(chain, self.pixels(), strict=False)
+            if rgb != (0, 0, 0)
+        }
 
     def index(self, cell: int | str) -> int:
         """The cell index of ``cell`` (an index, or a name when cell names were given)."""

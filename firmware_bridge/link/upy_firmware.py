@@ -165,6 +165,16 @@ class MicroPythonFirmware:
         f.max_fields_on = max(f.max_fields_on, fields)
         self.sent = written
 
+    def pixels(self) -> list[tuple[int, int, int]]:
+        """What the LED chain shows, one (r, g, b) per LED in chain order, as the
+        stand-in ``neopixel`` holds it (empty before the host set a chain up)."""
+        self._send("L")
+        answer = self._answer()
+        if not answer.startswith("L"):
+            raise MicroPythonError(f"unexpected answer from the firmware: {answer}")
+        data = bytes.fromhex(answer[1:].strip())
+        return [(data[i], data[i + 1], data[i + 2]) for i in range(0, len(data), 3)]
+
     def close(self) -> None:
         if self._proc.poll() is None:
             with contextlib.suppress(OSError):

@@ -249,7 +249,7 @@ def test_a_frame_of_another_protocol_version_gets_an_error_naming_ours() -> None
     port.incoming += b"\x00" + wire.cobs_encode(packet) + b"\x00"
     fw.step(10)
     messages = [e.message for e in LinkDecoder().feed(port.take())]
-    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v3")]
+    assert messages == [BoardError(wire.ERR_VERSION, "this firmware speaks protocol v4")]
     assert fw.requests == 0
 
 

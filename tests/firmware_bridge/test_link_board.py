@@ -84,7 +84,7 @@ def test_the_host_connects_and_reports_the_settled_board(
     sim.place(0)
     host = host_for(sim, clock)
     events = run(sim, host, clock, 0.6)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 4.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "B2": OCCUPIED}]
     host.close()
 
@@ -119,7 +119,7 @@ def test_unplug_mid_stream_then_replug_gives_exactly_the_board(
     sim.place("C1")
     sim.replug()
     events = run(sim, host, clock, 6.0)
-    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 4.0.0, 3×4 occupancy")
     assert settled(events) == [{"A1": OCCUPIED, "C1": OCCUPIED, "D3": OCCUPIED}]
     assert sim.firmware.requests >= 1
     assert sim.boots == 2
@@ -214,7 +214,7 @@ def say(port: MemoryPort, *messages: tuple[int, Message]) -> None:
         port.incoming += encode(message, seq)
 
 
-HELLO = Hello((3, 0, 0), ROWS, COLUMNS, "occupancy")
+HELLO = Hello((4, 0, 0), ROWS, COLUMNS, "occupancy")
 EMPTY = SnapshotPart(1, 12, 0, (None,) * 12)
 
 
@@ -408,7 +408,7 @@ def test_a_copy_stale_for_a_second_shows_the_board_out_of_step(clock: FakeClock)
     host = memory_board(clock, port)
     say(port, (0, HELLO), (1, EMPTY))
     events = host.poll(clock.advance(0.01))
-    assert events == [BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")]
+    assert events == [BoardStatus(True, "Board connected: firmware 4.0.0, 3×4 occupancy")]
     say(port, (2, CellEvent(1, b"", 2)))  # event 1 lost
     statuses: list[BoardEvent] = []
     for seq in range(3, 13):  # the board goes on talking, but no snapshot gets through
@@ -417,7 +417,7 @@ def test_a_copy_stale_for_a_second_shows_the_board_out_of_step(clock: FakeClock)
     assert statuses == [BoardStatus(False, OUT_OF_STEP)]
     say(port, (13, SnapshotPart(5, 12, 0, (None, b"") + (None,) * 10, 2)))
     events = host.poll(clock.advance(0.01))
-    assert events[0] == BoardStatus(True, "Board connected: firmware 3.0.0, 3×4 occupancy")
+    assert events[0] == BoardStatus(True, "Board connected: firmware 4.0.0, 3×4 occupancy")
 
 
 def test_a_quick_recovery_is_not_shown(clock: FakeClock) -> None:

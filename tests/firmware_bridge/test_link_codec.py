@@ -18,6 +18,9 @@ from firmware_bridge.link.messages import (
     Envelope,
     ForeignHello,
     Hello,
+    LedAck,
+    LedRun,
+    LedSet,
     Ping,
     Pong,
     SnapshotPart,
@@ -35,24 +38,30 @@ wire: Any = importlib.import_module("firmware_bridge.firmware.wire")
 
 FIXTURES = [
     (
-        Hello((3, 0, 0), 15, 15, "occupancy", 0),
+        Hello((4, 0, 0), 15, 15, "occupancy", 0),
         0,
-        "00 03 03 01 01 02 03 01 03 0f 0f 01 01 03 20 4d 00",
+        "00 03 04 01 01 02 04 01 03 0f 0f 01 01 03 ef 1e 00",
     ),
     (
         CellEvent(17, bytes.fromhex("04a224b2"), 12, 40),
         5,
-        "00 03 03 02 02 05 02 11 02 0c 0a 28 01 04 04 a2 24 b2 d2 7f 00",
+        "00 03 04 02 02 05 02 11 02 0c 0a 28 01 04 04 a2 24 b2 ba e0 00",
     ),
-    (CellEvent(224, None, 13, 3), 258, "00 05 03 02 01 02 02 e0 02 0d 02 03 01 03 e8 3e 00"),
-    (SnapshotRequest(), 7, "00 03 03 04 04 07 b3 3b 00"),
-    (SyncRequest(0x1234), 8, "00 03 03 08 06 08 12 34 78 ba 00"),
-    (SyncDone(0x1234, 13), 14, "00 03 03 09 04 0e 12 34 04 0d 23 28 00"),
+    (CellEvent(224, None, 13, 3), 258, "00 05 04 02 01 02 02 e0 02 0d 02 03 01 03 e0 75 00"),
+    (SnapshotRequest(), 7, "00 03 04 04 04 07 e2 16 00"),
+    (SyncRequest(0x1234), 8, "00 03 04 08 06 08 12 34 b0 fb 00"),
+    (SyncDone(0x1234, 13), 14, "00 03 04 09 04 0e 12 34 04 0d e4 30 00"),
     (
         SnapshotPart(3, 4, 0, (None, b"", bytes.fromhex("0102030405060708"), None), 13),
         9,
-        "00 03 03 03 03 09 03 02 0d 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 43 55 00",
+        "00 03 04 03 03 09 03 02 0d 02 04 01 01 02 04 0b 01 09 01 02 03 04 05 06 07 08 03 8b 78 00",
     ),
+    (
+        LedSet(0x0102, 15, 225, 2000, (LedRun(0, 3, (0, 0, 0)), LedRun(17, 1, (58, 40, 0)))),
+        10,
+        "00 03 04 0b 05 0a 01 02 0f 05 e1 07 d0 02 01 02 03 01 01 01 05 11 01 3a 28 03 ae 58 00",
+    ),
+    (LedAck(0x0102, 0xBEEF, 100), 15, "00 03 04 0c 09 0f 01 02 be ef 64 de 40 00"),
 ]
 
 
@@ -131,6 +140,7 @@ def test_snapshot_parts_match_and_fit_one_packet(
         st.builds(Pong, st.integers(0, 65535)),
         st.builds(BoardError, st.integers(0, 255), st.text(max_size=20)),
         st.just(SnapshotRequest()),
+        st.builds(LedAck, st.integers(0, 65535), st.integers(0, 65535), st.integers(0, 100)),
     ),
     st.integers(0, 65535),
 )
@@ -145,21 +155,27 @@ def _body(*parts: int) -> bytes:
 @pytest.mark.parametrize(
     "body",
     [
-        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2),  # present with a tag length but no tag bytes
-        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4),  # absent but a tag length
-        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0),  # state 2 does not exist
-        (3, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0),  # cell event one byte short
-        (3, 1, 0, 0, 2, 0, 0, 15, 15, 0, 0),  # hello one byte short
-        (3, 1, 0, 0, 2, 0, 0, 15, 15, 9, 0, 0),  # unknown sensor kind
-        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
-        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
-        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
-        (3, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0),  # snapshot head one byte short
-        (3, 99, 0, 0),  # unknown type
-        (3, 4, 0, 0, 1),  # snapshot request with a payload
-        (3, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
-        (3, 8, 0, 0, 1),  # sync request one byte short
-        (3, 9, 0, 0, 1, 2, 3),  # sync answer one byte short
+        (4, 2, 0, 0, 0, 1, 0, 1, 0, 0, 1, 2),  # present with a tag length but no tag bytes
+        (4, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0, 4),  # absent but a tag length
+        (4, 2, 0, 0, 0, 1, 0, 1, 0, 0, 2, 0),  # state 2 does not exist
+        (4, 2, 0, 0, 0, 1, 0, 1, 0, 0, 0),  # cell event one byte short
+        (4, 1, 0, 0, 2, 0, 0, 15, 15, 0, 0),  # hello one byte short
+        (4, 1, 0, 0, 2, 0, 0, 15, 15, 9, 0, 0),  # unknown sensor kind
+        (4, 3, 0, 0, 1, 0, 0, 0, 4, 0, 3, 0, 2, 0, 0),  # snapshot cells past the board
+        (4, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0),  # snapshot with a stray byte
+        (4, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 5, 1),  # snapshot tag runs past the part
+        (4, 3, 0, 0, 1, 0, 0, 0, 4, 0, 0, 0),  # snapshot head one byte short
+        (4, 99, 0, 0),  # unknown type
+        (4, 4, 0, 0, 1),  # snapshot request with a payload
+        (4, 7, 0, 0, 4, *b"x" * 65),  # error text longer than 64 bytes
+        (4, 8, 0, 0, 1),  # sync request one byte short
+        (4, 9, 0, 0, 1, 2, 3),  # sync answer one byte short
+        (4, 11, 0, 0, 0, 1, 2, 0, 225, 7, 208, 1, 0, 0, 1, 9, 9),  # LED run one byte short
+        (4, 11, 0, 0, 0, 1, 2, 0, 4, 7, 208, 1, 0, 3, 2, 9, 9, 9),  # LED run past the chain
+        (4, 11, 0, 0, 0, 1, 2, 0, 4, 7, 208, 1, 0, 0, 0, 9, 9, 9),  # LED run of no LED
+        (4, 11, 0, 0, 0, 1, 2, 0, 4, 7, 208),  # LED head one byte short
+        (4, 12, 0, 0, 0, 1, 0, 0),  # LED ack one byte short
+        (4, 12, 0, 0, 0, 1, 0, 0, 101),  # LED ack's share over 100 %
     ],
 )
 def test_decoder_rejects_a_payload_that_does_not_fit_its_type(body: tuple[int, ...]) -> None:
@@ -178,8 +194,8 @@ def test_decoder_rejects_a_flipped_bit_by_crc() -> None:
 def test_a_hello_of_another_version_still_names_the_firmware() -> None:
     envelope = decode(_body(1, 1, 0, 0, 1, 0, 0, 15, 15, 0))
     assert envelope.message == ForeignHello(1, (1, 0, 0))
-    envelope = decode(_body(4, 1, 0, 0, 4, 1, 4, 99, 99))
-    assert envelope.message == ForeignHello(4, (4, 1, 4))
+    envelope = decode(_body(5, 1, 0, 0, 5, 1, 4, 99, 99))
+    assert envelope.message == ForeignHello(5, (5, 1, 4))
 
 
 def test_other_frames_of_another_version_are_rejected() -> None:

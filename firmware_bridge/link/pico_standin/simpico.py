@@ -9,10 +9,12 @@ pipes, one line per command:
     C 1,5,9          the switches closed now (cell indices)
     T 5=DEADBEEF     the tags lying on the squares now
     S 1234           run one pass of the main loop at 1234 ms
+    L                what the LED chain shows
     Q                stop
 
 and is answered ``R`` once booted (or ``X reason`` when recovery kept the loop
-out), then after each pass ``D heap_used heap_free pass_us fields_on bytes_written``.
+out), then after each pass ``D heap_used heap_free pass_us fields_on bytes_written``; ``L``
+is answered ``L`` and the chain's colours, six hex digits an LED in chain order.
 """
 
 import gc
@@ -20,6 +22,7 @@ import sys
 import time
 
 import machine
+import neopixel
 
 import config
 import ports
@@ -115,6 +118,9 @@ class Clock:
                 return self.now
             if line[0] == "Q":
                 sys.exit(0)
+            if line[0] == "L":
+                _say("L " + "".join("%02x%02x%02x" % rgb for rgb in neopixel.shown()))
+                continue
             _apply(line)
 
 
