@@ -369,7 +369,7 @@ class DoublesWild(Game):
             return out
         return []
 
-    def check(self, action: Action) -> Verdict:
+    def _judge(self, action: Action) -> Verdict:
         try:
             self._check(action)
         except IllegalMove as e:

@@ -167,7 +167,7 @@ class DominoesReferee(Referee[Dominoes]):
             self._reject("lay one domino at a time")
             return
         if game.phase not in ("play", "chain"):
-            reason = game.explain(Place(0, 0, "H8", "H9"))
+            reason = game.judge(Place(0, 0, "H8", "H9")).reason
             if game.phase == "draw":
                 reason += ": press roll"
             self._reject(reason)
