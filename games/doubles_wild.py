@@ -476,7 +476,7 @@ class DoublesWild(Game):
 
     def _not_now(self, what: str, rule: str) -> str:
         if self._phase == ROLL:
-            return f"cannot {what} now: {self._seat()} must roll first"
+            return f"cannot {what} now: {self._seat()} must roll the dice first"
         if self._phase == BATTLE:
             return f"cannot {what} now: a battle is being fought"
         return f"cannot {what} now ({rule})"

@@ -158,7 +158,7 @@ def test_rolling_twice_in_a_turn_is_refused() -> None:
 def test_placing_before_the_roll_is_refused() -> None:
     verdict = DoublesWild(2).judge(Place("r9c6"))
     assert not verdict.accepted
-    assert "must roll first" in verdict.reason
+    assert "must roll the dice first" in verdict.reason
 
 
 def test_unknown_spot_name_is_refused_with_the_naming_rule() -> None:
@@ -331,7 +331,7 @@ def test_bad_reroll_is_refused(action: Reroll, why: str) -> None:
 
 
 def test_reroll_before_the_roll_is_refused() -> None:
-    assert "must roll first" in DoublesWild(2).judge(Reroll("red", (1, 2))).reason
+    assert "must roll the dice first" in DoublesWild(2).judge(Reroll("red", (1, 2))).reason
 
 
 # -- dice from outside, actions as data --------------------------------------------------

@@ -162,7 +162,7 @@ def test_no_placing_or_keeping_outside_its_time() -> None:
     assert "a battle is being fought" in game.judge(Place("r3c3")).reason
     fresh = DoublesWild(2)
     assert "only in a battle" in fresh.judge(Keep(())).reason
-    assert "must roll first" in fresh.judge(BattleRoll((1, 2, 3))).reason
+    assert "must roll the dice first" in fresh.judge(BattleRoll((1, 2, 3))).reason
 
 
 def test_battle_state_is_shown_to_the_screen() -> None:
