@@ -39,7 +39,7 @@ def positions(lexicon: Lexicon, games: int, every: int) -> tuple[list[DoubleCros
             if len(game.history) % every == 0:
                 out.append(game.snapshot())
             t0 = time.process_time()
-            game.play(seats[game.to_move].choose(game))
+            game.apply(seats[game.to_move].choose(game))
             spent += time.process_time() - t0
         game_times.append(spent)
     return out, game_times

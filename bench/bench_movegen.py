@@ -82,7 +82,7 @@ def mid_game_positions(
                     generator.best(board, rack)
                     first.append((time.process_time() - start) * 1000)
                 positions.append((board, rack))
-            game.play(player.choose(game))
+            game.apply(player.choose(game))
             turn += 1
         seed += 1
     return positions[:count]

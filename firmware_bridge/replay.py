@@ -73,13 +73,13 @@ def replay_action(game: Game, payload: Any, where: str) -> tuple[int, Verdict]:
     except ValueError as exc:
         raise JournalError(f"{where}: {exc}") from exc
     mover = mover_of(game, action)
-    verdict = game.play(action)
-    if not verdict.accepted:
+    judged = game.judge(action)
+    if not judged.accepted:
         raise JournalError(
-            f"{where} does not replay: {verdict.reason}; the journal was written by "
+            f"{where} does not replay: {judged.reason}; the journal was written by "
             "another version or edited — start a new game or restore the file"
         )
-    return mover, verdict
+    return mover, game.apply(action)
 
 
 @contextmanager

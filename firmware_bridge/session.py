@@ -303,7 +303,7 @@ class Session(Generic[G]):
     def _commit(self, action: Action) -> Verdict:
         game = self.game
         mover = mover_of(game, action)
-        verdict = game.examine(action)
+        verdict = game.judge(action)
         wanted = self.computer.refuses(game, action, mover) if self.computer else None
         if verdict.accepted and wanted is not None:
             instruction = self.referee.view.instruct(wanted)

@@ -197,6 +197,8 @@ class Game(ABC):
         self.rng = rng if rng is not None else random.Random(0)
         self.options = dict(options or {})
         self.history: list[Action] = []
+        self._accepted: tuple[Action, int] | None = None
+        """The action ``judge`` last accepted and the length of the history then."""
 
     # -- what the table needs to know -------------------------------------------
     @property
@@ -227,35 +229,45 @@ class Game(ABC):
         """Every action the player to move may take now."""
 
     @abstractmethod
-    def check(self, action: Action) -> Verdict:
-        """Judge an action without playing it."""
+    def _judge(self, action: Action) -> Verdict:
+        """The game's own judgement of ``action`` while the game goes on; ``judge`` asks it."""
 
     @abstractmethod
     def _apply(self, action: Action) -> Verdict:
-        """Play an action already known to be legal; return what it scored."""
+        """Play an action ``_judge`` accepted; return what it scored."""
 
     @abstractmethod
     def decode(self, data: Mapping[str, Any]) -> Action:
         """Rebuild an action from ``Action.to_dict`` output; raise GameError if malformed."""
 
-    def examine(self, action: Action) -> Verdict:
-        """Whether ``action`` may be played now, and why not; the game is unchanged."""
+    def judge(self, action: Action) -> Verdict:
+        """Whether ``action`` may be played now, and why not; the game is unchanged.
+
+        The one way to ask the rules: an action is in ``legal_actions()`` exactly when
+        this accepts it. An accepted verdict is remembered for ``apply``.
+        """
         if self.outcome is not None:
             return Verdict.reject("the game is over")
-        return self.check(action)
+        verdict = self._judge(action)
+        self._accepted = (action, len(self.history)) if verdict.accepted else None
+        return verdict
 
     def apply(self, action: Action) -> Verdict:
-        """Play ``action``, which ``examine`` accepted: it is not judged a second time."""
+        """Play ``action`` and return what it scored; raise IllegalMove if the rules refuse it.
+
+        An action ``judge`` has just accepted (this very object, nothing played since)
+        is not judged a second time; any other is judged first.
+        """
+        if self._accepted is None or (
+            self._accepted[0] is not action or self._accepted[1] != len(self.history)
+        ):
+            judged = self.judge(action)
+            if not judged.accepted:
+                raise IllegalMove(judged.reason)
+        self._accepted = None
         verdict = self._apply(action)
         self.history.append(action)
         return verdict
-
-    def play(self, action: Action) -> Verdict:
-        """Play ``action`` if legal; a rejected verdict leaves the game unchanged."""
-        verdict = self.examine(action)
-        if not verdict.accepted:
-            return verdict
-        return self.apply(action)
 
     def out_of_turn_seats(self) -> tuple[PlayerId, ...]:
         """The seats, other than the one to move, that the rules let act now (a player
@@ -285,7 +297,7 @@ class Player(ABC):
 
     @abstractmethod
     def choose(self, game: Game) -> Action:
-        """An action that ``game.check`` accepts."""
+        """An action that ``game.judge`` accepts."""
 
     def out_of_turn(self, game: Game, seat: PlayerId) -> Action | None:
         """What ``seat`` (one of ``game.out_of_turn_seats()``, played by the computer)

@@ -176,7 +176,7 @@ class Crosslet(Game):
         self._pieces: Layout = {}
         """What ``layout`` gives, kept as the tiles are laid (tiles are never taken off)."""
         self._judged: tuple[PlaceTiles, int, _Placement] | None = None
-        """The last placement ``check`` accepted, with the number of actions played then:
+        """The last placement ``_judge`` accepted, with the number of actions played then:
         ``apply`` plays it without working it out again."""
         self._played: tuple[PlaceTiles, int, list[FormedWord]] | None = None
         """The last placement played, the number of actions played with it, its words."""
@@ -378,7 +378,7 @@ class Crosslet(Game):
         best = self.generator.best(self.board_letters(), self.rack(seat))
         return None if best is None else best.action()
 
-    def check(self, action: Action) -> Verdict:
+    def _judge(self, action: Action) -> Verdict:
         try:
             if self._pending and not isinstance(action, RevealRack | Resign):
                 names = ", ".join(self.seat_name(p) for p in self._pending)

@@ -265,6 +265,7 @@ class Dominoes(Game):
         other._pit = list(self._pit)
         other._boneyard = list(self._boneyard)
         other.history = list(self.history)
+        other._accepted = None
         return other
 
     # -- what the table needs to know -------------------------------------------
@@ -382,13 +383,9 @@ class Dominoes(Game):
             return [Discard(d.a, d.b) for d in sorted(set(self._hands[self._to_move]))]
         return []
 
-    def check(self, action: Action) -> Verdict:
+    def _judge(self, action: Action) -> Verdict:
         reason = self._reject_reason(action)
         return Verdict.reject(reason) if reason else Verdict.ok()
-
-    def explain(self, place: Place) -> str:
-        """Why a placement is not allowed now; "" if it is."""
-        return self._reject_reason(place)
 
     def _reject_reason(self, action: Action) -> str:
         phase = self._phase
@@ -644,7 +641,7 @@ class DominoesPlayer(Player):
         # Looking past every double is costly and the best openings are rarely far down.
         for i in doubles[:DOUBLES_EXPLORED]:
             after = game.copy()
-            after.play(options[i])
+            after.apply(options[i])
             if after.phase == Phase.CHAIN:
                 follow = self._values(after, after.placements(), depth + 1)
                 values[i] += max([0.0, *follow])

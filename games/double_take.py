@@ -328,18 +328,7 @@ class DoubleTake(Game):
         mover = self._board.get(frm, self._to_move)
         return self._taken(mover, frm, to)
 
-    def explain(self, frm: Cell, to: Cell) -> str:
-        """Why ``frm``→``to`` is illegal both with and without captures; "" if legal."""
-        with_captures = self.check(Step(frm, to, self.sandwiched(frm, to)))
-        if with_captures.accepted:
-            return ""
-        if self.check(Step(frm, to)).accepted:
-            return ""
-        return with_captures.reason
-
-    def check(self, action: Action) -> Verdict:
-        if self._outcome is not None:
-            return Verdict.reject("the game is over")
+    def _judge(self, action: Action) -> Verdict:
         if isinstance(action, Step):
             return self._check_step(action)
         if isinstance(action, Pass):

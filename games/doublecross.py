@@ -109,9 +109,9 @@ class DoubleCross(Game):
         super().__init__(players, rng, options)
         self.lexicon = lexicon
         min_word = self.options.get("min_word", 3)
-        self.judge = Judge(lexicon, min_word if min_word in (3, 4) else 3)
-        setup = make_setup(self.options, players, self.rng, self.judge)
-        self.rules = Rules(self.judge, [self.seat_name(p) for p in range(players)])
+        self.word_judge = Judge(lexicon, min_word if min_word in (3, 4) else 3)
+        setup = make_setup(self.options, players, self.rng, self.word_judge)
+        self.rules = Rules(self.word_judge, [self.seat_name(p) for p in range(players)])
         board = Board()
         for i, letter in zip(setup.start_cells, setup.start_word, strict=True):
             board.put(i, letter, None, stable=True)
@@ -224,13 +224,13 @@ class DoubleCross(Game):
         out["bag"] = self.bag_count
         out["specials"] = self.specials()
         out["bonus_value"] = self.bonus_value
-        out["min_word"] = self.judge.min_word
+        out["min_word"] = self.word_judge.min_word
         out["may_end"] = self.may_end
         out["happened"] = [n.to_dict() for n in self.last_notes]
         return out
 
     # -- actions ----------------------------------------------------------------------
-    def check(self, action: Action) -> Verdict:
+    def _judge(self, action: Action) -> Verdict:
         problem = self.rules.problem(self.state, action)
         return Verdict.reject(problem) if problem else Verdict.ok()
 
@@ -286,8 +286,9 @@ class DoubleCross(Game):
         twin.options = dict(self.options)
         twin.history = list(self.history)
         twin.record = list(self.record)
+        twin._accepted = None
         return twin
 
     def shortlist(self, limit: int = 12) -> list[Action]:
         """The computer player's best few actions now, best first."""
-        return Planner(self.rules, self.state, self.judge).shortlist(limit)
+        return Planner(self.rules, self.state, self.word_judge).shortlist(limit)

@@ -26,10 +26,10 @@ class DoubleCrossPlayer(Player):
     def choose(self, game: Game) -> Action:
         if not isinstance(game, DoubleCross):
             raise GameError(f"this player plays DoubleCross, not {game.title}")
-        planner = Planner(game.rules, game.state, game.judge)
+        planner = Planner(game.rules, game.state, game.word_judge)
         if self._plan and self._at == len(game.history):
             action = self._plan[0]
-            if game.check(action).accepted:
+            if game.judge(action).accepted:
                 self._plan.pop(0)
                 self._at += 1
                 return action

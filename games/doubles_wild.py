@@ -369,7 +369,7 @@ class DoublesWild(Game):
             return out
         return []
 
-    def check(self, action: Action) -> Verdict:
+    def _judge(self, action: Action) -> Verdict:
         try:
             self._check(action)
         except IllegalMove as e:
@@ -476,7 +476,7 @@ class DoublesWild(Game):
 
     def _not_now(self, what: str, rule: str) -> str:
         if self._phase == ROLL:
-            return f"cannot {what} now: {self._seat()} must roll first"
+            return f"cannot {what} now: {self._seat()} must roll the dice first"
         if self._phase == BATTLE:
             return f"cannot {what} now: a battle is being fought"
         return f"cannot {what} now ({rule})"

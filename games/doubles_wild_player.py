@@ -276,7 +276,8 @@ def play_out(
             assert need is not None
             kind, count = need
             action = dice_action(kind, dice(count))
-        verdict = game.play(action)
+        verdict = game.judge(action)
         if not verdict.accepted:
             raise GameError(f"the player chose {action}, which was refused: {verdict.reason}")
+        game.apply(action)
     raise GameError(f"the game did not end within {max_steps} steps")

@@ -167,7 +167,7 @@ class DominoesReferee(Referee[Dominoes]):
             self._reject("lay one domino at a time")
             return
         if game.phase not in ("play", "chain"):
-            reason = game.explain(Place(0, 0, "H8", "H9"))
+            reason = game.judge(Place(0, 0, "H8", "H9")).reason
             if game.phase == "draw":
                 reason += ": press roll"
             self._reject(reason)
@@ -212,7 +212,11 @@ class DominoesReferee(Referee[Dominoes]):
         if cell_index(cells[1]) not in NEIGHBOURS[cell_index(cells[0])]:
             self._reject(f"{cells[0]} and {cells[1]} are not next to each other")
             return
-        fits = [p for p in self.game.placements() if {p.cell_a, p.cell_b} == set(cells)]
+        fits = [
+            p
+            for p in self.game.legal_actions()
+            if isinstance(p, Place) and {p.cell_a, p.cell_b} == set(cells)
+        ]
         if not fits:
             self._reject(f"no domino in your hand fits on {span(cells)}")
         elif len(fits) == 1:

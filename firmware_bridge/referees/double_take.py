@@ -81,7 +81,10 @@ class DoubleTakeReferee(Referee[DoubleTake]):
             return "move one piece at a time"
         if len(mine) == 1 and len(rec.added) == 1:
             frm, to = mine[0], next(iter(rec.added))
-            reason = game.explain(frm, to)
+            # Legal with its captures or without them: the trouble is elsewhere.
+            judged = game.judge(Step(frm, to, game.sandwiched(frm, to)))
+            legal = judged.accepted or game.judge(Step(frm, to)).accepted
+            reason = "" if legal else judged.reason
             if reason and not theirs:
                 return reason
             taken = game.sandwiched(frm, to)

@@ -231,7 +231,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
     def take_back(self) -> None:
         """DoubleCross's own undo rules stand: only the last tile of the turn, while the
         turn has completed, destroyed and triggered nothing (the engine's ``Undo``)."""
-        verdict = self.game.check(Undo())
+        verdict = self.game.judge(Undo())
         if verdict.accepted:
             self._commit_fixed(Undo())
         else:

@@ -135,7 +135,7 @@ def turn_menu(game: DoubleCross) -> list[tuple[str, Any]]:
         ("undo last tile", Choice.UNDO, Undo()),
         (f"{short(game.may_end)} ends the game", Choice.END_GAME, EndGame(game.may_end)),
     ):
-        if game.check(action).accepted:
+        if game.judge(action).accepted:
             options.append((label, choice))
     return options
 

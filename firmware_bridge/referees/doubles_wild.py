@@ -222,10 +222,10 @@ class DoublesWildReferee(Referee[DoublesWild]):
             return
         if turn.rejection:
             return  # the first reason stands until the board is put right
-        if added and game.phase == ROLL:
-            self._reject("roll first", f"{game.seat_name(game.turn)} must roll the dice first")
-        elif added and game.phase == BATTLE:
-            self._reject("a battle is on", "no ball is played during a battle")
+        if added and game.phase in (ROLL, BATTLE):
+            # The rules say why no ball may be played now (no roll yet, a battle on).
+            verdict = game.judge(Place(board_order(added)[0]))
+            self._reject("roll first" if game.phase == ROLL else "a battle is on", verdict.reason)
         elif len(added) > 1:
             self._reject("one ball a turn", "one ball is played a turn")
         else:

@@ -332,7 +332,7 @@ def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> 
     )
     player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:
-        assert game.play(player.choose(game)).accepted
+        assert game.apply(player.choose(game)).accepted
     table = Table(game)
     lines = table.oled()
     out = next(p for p in range(2) if not game.rack(p))

@@ -85,7 +85,7 @@ def test_result_frame(lexicon: Lexicon, update_golden: bool) -> None:
     )
     player = CrossletPlayer(game.generator, random.Random(3))
     while game.outcome is None:
-        game.play(player.choose(game))
+        game.apply(player.choose(game))
     check_frame(frame(Table(game)), "cl_result", update_golden)
 
 

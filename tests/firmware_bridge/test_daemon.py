@@ -78,7 +78,7 @@ def test_unfinished_game_is_resumed(tmp_path: Path) -> None:
         game_id = journal.new_game("double-take", 2, 3, {}, "double-take-gpio")
         game = DoubleTake(2, random.Random(3))
         for move in (Step("a3", "b4"), Step("b7", "a6")):
-            assert game.play(move).accepted
+            assert game.apply(move).accepted
             journal.append(game_id, "action", move.to_dict())
     with Journal(cfg.journal) as journal:
         table, _, _ = table_for(cfg, journal)

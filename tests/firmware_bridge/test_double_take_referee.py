@@ -36,5 +36,5 @@ def test_footprints_follow_the_position_move_after_move() -> None:
         assert all(fp.places == {s.to} for fp, s in zip(prints, steps, strict=True))
         assert all(fp.lifts == {s.frm, *s.captures} for fp, s in zip(prints, steps, strict=True))
         session.commit(max(steps, key=lambda s: (len(s.captures), s.frm, s.to)))
-    game.play(Resign(game.to_move))
+    game.apply(Resign(game.to_move))
     assert referee.footprints() == []

@@ -120,6 +120,16 @@ def test_ball_on_a_spot_of_another_line_is_refused_until_lifted() -> None:
     assert t.game.history[-1] == Place("r4c7")
 
 
+def test_ball_laid_before_the_roll_is_refused_with_the_rules_reason() -> None:
+    t = table()
+    t.place("r6c6")
+    assert t.referee.turn.rejection == "roll first"
+    last = t.session.last_verdict
+    assert last is not None and not last.accepted
+    assert last.reason == "cannot place a ball now: blue must roll the dice first"
+    assert last.reason == t.game.judge(Place("r6c6")).reason
+
+
 def test_ball_lifted_off_the_board_must_be_put_back() -> None:
     t = table({"r5c5": "red"})
     t.lift("r5c5")

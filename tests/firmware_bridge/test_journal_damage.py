@@ -46,7 +46,7 @@ def play(journal: Journal, name: str, players: int, seed: int, plies: int | None
     while game.outcome is None and (plies is None or len(game.history) < plies):
         action = seats[game.to_move].choose(game)
         journal.append(game_id, "action", action.to_dict())
-        assert game.play(action).accepted
+        assert game.apply(action).accepted
     if game.outcome is not None:
         journal.finish(game_id, game.outcome.to_dict())
 

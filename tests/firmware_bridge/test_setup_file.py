@@ -173,7 +173,7 @@ def test_a_doublecross_setup_file_sets_the_whole_game(tmp_path: Path) -> None:
     setup = write(tmp_path, DOUBLECROSS_SETUP)
     options = game_options("doublecross", [], setup, 2, None)
     g = DoubleCross(2, random.Random(1), options, lexicon=small_lexicon())
-    assert g.judge.min_word == 4 and g.to_move == 1 and g.start_word == "ROAD"
+    assert g.word_judge.min_word == 4 and g.to_move == 1 and g.start_word == "ROAD"
     assert [g.rack(0), g.rack(1)] == [list("RTSEMO"), list("DUEAIN")]
     assert g.state.bag == list("QZXJK")
     assert g.specials() == {"A1": "bomb-2", "B2": "nsew", "C3": "block", "H3": "bonus"}

@@ -62,7 +62,7 @@ def recount(journal: Path) -> tuple[list[int], int]:
             if entry.kind != "action":
                 continue
             mover = game.to_move
-            assert game.play(game.decode(entry.payload)).accepted
+            assert game.apply(game.decode(entry.payload)).accepted
             for note in game.last_notes:
                 extra = dict(note.to_dict())
                 seat = extra.get("player")

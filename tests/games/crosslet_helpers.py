@@ -125,7 +125,7 @@ def single_line_placements(game: Crosslet, rack: str) -> set[frozenset[tuple[str
                     break
                 tiles.append((_cell(down, line, pos), letter))
                 pos += 1
-            if len(tiles) == len(seq) and game.check(PlaceTiles(tuple(tiles))).accepted:
+            if len(tiles) == len(seq) and game.judge(PlaceTiles(tuple(tiles))).accepted:
                 found.add(frozenset(tiles))
     return found
 

@@ -73,7 +73,7 @@ def play(g: DoubleCross, *moves: str) -> list[Verdict]:
     out = []
     for move in moves:
         cell, letter = move.split()
-        verdict = g.play(PlaceTile(cell, letter))
+        verdict = g.apply(PlaceTile(cell, letter))
         assert verdict.accepted, (move, verdict.reason)
         out.append(verdict)
     return out

@@ -107,23 +107,23 @@ def test_cells_run_a1_to_o15_in_reading_order() -> None:
 def test_first_move_scores_letter_bonus_before_word_bonus() -> None:
     game = rigged_game("CRATE")
     # C on D8 doubles to 6, the centre doubles the word: (6 + 1 + 1 + 1 + 1) * 2.
-    verdict = game.play(place("D8 C, E8 R, F8 A, G8 T, H8 E"))
+    verdict = game.apply(place("D8 C, E8 R, F8 A, G8 T, H8 E"))
     assert verdict.accepted
     assert verdict.points(2) == [20, 0]
 
 
 def test_bonuses_count_only_on_the_turn_they_are_covered() -> None:
     game = rigged_game("CRATEQU", "SIIIIII")
-    game.play(place("D8 C, E8 R, F8 A, G8 T, H8 E"))
+    game.apply(place("D8 C, E8 R, F8 A, G8 T, H8 E"))
     # CRATES reuses D8 and H8, so only the new S counts at face value.
-    verdict = game.play(place("I8 S"))
+    verdict = game.apply(place("I8 S"))
     assert verdict.accepted
     assert [(e.reason, e.points) for e in verdict.events] == [("CRATES", 8)]
 
 
 def test_a_turn_may_form_several_words_in_several_lines() -> None:
     game = opening_game()
-    verdict = game.play(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
+    verdict = game.apply(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
     assert verdict.accepted
     # CATS (centre doubles) 12, SAND (J10 triples the N) 7, all seven tiles 15.
     assert [(e.reason, e.points) for e in verdict.events] == [
@@ -136,7 +136,7 @@ def test_a_turn_may_form_several_words_in_several_lines() -> None:
 
 def test_blank_scores_zero_and_shows_its_letter() -> None:
     game = rigged_game("?AT")
-    verdict = game.play(place("G8 ?, H8 A, I8 T", blanks="G8 C"))
+    verdict = game.apply(place("G8 ?, H8 A, I8 T", blanks="G8 C"))
     assert verdict.accepted
     assert verdict.points(2) == [4, 0]  # (0 + 1 + 1) * 2
     piece = game.layout()["G8"]
@@ -146,8 +146,8 @@ def test_blank_scores_zero_and_shows_its_letter() -> None:
 
 def test_layout_names_the_placer_of_each_tile() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
-    assert game.play(place("J9 A")).accepted  # seat 1 makes TA down
+    game.apply(place("H8 C, I8 A, J8 T"))
+    assert game.apply(place("J9 A")).accepted  # seat 1 makes TA down
     assert {c: p.owner for c, p in game.layout().items()} == {
         "H8": 0,
         "I8": 0,
@@ -166,7 +166,7 @@ def test_seven_tiles_earn_fifteen_points() -> None:
 
 def test_racks_are_refilled_after_a_placement() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
+    game.apply(place("H8 C, I8 A, J8 T"))
     assert game.rack(0) == list("SANDEXI")
     assert game.bag_count == 83
 
@@ -193,7 +193,7 @@ def test_racks_are_refilled_after_a_placement() -> None:
 )
 def test_first_placement_rejected(spec: str, blanks: str, reason: str) -> None:
     game = opening_game()
-    verdict = game.play(place(spec, blanks))
+    verdict = game.judge(place(spec, blanks))
     assert not verdict.accepted
     assert verdict.reason == reason
     assert game.rack(0) == list("CATSAND") and not game.layout()
@@ -201,13 +201,13 @@ def test_first_placement_rejected(spec: str, blanks: str, reason: str) -> None:
 
 def test_a_blank_needs_its_letter_named() -> None:
     game = rigged_game("?AT")
-    assert game.check(place("G8 ?, H8 A, I8 T")).reason == (
+    assert game.judge(place("G8 ?, H8 A, I8 T")).reason == (
         "say which letter the blank on G8 stands for"
     )
-    assert game.check(place("G8 ?, H8 A, I8 T", "G8 1")).reason == (
+    assert game.judge(place("G8 ?, H8 A, I8 T", "G8 1")).reason == (
         "the blank on G8 must stand for a letter A to Z, not '1'"
     )
-    assert game.check(place("G8 ?, H8 A, I8 T", "G8 C, G8 B")).reason == (
+    assert game.judge(place("G8 ?, H8 A, I8 T", "G8 C, G8 B")).reason == (
         "the blank on G8 is named twice: say one letter for it"
     )
 
@@ -224,19 +224,19 @@ def test_a_blank_needs_its_letter_named() -> None:
 )
 def test_later_placement_rejected(spec: str, reason: str) -> None:
     game = opening_game()
-    assert game.play(place("H8 C, I8 A, J8 T")).accepted
-    verdict = game.play(place(spec))
+    assert game.apply(place("H8 C, I8 A, J8 T")).accepted
+    verdict = game.judge(place(spec))
     assert not verdict.accepted
     assert verdict.reason == reason
 
 
 def test_every_word_formed_is_checked_not_only_the_main_line() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
+    game.apply(place("H8 C, I8 A, J8 T"))
     # Seat 1 lays T after CAT and A under it: TA down is a word, CATT across is not.
-    assert game.play(place("K8 T, K9 A")).reason == "CATT is not a word"
+    assert game.judge(place("K8 T, K9 A")).reason == "CATT is not a word"
     # AT across and AT down are words, but C above A makes CA down, which is not.
-    assert game.play(place("H9 A, I9 T")).reason == "CA is not a word"
+    assert game.judge(place("H9 A, I9 T")).reason == "CA is not a word"
 
 
 # -- exchange, pass, end -------------------------------------------------------------
@@ -245,7 +245,7 @@ def test_every_word_formed_is_checked_not_only_the_main_line() -> None:
 def test_exchange_draws_new_tiles_deterministically() -> None:
     a, b = opening_game(), opening_game()
     for game in (a, b):
-        verdict = game.play(Exchange(("C", "D")))
+        verdict = game.apply(Exchange(("C", "D")))
         assert verdict.accepted and verdict.points(2) == [0, 0]
     assert a.rack(0) == b.rack(0)
     assert a.rack(0)[:5] == list("ATSAN") and len(a.rack(0)) == 7
@@ -254,56 +254,56 @@ def test_exchange_draws_new_tiles_deterministically() -> None:
 
 def test_exchange_rejected_for_missing_tiles_or_empty_choice() -> None:
     game = opening_game()
-    assert game.check(Exchange(("Q",))).reason == "you have no Q"
-    assert game.check(Exchange(())).reason == "choose at least one tile to exchange"
+    assert game.judge(Exchange(("Q",))).reason == "you have no Q"
+    assert game.judge(Exchange(())).reason == "choose at least one tile to exchange"
 
 
 def test_exchange_needs_seven_tiles_in_the_bag() -> None:
     game = opening_game()
     del game._bag[4:]  # the bag as it is late in a game
-    assert game.check(Exchange(("C",))).reason == "exchange needs 7 tiles in the bag; 4 left"
-    assert game.check(Pass()).accepted
+    assert game.judge(Exchange(("C",))).reason == "exchange needs 7 tiles in the bag; 4 left"
+    assert game.judge(Pass()).accepted
 
 
 def test_two_scoreless_turns_each_end_the_game_with_rack_penalties() -> None:
     game = opening_game()
     for _ in range(3):
-        assert game.play(Pass()).accepted
+        assert game.apply(Pass()).accepted
     assert game.outcome is None
-    verdict = game.play(Pass())
+    verdict = game.apply(Pass())
     assert game.outcome is not None
     assert "two scoreless turns" in game.outcome.reason
     # CATSAND is 3+1+1+1+1+1+2 = 10, CRATEZO is 3+1+1+1+1+10+1 = 18.
     assert game.scores() == [-10, -18]
     assert game.outcome.winners == (0,)
     assert verdict.points(2) == [-10, -18]
-    assert game.play(Pass()).reason == "the game is over"
+    assert game.judge(Pass()).reason == "the game is over"
 
 
 def test_exchanges_count_as_scoreless_turns() -> None:
     game = rigged_game(*OPENING, players=3)
     for _ in range(5):
-        game.play(Exchange((game.rack(game.to_move)[0],)))
+        game.apply(Exchange((game.rack(game.to_move)[0],)))
     assert game.outcome is None
-    game.play(Pass())
+    game.apply(Pass())
     assert game.outcome is not None
 
 
 def test_a_scoring_turn_resets_the_scoreless_count() -> None:
     game = opening_game()
-    game.play(Pass())
-    game.play(Pass())
-    game.play(Pass())
-    game.play(place("G8 C, H8 A, I8 T"))  # seat 1's CAT from CRATEZO
+    game.apply(Pass())
+    game.apply(Pass())
+    game.apply(Pass())
+    game.apply(place("G8 C, H8 A, I8 T"))  # seat 1's CAT from CRATEZO
     for _ in range(3):
-        game.play(Pass())
+        game.apply(Pass())
     assert game.outcome is None
 
 
 def test_going_out_with_an_empty_bag_ends_and_takes_the_other_racks() -> None:
     game = opening_game()
     game._bag.clear()  # as if the bag had run dry earlier in the game
-    verdict = game.play(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
+    verdict = game.apply(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
     assert game.outcome is not None
     assert "rack is played out" in game.outcome.reason
     # 34 for the play, then CRATEZO (18) passes from seat 1 to seat 0.
@@ -314,15 +314,15 @@ def test_going_out_with_an_empty_bag_ends_and_takes_the_other_racks() -> None:
 
 def test_resign_gives_the_game_to_the_others() -> None:
     game = opening_game()
-    assert game.play(Resign(0)).accepted
+    assert game.apply(Resign(0)).accepted
     assert game.outcome is not None and game.outcome.winners == (1,)
-    assert not opening_game().check(Resign(5)).accepted
+    assert not opening_game().judge(Resign(5)).accepted
 
 
 def test_a_draw_when_every_seat_ends_level() -> None:
     game = rigged_game("CATSAND", "CATSAND", words=["cats"])
     for _ in range(4):
-        game.play(Pass())
+        game.apply(Pass())
     assert game.outcome is not None and game.outcome.draw
     assert game.outcome.winners == (0, 1)
 
@@ -366,19 +366,19 @@ def test_malformed_actions_are_refused_with_a_message(data: dict[str, object]) -
 
 @pytest.mark.parametrize("player", ["one", None, 2])
 def test_a_resignation_for_no_seat_is_refused(player: object) -> None:
-    verdict = opening_game().check(Resign(player))  # type: ignore[arg-type]
+    verdict = opening_game().judge(Resign(player))  # type: ignore[arg-type]
     assert not verdict.accepted
     assert verdict.reason == f"there is no seat {player!r} in this game"
 
 
 def test_replaying_the_history_rebuilds_the_game() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
-    game.play(Exchange(("Z",)))
-    game.play(place("K8 S"))
+    game.apply(place("H8 C, I8 A, J8 T"))
+    game.apply(Exchange(("Z",)))
+    game.apply(place("K8 S"))
     copy = opening_game()
     for action in game.history:
-        copy.play(copy.decode(action.to_dict()))
+        copy.apply(copy.decode(action.to_dict()))
     assert copy.state_dict() == game.state_dict()
 
 
@@ -388,7 +388,7 @@ def test_the_shortlist_offers_the_best_placements_an_exchange_and_a_pass() -> No
     assert isinstance(actions[-1], Pass)
     assert actions[-2] == Exchange(tuple("CATSAND"))
     placements = [a for a in actions if isinstance(a, PlaceTiles)]
-    assert len(placements) == 5 and all(game.check(a).accepted for a in placements)
+    assert len(placements) == 5 and all(game.judge(a).accepted for a in placements)
     points = [sum(p for _, p in game.score_placement(a)) for a in placements]
     assert points == sorted(points, reverse=True)
     best = game.hint()
@@ -401,7 +401,7 @@ def test_the_shortlist_offers_the_best_placements_an_exchange_and_a_pass() -> No
 
 def test_legal_actions_are_every_single_line_placement_every_exchange_and_a_pass() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
+    game.apply(place("H8 C, I8 A, J8 T"))
     game._racks[1] = list("TASN")  # short, so that the brute force stays quick
     actions = game.legal_actions()
     assert actions[-1] == Pass()
@@ -411,16 +411,16 @@ def test_legal_actions_are_every_single_line_placement_every_exchange_and_a_pass
     exchanges = [a for a in actions if isinstance(a, Exchange)]
     # Every non-empty part of T, A, S, N: 2 ** 4 - 1.
     assert len(exchanges) == len(set(exchanges)) == 15
-    assert all(game.check(a).accepted for a in exchanges)
+    assert all(game.judge(a).accepted for a in exchanges)
     assert len(actions) == len(placements) + 15 + 1
 
 
 def test_legal_placements_with_a_blank_name_its_letter() -> None:
     game = opening_game()
-    game.play(place("H8 C, I8 A, J8 T"))
+    game.apply(place("H8 C, I8 A, J8 T"))
     game._racks[1] = list("A?A")
     placements = [a for a in game.legal_actions() if isinstance(a, PlaceTiles)]
-    assert all(game.check(a).accepted for a in placements)
+    assert all(game.judge(a).accepted for a in placements)
     assert place("K8 ?", "K8 S") in placements
     # Exchanges of the parts of A, A, ?: A; ?; A A; A ?; A A ?.
     assert sum(isinstance(a, Exchange) for a in game.legal_actions()) == 5
@@ -448,6 +448,6 @@ def test_the_project_lexicon_drives_the_game() -> None:
         {"bag": rigged_bag(*OPENING), "first": 1},
         lexicon=Lexicon.build(SMALL_WORDS),
     )
-    assert game.play(place("H8 C, I8 A, J8 T")).accepted
-    assert game.check(place("K8 Z")).reason == "CATZ is not a word"
+    assert game.apply(place("H8 C, I8 A, J8 T")).accepted
+    assert game.judge(place("K8 Z")).reason == "CATZ is not a word"
     assert game.hint() is not None

@@ -20,14 +20,14 @@ SEVEN = place("A8 D, B8 I, C8 V, G8 C, G9 U, G10 T, F10 U")
 def _position() -> Crosslet:
     game = rigged_game("ELIRASE", "TEAREDI", "SATOAN", "VCUTU")
     for spec in TURNS:
-        verdict = game.play(place(spec))
+        verdict = game.apply(place(spec))
         assert verdict.accepted, verdict.reason
     return game
 
 
 def test_setup_turns_score_as_the_rules_say() -> None:
     game = rigged_game("ELIRASE", "TEAREDI", "SATOAN", "VCUTU")
-    points = [game.play(place(spec)).points(2) for spec in TURNS]
+    points = [game.apply(place(spec)).points(2) for spec in TURNS]
     # EL 4 (centre doubles) + LIRAS 6 (I9 doubles the I); TEARS 6 (H12 doubles R) + ER 2;
     # ES 3 (D8 doubles E) + TO 2 + EAT 4 + OAT 6 (E11 doubles the word).
     assert points == [[10, 0], [0, 8], [15, 0]]
@@ -36,8 +36,8 @@ def test_setup_turns_score_as_the_rules_say() -> None:
 def test_seven_tiles_in_several_lines_score_61() -> None:
     game = _position()
     assert game.rack(1) == ["D", "I", "V", "C", "U", "T", "U"]
-    assert game.check(SEVEN).accepted
-    verdict = game.play(SEVEN)
+    assert game.judge(SEVEN).accepted
+    verdict = game.apply(SEVEN)
     assert verdict.accepted
     assert {e.reason: e.points for e in verdict.events} == {
         "CUT": 6,

@@ -29,7 +29,7 @@ def table_game(players: int = 2) -> Crosslet:
 
 
 def set_rack(game: Crosslet, seat: int, letters: str) -> None:
-    verdict = game.play(SetRack(seat, tuple(letters)))
+    verdict = game.apply(SetRack(seat, tuple(letters)))
     assert verdict.accepted, verdict.reason
 
 
@@ -65,7 +65,7 @@ def test_bad_rack_options_are_refused(options: dict[str, str], words: str) -> No
 # -- placements against the pool ---------------------------------------------------------
 def test_a_placement_is_checked_against_the_pool_and_draws_move_only_counts() -> None:
     game = table_game()
-    verdict = game.play(place(CAT))
+    verdict = game.apply(place(CAT))
     assert verdict.accepted and game.scores() == [10, 0]
     assert game.rack_size(0) == 7 and game.bag_count == 100 - 3 - 14
     assert game.unseen_tiles()["C"] == TILE_COUNTS["C"] - 1
@@ -74,15 +74,15 @@ def test_a_placement_is_checked_against_the_pool_and_draws_move_only_counts() ->
 
 def test_a_letter_no_longer_unseen_is_refused_with_where_the_tiles_are() -> None:
     game = table_game()
-    assert game.play(place("H8 Q, H9 I")).accepted
-    verdict = game.check(place("G9 Q"))
+    assert game.apply(place("H8 Q, H9 I")).accepted
+    verdict = game.judge(place("G9 Q"))
     assert verdict.reason == "no Q can be on the rack: 1 in the set, 1 on the board"
 
 
 def test_blanks_held_on_another_seen_rack_cannot_be_laid() -> None:
     game = table_game()
     set_rack(game, 1, "??ABCDE")
-    verdict = game.check(place("H8 ?, I8 T", "H8 A"))
+    verdict = game.judge(place("H8 ?, I8 T", "H8 A"))
     assert verdict.reason == (
         "no blank can be on the rack: 2 in the set, 0 on the board, 2 on racks seen"
     )
@@ -91,24 +91,24 @@ def test_blanks_held_on_another_seen_rack_cannot_be_laid() -> None:
 def test_more_tiles_than_the_rack_holds_are_refused() -> None:
     game = table_game()
     eight = ", ".join(f"{c}8 A" for c in "DEFGHIJK")
-    assert game.check(place(eight)).reason == "the rack holds 7 tiles, not 8"
+    assert game.judge(place(eight)).reason == "the rack holds 7 tiles, not 8"
 
 
 def test_a_seen_rack_is_judged_like_a_dealt_one() -> None:
     game = table_game()
     set_rack(game, 0, "CATSAND")
     assert game.rack_known(0) and game.rack(0) == list("CATSAND")
-    assert game.check(place("H8 Z, I8 A")).reason == "you have no Z"
+    assert game.judge(place("H8 Z, I8 A")).reason == "you have no Z"
     assert game.hint() is not None
 
 
 def test_after_a_play_only_the_kept_tiles_are_known() -> None:
     game = table_game()
     set_rack(game, 0, "CATSAND")
-    game.play(place(CAT))
+    game.apply(place(CAT))
     assert game.rack(0) == ["A", "D", "N", "S"] and not game.rack_known(0)
     assert game.hint(0) is None
-    refused = game.check(SetRack(0, tuple("SNDXYZE")))
+    refused = game.judge(SetRack(0, tuple("SNDXYZE")))
     assert refused.reason == "player 1's rack was seen holding A D N S; A cannot have left it"
     set_rack(game, 0, "SANDAXE")
     assert game.rack_known(0)
@@ -129,54 +129,54 @@ def test_a_rack_that_cannot_be_is_refused(action: SetRack, reason: str) -> None:
 
 
 def game_reason(game: Crosslet, action: SetRack) -> str:
-    verdict = game.check(action)
+    verdict = game.judge(action)
     assert not verdict.accepted
     return verdict.reason
 
 
 def test_set_rack_needs_table_racks() -> None:
     game = rigged_game("CATSAND", "CRATEZO")
-    assert "the companion deals" in game.check(SetRack(0, tuple("CATSAND"))).reason
+    assert "the companion deals" in game.judge(SetRack(0, tuple("CATSAND"))).reason
 
 
 # -- exchanges ---------------------------------------------------------------------------
 def test_exchanges_by_letters_or_count_keep_the_counts_and_are_scoreless() -> None:
     game = table_game()
-    assert game.play(Exchange(("Q", "Z"))).accepted
+    assert game.apply(Exchange(("Q", "Z"))).accepted
     assert game.rack_size(0) == 7 and game.bag_count == 86
-    assert game.check(ExchangeCount(8)).reason == "exchange 1 to 7 tiles, not 8"
-    assert game.play(ExchangeCount(3)).accepted
+    assert game.judge(ExchangeCount(8)).reason == "exchange 1 to 7 tiles, not 8"
+    assert game.apply(ExchangeCount(3)).accepted
     assert game.unseen_tiles() == Counter(TILE_COUNTS)
-    game.play(Pass())
-    game.play(Pass())
+    game.apply(Pass())
+    game.apply(Pass())
     assert game.counting
 
 
 def test_an_exchange_by_count_forgets_what_was_seen_of_the_rack() -> None:
     game = table_game()
     set_rack(game, 0, "CATSAND")
-    game.play(ExchangeCount(2))
+    game.apply(ExchangeCount(2))
     assert game.rack(0) == [] and game.rack_size(0) == 7
 
 
 def test_exchange_by_count_needs_table_racks() -> None:
     game = rigged_game("CATSAND", "CRATEZO")
-    assert "name the tiles to exchange" in game.check(ExchangeCount(2)).reason
+    assert "name the tiles to exchange" in game.judge(ExchangeCount(2)).reason
 
 
 # -- the end and the count ---------------------------------------------------------------
 def test_scoreless_end_waits_for_the_racks_then_takes_them_off() -> None:
     game = table_game()
     for _ in range(4):
-        game.play(Pass())
+        game.apply(Pass())
     assert game.outcome is None and game.counting
     assert game.waiting_for == [1, 0] and game.to_move == 1
-    assert game.check(Pass()).reason == (
+    assert game.judge(Pass()).reason == (
         "the game is over: the count waits for the racks of player 2, player 1"
     )
-    assert game.play(RevealRack(1, tuple("CRATEZO"))).accepted
+    assert game.apply(RevealRack(1, tuple("CRATEZO"))).accepted
     assert game.outcome is None and game.to_move == 0
-    verdict = game.play(RevealRack(0, tuple("CATSAND")))
+    verdict = game.apply(RevealRack(0, tuple("CATSAND")))
     assert game.outcome is not None and "two scoreless turns" in game.outcome.reason
     # CATSAND is 10, CRATEZO 18.
     assert game.scores() == [-10, -18] and verdict.points(2) == [-10, -18]
@@ -188,13 +188,13 @@ def test_going_out_waits_for_the_other_rack_which_goes_to_the_player_out() -> No
     set_rack(game, 0, "CATSAND")
     game._pool = Counter("CATSANDCRATEZO")  # as if the bag had run dry earlier
     assert game.bag_count == 0
-    verdict = game.play(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
+    verdict = game.apply(place("G8 C, H8 A, I8 T, J8 S, J9 A, J10 N, J11 D"))
     assert verdict.accepted and verdict.points(2) == [34, 0]
     assert game.outcome is None and game.waiting_for == [1] and game.went_out == 0
-    refused = game.check(RevealRack(1, tuple("CRATEZQ")))
+    refused = game.judge(RevealRack(1, tuple("CRATEZQ")))
     assert refused.reason == "no Q can be on the rack: 1 in the set, 1 on the board"
-    assert game.check(RevealRack(0, ())).reason == "the count does not wait for player 1's rack"
-    verdict = game.play(RevealRack(1, tuple("CRATEZO")))
+    assert game.judge(RevealRack(0, ())).reason == "the count does not wait for player 1's rack"
+    verdict = game.apply(RevealRack(1, tuple("CRATEZO")))
     assert game.outcome is not None and "rack is played out" in game.outcome.reason
     assert game.scores() == [34 + 18, -18] and verdict.points(2) == [18, -18]
 
@@ -204,14 +204,14 @@ def test_racks_known_at_the_end_are_counted_at_once() -> None:
     set_rack(game, 0, "CATSAND")
     set_rack(game, 1, "CRATEZO")
     for _ in range(4):
-        game.play(Pass())
+        game.apply(Pass())
     assert not game.counting and game.outcome is not None
     assert game.scores() == [-10, -18]
 
 
 def test_reveal_is_only_for_the_count() -> None:
     game = table_game()
-    assert game.check(RevealRack(0, tuple("CATSAND"))).reason == (
+    assert game.judge(RevealRack(0, tuple("CATSAND"))).reason == (
         "racks are revealed only when the game has ended"
     )
 
@@ -219,20 +219,20 @@ def test_reveal_is_only_for_the_count() -> None:
 def test_resign_during_the_count_ends_the_game() -> None:
     game = table_game()
     for _ in range(4):
-        game.play(Pass())
-    assert game.play(Resign(1)).accepted
+        game.apply(Pass())
+    assert game.apply(Resign(1)).accepted
     assert game.outcome is not None and game.outcome.winners == (0,) and not game.counting
 
 
 # -- switching and the journal -------------------------------------------------------------
 def test_table_bag_switches_a_dealt_game_before_the_first_move_only() -> None:
     game = rigged_game("CATSAND", "CRATEZO")
-    assert game.play(TableBag()).accepted
+    assert game.apply(TableBag()).accepted
     assert game.racks_mode == "table" and game.rack(0) == [] and game.bag_count == 86
-    assert game.check(TableBag()).reason == "this game is already played from the table's bag"
+    assert game.judge(TableBag()).reason == "this game is already played from the table's bag"
     other = rigged_game("CATSAND", "CRATEZO")
-    other.play(Pass())
-    assert other.check(TableBag()).reason == "the bag can change only before the first move"
+    other.apply(Pass())
+    assert other.judge(TableBag()).reason == "the bag can change only before the first move"
 
 
 def test_table_actions_replay_from_their_journal_form() -> None:
@@ -247,12 +247,12 @@ def test_table_actions_replay_from_their_journal_form() -> None:
         RevealRack(0, tuple("ADNSEEE")),
     ]
     for action in actions:
-        assert game.play(action).accepted, action
+        assert game.apply(action).accepted, action
     replay = table_game()
     for action in game.history:
         decoded = replay.decode(action.to_dict())
         assert decoded == action
-        assert replay.play(decoded).accepted
+        assert replay.apply(decoded).accepted
     assert replay.state_dict() == game.state_dict() and replay.counting
     assert replay.decode({"type": "table-bag"}) == TableBag()
 
@@ -265,7 +265,7 @@ def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it()
     player = CrossletPlayer(game.generator, random.Random(4))
     seen = player.choose(game)
     assert isinstance(seen, SetRack) and seen.player == 0 and len(seen.letters) == 7
-    assert game.play(seen).accepted
+    assert game.apply(seen).accepted
     assert not isinstance(player.choose(game), SetRack)
 
 
@@ -274,6 +274,6 @@ def test_the_computer_cannot_reveal_a_rack_never_seen() -> None:
 
     game = table_game()
     for _ in range(4):
-        game.play(Pass())
+        game.apply(Pass())
     with pytest.raises(ValueError, match="never seen"):
         CrossletPlayer(game.generator).choose(game)

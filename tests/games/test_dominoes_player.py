@@ -38,8 +38,8 @@ def computer_game(players: int, seed: int) -> tuple[Dominoes, int]:
     actions = 0
     while game.outcome is None:
         action = seats[game.to_move].choose(game)
-        assert game.check(action).accepted, (action, game.check(action).reason)
-        assert game.play(action).accepted
+        assert game.judge(action).accepted, (action, game.judge(action).reason)
+        assert game.apply(action).accepted
         actions += 1
         assert actions < 1000, "the game does not end"
     return game, actions
@@ -71,7 +71,7 @@ def test_player_lays_a_double_then_follows_it() -> None:
     assert isinstance(first, Place)
     assert first.domino_a == first.domino_b == 2
     assert game.gains(first) == [6, 0]
-    assert game.play(first).accepted
+    assert game.apply(first).accepted
     assert game.phase == "chain"
     follow = player.choose(game)
     assert isinstance(follow, Place)
@@ -81,7 +81,7 @@ def test_player_lays_a_double_then_follows_it() -> None:
 def test_player_ends_a_chain_that_would_only_feed_an_opponent() -> None:
     # Seat 1 stands on space 1: every 2-1 beside the double gives it 3.
     game = position([(2, 2), (2, 1)], [0, 1])
-    assert game.play(Place(2, 2, "D4", "E4")).accepted
+    assert game.apply(Place(2, 2, "D4", "E4")).accepted
     assert game.phase == "chain"
     assert DominoesPlayer(random.Random(0)).choose(game) == EndTurn()
 
@@ -131,7 +131,7 @@ def test_every_domino_is_in_a_hand_the_boneyard_the_pit_or_on_the_board() -> Non
     game = Dominoes(4, random.Random(2))
     seats = [DominoesPlayer(random.Random(p)) for p in range(4)]
     while game.outcome is None:
-        assert game.play(seats[game.to_move].choose(game)).accepted
+        assert game.apply(seats[game.to_move].choose(game)).accepted
         held = sum(len(game.hand(p)) for p in range(4))
         assert held + game.boneyard_count + len(game.pit) + len(game.board.laid) == 56
 
@@ -163,7 +163,7 @@ def test_slots_kept_up_to_date_match_slots_found_afresh(seed: int, players: int)
     while game.outcome is None:
         actions: list[Action] = game.legal_actions()
         action = rng.choice(actions)
-        assert game.play(action).accepted
+        assert game.apply(action).accepted
         if isinstance(action, Place):
             assert [(s.cells, s.needs) for s in game.board.slots()] == fresh_slots(game)
 
@@ -182,14 +182,14 @@ def test_layout_shows_every_half_laid_so_far(seed: int, players: int) -> None:
         }
         layout.clear()  # a caller's copy: the game's own stays whole
         assert len(game.layout()) == 2 * len(game.board.laid)
-        assert game.play(rng.choice(game.legal_actions())).accepted
+        assert game.apply(rng.choice(game.legal_actions())).accepted
 
 
 def test_a_copy_plays_on_without_touching_the_original() -> None:
     game = position([(2, 2), (2, 1)], [0, 0])
     before = game.state_dict()
     other = game.copy()
-    assert other.play(Place(2, 2, "D4", "E4")).accepted
+    assert other.apply(Place(2, 2, "D4", "E4")).accepted
     assert game.state_dict() == before
     assert game.phase == "play"
     assert {"D4", "E4"} <= set(other.layout()) - set(game.layout())

@@ -35,7 +35,7 @@ def position(
 def play(game: Dominoes, *actions: Action) -> list[ScoreEvent]:
     events: list[ScoreEvent] = []
     for action in actions:
-        verdict = game.play(action)
+        verdict = game.apply(action)
         assert verdict.accepted, f"{action}: {verdict.reason}"
         events.extend(verdict.events)
     return events
@@ -138,7 +138,7 @@ def test_reaching_the_victory_total_ends_the_game_at_once() -> None:
     assert game.outcome.winners == (0,)
     assert game.outcome.reason == "player 1 reached the victory total of 100"
     assert game.legal_actions() == []
-    assert game.play(Draw()).reason == "the game is over"
+    assert game.judge(Draw()).reason == "the game is over"
 
 
 def test_reaching_the_victory_total_in_a_chain_ends_it_there() -> None:
@@ -146,7 +146,7 @@ def test_reaching_the_victory_total_in_a_chain_ends_it_there() -> None:
     play(game, Place(2, 2, "D4", "E4"))
     assert game.outcome is not None
     assert game.outcome.winners == (0,)
-    assert not game.check(Place(2, 0, "F4", "G4")).accepted
+    assert not game.judge(Place(2, 0, "F4", "G4")).accepted
 
 
 def test_a_player_who_is_not_moving_can_win_by_the_bonus() -> None:
@@ -301,7 +301,7 @@ def test_gains_agree_with_what_every_placement_scores_through_a_game() -> None:
         for action in actions:
             if isinstance(action, Place):
                 after = game.copy()
-                assert after.play(action).points(3) == game.gains(action), action
+                assert after.apply(action).points(3) == game.gains(action), action
                 compared += 1
-        game.play(rng.choice(actions))
+        game.apply(rng.choice(actions))
     assert compared > 100

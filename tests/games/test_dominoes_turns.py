@@ -16,12 +16,13 @@ BONEYARD = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6)]
 
 def accept(game: Dominoes, *actions: Action) -> None:
     for action in actions:
-        verdict = game.play(action)
+        verdict = game.judge(action)
         assert verdict.accepted, f"{action}: {verdict.reason}"
+        game.apply(action)
 
 
 def refuse(game: Dominoes, action: Action, reason: str) -> None:
-    verdict = game.play(action)
+    verdict = game.judge(action)
     assert not verdict.accepted
     assert verdict.reason == reason
 
@@ -199,7 +200,7 @@ def test_chain_phase_offers_only_placements_beside_the_double_and_ending_the_tur
     places = [a for a in actions[:-1] if isinstance(a, Place)]
     assert len(places) == len(actions) - 1 > 5
     for place in places:
-        assert game.check(place).accepted
+        assert game.judge(place).accepted
         assert {place.cell_a, place.cell_b} & beside
     assert Place(1, 4, "C2", "C3") not in places
 

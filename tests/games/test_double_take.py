@@ -25,7 +25,7 @@ def position(red: str = "", green: str = "", to_move: int = RED, rows: int = 9) 
 
 
 def reason(game: DoubleTake, action: Action) -> str:
-    verdict = game.check(action)
+    verdict = game.judge(action)
     assert not verdict.accepted
     return verdict.reason
 
@@ -147,7 +147,7 @@ def test_moving_nothing_or_the_wrong_colour_is_refused() -> None:
 
 def test_a_step_moves_the_piece_and_passes_the_turn() -> None:
     game = position(red="c3", green=RESERVE)
-    verdict = game.play(Step("c3", "d4"))
+    verdict = game.apply(Step("c3", "d4"))
     assert verdict.accepted
     assert verdict.removed == ()
     assert set(game.layout()) == {"d4", *RESERVE.split()}
@@ -171,7 +171,7 @@ def test_capture_takes_every_sandwiched_piece(
     game = position(red="c3 " + extra_red, green=green + " " + RESERVE)
     assert game.sandwiched("c3", "d4") == taken
     assert Step("c3", "d4", taken) in game.legal_actions()
-    verdict = game.play(Step("c3", "d4", taken))
+    verdict = game.apply(Step("c3", "d4", taken))
     assert verdict.accepted
     assert verdict.removed == taken
     assert not set(taken) & set(game.layout())
@@ -201,7 +201,7 @@ def test_forward_capture_is_optional_and_listed_both_ways() -> None:
     legal = game.legal_actions()
     assert Step("c3", "d4", ("e4",)) in legal
     assert Step("c3", "d4") in legal
-    verdict = game.play(Step("c3", "d4"))
+    verdict = game.apply(Step("c3", "d4"))
     assert verdict.accepted
     assert "e4" in game.layout()
 
@@ -217,17 +217,17 @@ def test_backward_capture_is_listed_only_with_its_capture() -> None:
 
 def test_sideways_capture_is_allowed() -> None:
     game = position(red="c3 g3", green="f3 " + RESERVE)
-    assert game.play(Step("c3", "e3", ("f3",))).accepted
+    assert game.apply(Step("c3", "e3", ("f3",))).accepted
     assert game.pieces_left() == [2, 4]
 
 
 def test_moving_into_a_sandwich_is_safe() -> None:
     game = position(red="c3", green="c4 e4 d3 e6")
-    assert game.play(Step("c3", "d4")).accepted
+    assert game.apply(Step("c3", "d4")).accepted
     assert game.layout()["d4"].owner == RED
     # ...but green may close a sandwich across it the other way.
     assert game.sandwiched("e6", "d5") == ("d4",)
-    assert game.play(Step("e6", "d5", ("d4",))).accepted
+    assert game.apply(Step("e6", "d5", ("d4",))).accepted
     assert "d4" not in game.layout()
 
 
@@ -235,7 +235,7 @@ def test_corner_piece_is_never_captured() -> None:
     # h9 is a green corner: red stands on both its board neighbours g9 and h8.
     game = position(red="g9 g7 a1 c1", green="h9 b5 d5 f5")
     assert game.sandwiched("g7", "h8") == ()
-    assert game.play(Step("g7", "h8")).accepted
+    assert game.apply(Step("g7", "h8")).accepted
     assert game.layout()["h9"].owner == GREEN
 
 
@@ -259,24 +259,24 @@ def test_far_row_piece_sideways_capture_keeps_it_on_the_far_row() -> None:
     game = position(red="c9 g9 a1", green="f9 b5 d5 f5")
     assert game.legal_actions().count(Step("c9", "e9", ("f9",))) == 1
     assert Step("c9", "e9") not in game.legal_actions()
-    game.play(Step("c9", "e9", ("f9",)))
+    game.apply(Step("c9", "e9", ("f9",)))
     assert game.layout()["e9"].state == "far-row"
 
 
 def test_capturing_off_the_far_row_releases_the_piece() -> None:
     # c9→d8 sandwiches e8 against f8 and leaves the far row.
     game = position(red="c9 f8 a1 c1", green="e8 b5 d5 f5")
-    verdict = game.play(Step("c9", "d8", ("e8",)))
+    verdict = game.apply(Step("c9", "d8", ("e8",)))
     assert verdict.accepted
     assert verdict.points(2) == [-1, 0]
     assert game.layout()["d8"].state == ""
-    game.play(Step("b5", "a4"))
-    assert game.check(Step("d8", "e9")).accepted
+    game.apply(Step("b5", "a4"))
+    assert game.judge(Step("d8", "e9")).accepted
 
 
 def test_reaching_the_far_row_scores_one() -> None:
     game = position(red="b8 a1", green="b5 d5 f5 h5")
-    verdict = game.play(Step("b8", "c9"))
+    verdict = game.apply(Step("b8", "c9"))
     assert verdict.points(2) == [1, 0]
     assert game.scores() == [1, 0]
     assert game.layout()["c9"].state == "far-row"
@@ -286,7 +286,7 @@ def test_capturing_an_enemy_far_row_piece_lowers_its_score() -> None:
     # d1 is on green's far row; a1→c1 sandwiches it against e1.
     game = position(red="a1 e1 g1 c3", green="d1 b5 d5 f5")
     assert game.scores() == [0, 1]
-    verdict = game.play(Step("a1", "c1", ("d1",)))
+    verdict = game.apply(Step("a1", "c1", ("d1",)))
     assert verdict.accepted
     assert verdict.points(2) == [0, -1]
     assert game.scores() == [0, 0]
@@ -295,19 +295,19 @@ def test_capturing_an_enemy_far_row_piece_lowers_its_score() -> None:
 # -- how the game ends --------------------------------------------------------------------
 def test_four_on_the_far_row_wins_at_once() -> None:
     game = position(red="a9 c9 e9 f8", green="h9 f7 b5 d5")
-    verdict = game.play(Step("f8", "g9"))
+    verdict = game.apply(Step("f8", "g9"))
     assert verdict.accepted
     assert game.outcome is not None
     assert game.outcome.winners == (RED,)
     assert not game.outcome.draw
     assert game.outcome.reason == "red has four pieces on the far row"
     assert game.legal_actions() == []
-    assert game.play(Step("f7", "e6")).reason == "the game is over"
+    assert game.judge(Step("f7", "e6")).reason == "the game is over"
 
 
 def test_green_wins_on_rank_one() -> None:
     game = position(red="a9 c9 e9 a5", green="b1 d1 f1 g2", to_move=GREEN)
-    game.play(Step("g2", "h1"))
+    game.apply(Step("g2", "h1"))
     assert game.outcome is not None
     assert game.outcome.winners == (GREEN,)
 
@@ -318,7 +318,7 @@ def test_player_who_cannot_move_passes() -> None:
     assert game.outcome is None
     assert game.legal_actions() == [Pass()]
     assert reason(game, Step("c9", "d8")) == "a piece on its far row moves only to capture"
-    assert game.play(Pass()).accepted
+    assert game.apply(Pass()).accepted
     assert game.to_move == GREEN
     assert reason(game, Pass()) == "green can move, so may not pass"
 
@@ -327,7 +327,7 @@ def test_neither_side_able_to_move_is_a_draw() -> None:
     # After c7→d8 red's pieces are all blocked, and green's already were.
     game = position(red="a9 c9 e9 b8 c7", green="d1 f1 h1 e2 g2")
     assert game.outcome is None
-    game.play(Step("c7", "d8"))
+    game.apply(Step("c7", "d8"))
     assert game.outcome is not None
     assert game.outcome.draw
     assert game.outcome.winners == ()
@@ -336,7 +336,7 @@ def test_neither_side_able_to_move_is_a_draw() -> None:
 
 def test_both_sides_below_four_pieces_is_a_draw() -> None:
     game = position(red="c3 f4 a1", green="e4 b9 d9 f9")
-    game.play(Step("c3", "d4", ("e4",)))
+    game.apply(Step("c3", "d4", ("e4",)))
     assert game.pieces_left() == [3, 3]
     assert game.outcome is not None
     assert game.outcome.draw
@@ -345,7 +345,7 @@ def test_both_sides_below_four_pieces_is_a_draw() -> None:
 
 def test_one_side_below_four_pieces_plays_on() -> None:
     game = position(red="c3 f4 a1 g1", green="e4 b9 d9 f9")
-    game.play(Step("c3", "d4", ("e4",)))
+    game.apply(Step("c3", "d4", ("e4",)))
     assert game.outcome is None
 
 
@@ -356,9 +356,9 @@ def test_repeated_position_is_a_draw() -> None:
     pieces.update(dict.fromkeys(RESERVE.split(), GREEN))
     game = DoubleTake.from_position(pieces, RED, repetitions=2)
     ahead = DoubleTake.from_position(pieces, RED, repetitions=2)
-    ahead.play(Step("c3", "d4"))
+    ahead.apply(Step("c3", "d4"))
     game._seen[ahead.position_key()] += 1
-    game.play(Step("c3", "d4"))
+    game.apply(Step("c3", "d4"))
     assert game.outcome is not None
     assert game.outcome.draw
     assert game.outcome.reason == "the same position came up 2 times"
@@ -366,7 +366,7 @@ def test_repeated_position_is_a_draw() -> None:
 
 def test_resignation_gives_the_other_side_the_game() -> None:
     game = DoubleTake()
-    assert game.play(Resign(GREEN)).accepted
+    assert game.apply(Resign(GREEN)).accepted
     assert game.outcome is not None
     assert game.outcome.winners == (RED,)
     assert game.outcome.reason == "green resigned"
@@ -376,19 +376,21 @@ def test_resignation_names_a_real_seat() -> None:
     assert reason(DoubleTake(), Resign(2)) == "there is no seat 2; red is 0, green 1"
 
 
-# -- explain, decode, state ------------------------------------------------------------------
-def test_explain_is_empty_for_a_move_legal_either_way() -> None:
+# -- reasons, decode, state ------------------------------------------------------------------
+def test_a_step_is_judged_with_the_captures_it_makes() -> None:
     game = position(red="d4 c1 f4", green="c2 " + RESERVE)
-    assert game.explain("d4", "c3") == ""  # only with its capture
-    assert game.explain("d4", "e5") == ""  # only without
+    assert game.sandwiched("d4", "c3") == ("c2",)
+    assert game.judge(Step("d4", "c3", ("c2",))).accepted
+    assert game.sandwiched("d4", "e5") == ()
+    assert game.judge(Step("d4", "e5")).accepted
 
 
-def test_explain_names_what_is_wrong() -> None:
+def test_the_judge_names_what_is_wrong() -> None:
     game = position(red="c3 e3", green="c4 " + RESERVE)
-    assert game.explain("c3", "c5") == "c3→c5 passes over c4, which is occupied"
-    assert game.explain("c3", "b2") == "c3→b2 captures nothing and goes backward"
-    assert game.explain("c5", "c7") == "no piece on c5"
-    assert game.explain("c3", "d5") == "d5 is not on a red line from c3"
+    assert reason(game, Step("c3", "c5")) == "c3→c5 passes over c4, which is occupied"
+    assert reason(game, Step("c3", "b2")) == "c3→b2 captures nothing and goes backward"
+    assert reason(game, Step("c5", "c7")) == "no piece on c5"
+    assert reason(game, Step("c3", "d5")) == "d5 is not on a red line from c3"
 
 
 @pytest.mark.parametrize(
@@ -444,10 +446,10 @@ def test_replaying_the_history_rebuilds_the_game() -> None:
     game = DoubleTake(options={"rows": 8})
     rng = random.Random(7)
     while game.outcome is None:
-        game.play(rng.choice(game.legal_actions()))
+        game.apply(rng.choice(game.legal_actions()))
     again = DoubleTake(options={"rows": 8})
     for action in game.history:
-        assert again.play(again.decode(action.to_dict())).accepted
+        assert again.apply(again.decode(action.to_dict())).accepted
     assert again.state_dict() == game.state_dict()
 
 
@@ -462,12 +464,12 @@ def test_random_play_keeps_every_rule(seed: int, rows: int) -> None:
         legal = game.legal_actions()
         assert legal
         for action in legal:
-            assert game.check(action).accepted, action
+            assert game.judge(action).accepted, action
         assert len(set(legal)) == len(legal)
         key = game.position_key()
         assert key not in seen  # steps are irreversible
         seen.add(key)
-        game.play(rng.choice(legal))
+        game.apply(rng.choice(legal))
         left = game.pieces_left()
         assert max(left) <= 12
         for cell, piece in game.layout().items():
@@ -494,7 +496,7 @@ def test_moves_and_layout_kept_for_a_position_follow_every_action(seed: int, row
         }
         game.layout().clear()  # a caller's copy: the game's own stays whole
         assert len(game.layout()) == len(owners)
-        game.play(rng.choice(game.legal_actions()))
+        game.apply(rng.choice(game.legal_actions()))
 
 
 @settings(max_examples=10, deadline=None)
@@ -510,9 +512,9 @@ def test_legal_steps_are_every_step_check_accepts_in_board_order(seed: int, rows
             if piece.owner == game.to_move
             for to in game.cells()
             for step in (Step(frm, to), Step(frm, to, game.sandwiched(frm, to)))
-            if game.check(step).accepted
+            if game.judge(step).accepted
         }
         steps = game.legal_steps()
         assert set(steps) == accepted and len(steps) == len(accepted)
         assert [order[s.frm] for s in steps] == sorted(order[s.frm] for s in steps)
-        game.play(rng.choice(game.legal_actions()))
+        game.apply(rng.choice(game.legal_actions()))

@@ -24,7 +24,7 @@ def play_out(seed: int, rows: int = 9) -> DoubleTake:
     players = [DoubleTakePlayer(random.Random(seed)), DoubleTakePlayer(random.Random(seed + 1))]
     while game.outcome is None and len(game.history) < 1000:
         action = players[game.to_move].choose(game)
-        assert game.play(action).accepted, action
+        assert game.apply(action).accepted, action
     return game
 
 

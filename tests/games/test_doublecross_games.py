@@ -20,7 +20,7 @@ def play_out(players: int, seed: int) -> DoubleCross:
         if game.outcome is not None:
             return game
         action = seats[game.to_move].choose(game)
-        verdict = game.play(action)
+        verdict = game.apply(action)
         assert verdict.accepted, (action, verdict.reason)
     raise AssertionError("the game did not end in 5000 actions")
 
@@ -57,7 +57,7 @@ def _points_by_verdict(game: DoubleCross) -> list[list[int]]:
     replay = DoubleCross(game.players, random.Random(seed), lexicon=enable())
     out = []
     for action in game.history:
-        out.append(replay.play(action).points(game.players))
+        out.append(replay.apply(action).points(game.players))
     assert replay.state_dict() == game.state_dict()
     return out
 

@@ -17,7 +17,7 @@ def one_turn(g: DoubleCross) -> list[Action]:
     actions: list[Action] = []
     while g.to_move == seat and g.outcome is None and len(actions) < 20:
         action = player.choose(g)
-        assert g.play(action).accepted, action
+        assert g.apply(action).accepted, action
         actions.append(action)
     return actions
 
@@ -36,7 +36,7 @@ def test_it_plays_the_longer_word_when_the_rack_allows() -> None:
 def test_it_prefers_a_word_of_its_own_to_one_that_pays_an_opponent() -> None:
     g = game(racks=("TEAQ", "R"), first=2, extra=("tea",))
     play(g, "H9 R")  # seat 2's unstable R: ART with a T would pay seat 2 for it
-    g.play(EndTurn())
+    g.apply(EndTurn())
     first = DoubleCrossPlayer(random.Random(1)).choose(g)
     # EAT or TEA through the start word's T, all its own tiles, before ART.
     assert isinstance(first, PlaceTile) and first.cell in ("I6", "I7", "I9", "I10")
@@ -50,13 +50,13 @@ def test_it_takes_a_bonus_space_that_pays() -> None:
 def test_it_aims_a_bomb_at_an_opponents_unstable_tiles() -> None:
     g = game(racks=("EQ", "R"), specials={"I9": "ns"}, extra=("te",))
     play(g, "I9 E")  # TE, picking up the ns bomb
-    g.play(EndTurn())
+    g.apply(EndTurn())
     play(g, "H9 R")  # seat 2's unstable R in column H
-    g.play(EndTurn())
+    g.apply(EndTurn())
     action = DoubleCrossPlayer().choose(g)
     assert isinstance(action, PlayBomb) and action.kind == "ns"
     assert action.cell[0] == "H"  # column H: seat 2's R, not column I with its own E
-    assert g.play(action).removed == ("H9",)
+    assert g.apply(action).removed == ("H9",)
 
 
 def test_with_nothing_that_pays_it_ends_the_turn() -> None:
@@ -74,13 +74,13 @@ def test_near_the_end_it_lays_a_partial_word_rather_than_keep_the_tile() -> None
 
 def test_after_a_round_of_passes_it_plays_on_instead_of_ending_the_game_for_another() -> None:
     g = game(racks=("ZJ", "QX"))  # nothing to lay, and an empty bag: nothing pays
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     assert (g.may_end, g.to_move) == (1, 0)
     action = DoubleCrossPlayer(random.Random(1)).choose(g)
     # Only seat 2, the last passer, may end the game: the computer playing seat 1 passes.
     assert action == EndTurn()
-    assert g.play(action).accepted
+    assert g.apply(action).accepted
     assert g.outcome is None and g.may_end == 0
 
 
@@ -89,12 +89,12 @@ def test_the_last_passer_played_by_the_computer_ends_the_game_out_of_turn() -> N
     player = DoubleCrossPlayer(random.Random(1))
     assert g.out_of_turn_seats() == ()
     assert player.out_of_turn(g, 1) is None
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     assert g.out_of_turn_seats() == (1,)
     assert player.out_of_turn(g, 0) is None  # seat 1 is to move, not the last passer
     action = player.out_of_turn(g, 1)
     assert action == EndGame(1)
-    assert g.play(action).accepted
+    assert g.apply(action).accepted
     assert g.outcome is not None
     assert g.out_of_turn_seats() == ()

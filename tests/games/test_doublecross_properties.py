@@ -16,7 +16,7 @@ from tests.games.doublecross_helpers import enable, recount
 
 def check_invariants(game: DoubleCross) -> None:
     board = game.state.board.copy()
-    judge = game.judge
+    judge = game.word_judge
     settled = judge.settle(board)
     assert settled.destroyed == [] and settled.stabilised == [], "settling again changed the board"
     assert judge.orphans(board) == []
@@ -45,7 +45,7 @@ def test_random_play_keeps_the_board_settled_and_the_scores_recountable(
         else:
             actions = [a for a in game.legal_actions() if not isinstance(a, Resign)]
             action = actions[pick % len(actions)]
-        verdict = game.play(action)
+        verdict = game.apply(action)
         assert verdict.accepted, (action, verdict.reason)
         check_invariants(game)
 
@@ -60,10 +60,10 @@ def test_every_legal_action_is_accepted_and_checking_changes_nothing(
     for _ in range(12):
         if game.outcome is not None:
             break
-        game.play(computer.choose(game))
+        game.apply(computer.choose(game))
     if game.outcome is not None:
         return
     before = game.state_dict()
     for action in game.legal_actions()[::37]:
-        assert game.check(action).accepted, action
+        assert game.judge(action).accepted, action
     assert game.state_dict() == before

@@ -16,7 +16,7 @@ def test_stem_scores_placer_12_and_owner_of_s_4() -> None:
     play(g, "H9 R", "H10 T", "G10 S")
     assert g.scores() == [9, 0]
     assert "G10" not in stable_cells(g)
-    g.play(EndTurn())
+    g.apply(EndTurn())
     before = g.scores()
     play(g, "I10 E")
     verdict = play(g, "J10 M")[0]
@@ -59,7 +59,7 @@ def test_due_completes_first_at_minimum_three_and_o_a_are_destroyed() -> None:
 
 def test_a_tile_that_reaches_no_stable_letter_is_refused_and_stays_on_the_rack() -> None:
     g = game()
-    verdict = g.play(PlaceTile("A3", "R"))
+    verdict = g.judge(PlaceTile("A3", "R"))
     assert not verdict.accepted
     assert verdict.reason.startswith("refused")
     assert g.rack(0) == ["R", "T", "S"]
@@ -69,15 +69,15 @@ def test_a_tile_that_reaches_no_stable_letter_is_refused_and_stays_on_the_rack()
 def test_a_chain_round_a_corner_does_not_reach_the_stable_letter() -> None:
     g = game(extra=("rt", "tr"))
     play(g, "H9 R")  # AR down from the start word
-    verdict = g.play(PlaceTile("I9", "T"))  # across RT; down from I8's T: TT, fine
+    verdict = g.apply(PlaceTile("I9", "T"))  # across RT; down from I8's T: TT, fine
     assert verdict.accepted
     # J10 touches nothing stable along either of its lines.
-    assert not g.play(PlaceTile("J10", "S")).accepted
+    assert not g.judge(PlaceTile("J10", "S")).accepted
 
 
 def test_a_tile_in_no_partial_word_is_destroyed_owner_loses_4_turn_ends() -> None:
     g = game(racks=("RTS", "EM"), bag="AAAA")
-    verdict = g.play(PlaceTile("J8", "S"))  # CATS is no partial word of this list
+    verdict = g.apply(PlaceTile("J8", "S"))  # CATS is no partial word of this list
     assert verdict.accepted
     assert verdict.removed == ("J8",)
     assert g.scores() == [-4, 0]

@@ -38,14 +38,14 @@ def test_given_racks_bag_first_and_specials_are_used_as_given() -> None:
 def test_refills_come_from_the_front_of_the_bag() -> None:
     g = new(start_word="CAT", racks=["RTS", "EM"], bag="ABCDEFGHIJ", first=1)
     play(g, "H9 R")
-    assert g.play(EndTurn()).accepted
+    assert g.apply(EndTurn()).accepted
     assert g.rack(0) == ["T", "S", "A", "B", "C", "D"]
     assert g.state.bag == list("EFGHIJ")
 
 
 def test_new_letters_returns_the_rack_to_the_end_and_draws_from_the_front() -> None:
     g = new(start_word="CAT", racks=["RTS", "EMOD"], bag="ABCDEFGH", first=2)
-    assert g.play(NewLetters()).accepted
+    assert g.apply(NewLetters()).accepted
     # E M O D went to the end of the bag, then seat 2 drew six from its front.
     assert g.rack(1) == list("ABCDEF")
     assert g.state.bag == list("GHEMOD")

@@ -22,7 +22,7 @@ def test_a_bonus_space_pays_its_value_and_every_bonus_space_left_gains_5() -> No
 
 def test_a_destroyed_tile_does_not_trigger_the_space_under_it() -> None:
     g = game(specials={"J8": "bonus"})
-    verdict = g.play(PlaceTile("J8", "S"))  # CATS is in no word of the list
+    verdict = g.apply(PlaceTile("J8", "S"))  # CATS is in no word of the list
     assert verdict.removed == ("J8",)
     assert g.scores() == [-4, 0]
     assert g.specials()["J8"] == "bonus"
@@ -32,7 +32,7 @@ def test_a_destroyed_tile_does_not_trigger_the_space_under_it() -> None:
 def test_another_players_coloured_bomb_destroys_their_unstable_tiles_first() -> None:
     g = game(racks=("T", "R"), specials={"H10": "bomb-2"}, first=2, bag="EEEE")
     play(g, "H9 R")  # seat 2's unstable R under the start word's A
-    g.play(EndTurn())
+    g.apply(EndTurn())
     # Seat 1 lays T on seat 2's bomb: ART would be complete, but the bomb goes off
     # first: R is destroyed, so T is orphaned and destroyed too; +8 all the same.
     verdict = play(g, "H10 T")[0]
@@ -70,7 +70,7 @@ def holding_bombs():  # type: ignore[no-untyped-def]
         bag="ROOOOOOOIIIIIIII",
     )
     play(g, "I9 E", "G9 A")  # TE (partial) and CA (partial), picking up both bombs
-    g.play(EndTurn())
+    g.apply(EndTurn())
     return g
 
 
@@ -78,10 +78,10 @@ def test_bombs_from_the_tray_destroy_every_unstable_tile_in_their_line() -> None
     g = holding_bombs()
     assert g.tray(0) == ["ns", "ew"]
     play(g, "I10 A")  # seat 2 makes TEA down column I: E (seat 1) and A stabilise
-    g.play(EndTurn())
+    g.apply(EndTurn())
     assert g.stable("I9") and g.stable("I10")
     # Row 9 holds seat 1's unstable A on G9; the ew bomb there clears the row.
-    verdict = g.play(PlayBomb("ew", "A9"))
+    verdict = g.apply(PlayBomb("ew", "A9"))
     assert verdict.accepted
     assert verdict.removed == ("G9",)
     assert "G9" not in g.layout() and "I9" in g.layout()  # stable tiles stay
@@ -95,33 +95,33 @@ def test_several_bombs_in_one_turn_on_any_square_but_a_blocking_one() -> None:
         extra=("tea", "tee", "ca"),
     )
     play(g, "I9 E", "G9 A")
-    g.play(EndTurn())
-    g.play(EndTurn())
-    assert not g.play(PlayBomb("ns", "A3")).accepted  # a blocking space
-    assert g.play(PlayBomb("ns", "M3")).accepted  # on a bonus space: not triggered
+    g.apply(EndTurn())
+    g.apply(EndTurn())
+    assert not g.judge(PlayBomb("ns", "A3")).accepted  # a blocking space
+    assert g.apply(PlayBomb("ns", "M3")).accepted  # on a bonus space: not triggered
     assert g.specials()["M3"] == "bonus"
-    verdict = g.play(PlayBomb("ew", "O9"))  # the whole row 9: E and A, seat 1's own
+    verdict = g.apply(PlayBomb("ew", "O9"))  # the whole row 9: E and A, seat 1's own
     assert set(verdict.removed) == {"G9", "I9"}
     assert g.tray(0) == []
-    assert not g.play(PlayBomb("ns", "B2")).accepted  # none left
+    assert not g.judge(PlayBomb("ns", "B2")).accepted  # none left
     assert g.scores() == recount(g.record, 2)
 
 
 def test_new_letters_are_allowed_after_a_bomb_but_not_after_a_tile() -> None:
     g = holding_bombs()
-    g.play(EndTurn())
-    assert g.play(PlayBomb("ns", "B2")).accepted
-    assert g.play(NewLetters()).accepted
+    g.apply(EndTurn())
+    assert g.apply(PlayBomb("ns", "B2")).accepted
+    assert g.apply(NewLetters()).accepted
     assert g.to_move == 1
     g2 = holding_bombs()
-    g2.play(EndTurn())
+    g2.apply(EndTurn())
     play(g2, "H9 R")
-    assert "new letters only before placing a tile" in g2.play(NewLetters()).reason
+    assert "new letters only before placing a tile" in g2.judge(NewLetters()).reason
 
 
 def test_a_blocking_space_takes_no_tile() -> None:
     g = game(specials={"H9": "block"})
-    verdict = g.play(PlaceTile("H9", "R"))
+    verdict = g.judge(PlaceTile("H9", "R"))
     assert not verdict.accepted
     assert "blocking space" in verdict.reason
 

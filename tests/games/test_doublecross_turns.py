@@ -24,7 +24,7 @@ from tests.games.doublecross_helpers import game, play, recount, small_lexicon
 
 def test_new_letters_return_the_rack_to_the_bags_end_and_draw_six_from_its_front() -> None:
     g = game(bag="ABCDEFGH")
-    verdict = g.play(NewLetters())
+    verdict = g.apply(NewLetters())
     assert verdict.accepted
     assert g.rack(0) == list("ABCDEF")
     assert g.state.bag == list("GHRTS")
@@ -32,23 +32,23 @@ def test_new_letters_return_the_rack_to_the_bags_end_and_draw_six_from_its_front
 
 
 def test_new_letters_need_letters_in_the_bag() -> None:
-    assert "the bag is empty" in game().play(NewLetters()).reason
+    assert "the bag is empty" in game().judge(NewLetters()).reason
 
 
 def test_a_turn_refills_the_rack_from_the_front_of_the_bag() -> None:
     g = game(bag="EEOO")
     play(g, "H9 R")
-    g.play(EndTurn())
+    g.apply(EndTurn())
     assert g.rack(0) == ["T", "S", "E", "E", "O", "O"]
 
 
 def test_a_full_round_of_passes_lets_the_last_passer_end_the_game() -> None:
     g = game()
-    assert "after a full round of passes" in g.play(EndGame(0)).reason
-    g.play(EndTurn())  # seat 1 passes
-    g.play(Pass())  # seat 2 passes: the last of a round
+    assert "after a full round of passes" in g.judge(EndGame(0)).reason
+    g.apply(EndTurn())  # seat 1 passes
+    g.apply(Pass())  # seat 2 passes: the last of a round
     assert g.may_end == 1
-    verdict = g.play(EndGame(1))
+    verdict = g.apply(EndGame(1))
     assert verdict.accepted
     assert g.outcome is not None and g.outcome.reason == "the last passer ended the game"
     # Racks left: 3 tiles (-12) and 2 tiles (-8).
@@ -58,21 +58,21 @@ def test_a_full_round_of_passes_lets_the_last_passer_end_the_game() -> None:
 
 def test_playing_on_after_the_round_of_passes_takes_the_chance_to_end_away() -> None:
     g = game()
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     play(g, "H9 R")
     assert g.may_end is None
-    assert "after a full round of passes" in g.play(EndGame(0)).reason
-    assert "after a full round of passes" in g.play(EndGame(1)).reason
+    assert "after a full round of passes" in g.judge(EndGame(0)).reason
+    assert "after a full round of passes" in g.judge(EndGame(1)).reason
 
 
 def test_only_the_last_passer_may_end_the_game() -> None:
     g = game()
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     assert (g.may_end, g.to_move) == (1, 0)
     # The seat to move is not the last passer: it may play on, not end the game.
-    reason = g.play(EndGame(0)).reason
+    reason = g.judge(EndGame(0)).reason
     assert reason == (
         "only player 2 may end the game (player 2 made the last of 2 passes in a row), "
         "not player 1: play on, or let player 2 end it"
@@ -83,37 +83,37 @@ def test_only_the_last_passer_may_end_the_game() -> None:
 @pytest.mark.parametrize("seat", [2, -1, True])
 def test_ending_the_game_for_a_seat_that_does_not_exist_is_refused(seat: Any) -> None:
     g = game()
-    g.play(EndTurn())
-    g.play(EndTurn())
-    reason = g.play(EndGame(seat)).reason
+    g.apply(EndTurn())
+    g.apply(EndTurn())
+    reason = g.judge(EndGame(seat)).reason
     assert reason == (
         f"there is no seat {seat!r} in this game: seats are numbered from 0 (player 1) "
         "to 1 (player 2)"
     )
     assert g.outcome is None
     # Also where nobody may end the game, the seat is named first.
-    assert "there is no seat" in game().play(EndGame(seat)).reason
+    assert "there is no seat" in game().judge(EndGame(seat)).reason
 
 
 def test_in_three_seats_the_last_passer_is_the_third_and_the_others_are_refused() -> None:
     g = game(players=3, racks=("RTS", "EM", "AB"))
     for _ in range(3):
-        g.play(EndTurn())
+        g.apply(EndTurn())
     assert (g.may_end, g.to_move) == (2, 0)
     for seat in (0, 1):
-        assert "only player 3 may end the game" in g.play(EndGame(seat)).reason
-    assert g.play(EndGame(2)).accepted
+        assert "only player 3 may end the game" in g.judge(EndGame(seat)).reason
+    assert g.apply(EndGame(2)).accepted
     assert g.outcome is not None
 
 
 def test_the_legal_end_of_the_game_is_the_last_passers() -> None:
     g = game()
     assert not any(isinstance(a, EndGame) for a in g.legal_actions())
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     ends = [a for a in g.legal_actions() if isinstance(a, EndGame)]
     assert ends == [EndGame(1)]
-    assert g.check(ends[0]).accepted
+    assert g.judge(ends[0]).accepted
 
 
 def test_an_end_game_entry_journaled_without_a_seat_is_the_last_passers() -> None:
@@ -121,16 +121,16 @@ def test_an_end_game_entry_journaled_without_a_seat_is_the_last_passers() -> Non
     g = game()
     # Where nobody may end the game it names nobody, and is refused as before.
     assert g.decode(old) == EndGame(None)
-    assert "after a full round of passes" in g.play(g.decode(old)).reason
-    g.play(EndTurn())
-    g.play(EndTurn())
+    assert "after a full round of passes" in g.judge(g.decode(old)).reason
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     action = g.decode(old)
     assert action == EndGame(1)
     ended = game()
-    ended.play(EndTurn())
-    ended.play(EndTurn())
-    assert ended.play(EndGame(1)).accepted
-    assert g.play(action).accepted
+    ended.apply(EndTurn())
+    ended.apply(EndTurn())
+    assert ended.apply(EndGame(1)).accepted
+    assert g.apply(action).accepted
     assert g.state_dict() == ended.state_dict()
     assert g.history == ended.history
 
@@ -144,10 +144,10 @@ def test_an_end_game_entry_with_a_seat_that_is_no_number_is_malformed() -> None:
 def test_a_turn_with_a_tile_is_no_pass() -> None:
     g = game()
     play(g, "H9 R")
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     assert g.may_end is None
-    assert "end the turn instead" in game_after_tile().play(Pass()).reason
+    assert "end the turn instead" in game_after_tile().judge(Pass()).reason
 
 
 def game_after_tile() -> DoubleCross:
@@ -159,47 +159,47 @@ def game_after_tile() -> DoubleCross:
 def test_the_game_ends_when_the_bag_is_empty_and_the_player_to_move_has_no_tiles() -> None:
     g = game(racks=("R", "EM"))
     play(g, "H9 R")  # AR: unstable
-    g.play(EndTurn())
-    g.play(EndTurn())
+    g.apply(EndTurn())
+    g.apply(EndTurn())
     assert g.outcome is not None
     assert g.outcome.reason == "the bag is empty and player 1 has no tiles"
     # Seat 1: one unstable tile on the board (-1); seat 2: two tiles on the rack (-8).
     assert g.scores() == [-1, -8]
     assert g.outcome.winners == (0,)
     assert g.scores() == recount(g.record, 2)
-    assert not g.play(EndTurn()).accepted
+    assert not g.judge(EndTurn()).accepted
 
 
 def test_undo_takes_the_last_tile_back_while_the_turn_did_nothing_else() -> None:
     g = game(extra=("rs",))
     play(g, "H9 R")
-    verdict = g.play(Undo())
+    verdict = g.apply(Undo())
     assert verdict.accepted and verdict.removed == ("H9",)
     assert "H9" not in g.layout()
     assert sorted(g.rack(0)) == ["R", "S", "T"]
-    assert "no tile of this turn" in g.play(Undo()).reason
+    assert "no tile of this turn" in g.judge(Undo()).reason
 
 
 def test_no_undo_once_the_turn_completed_a_word() -> None:
     g = game()
     play(g, "H9 R", "H10 T")
-    assert "completed nothing" in g.play(Undo()).reason
+    assert "completed nothing" in g.judge(Undo()).reason
 
 
 def test_no_undo_after_a_special_space() -> None:
     g = game(specials={"H9": "bonus"})
     play(g, "H9 R")
-    assert not g.play(Undo()).accepted
+    assert not g.judge(Undo()).accepted
 
 
 def test_a_tile_not_on_the_rack_or_on_an_occupied_cell_is_rejected_with_the_reason() -> None:
     g = game()
-    assert g.play(PlaceTile("H9", "Z")).reason == "player 1 has no Z (the rack holds R T S)"
-    assert g.play(PlaceTile("H8", "R")).reason == "H8 is occupied"
-    assert "not a cell" in g.play(PlaceTile("P9", "R")).reason
-    assert "not a letter" in g.play(PlaceTile("H9", "1")).reason
-    assert "no ns bomb" in g.play(PlayBomb("ns", "H9")).reason
-    assert "not a directional bomb" in g.play(PlayBomb("up", "H9")).reason
+    assert g.judge(PlaceTile("H9", "Z")).reason == "player 1 has no Z (the rack holds R T S)"
+    assert g.judge(PlaceTile("H8", "R")).reason == "H8 is occupied"
+    assert "not a cell" in g.judge(PlaceTile("P9", "R")).reason
+    assert "not a letter" in g.judge(PlaceTile("H9", "1")).reason
+    assert "no ns bomb" in g.judge(PlayBomb("ns", "H9")).reason
+    assert "not a directional bomb" in g.judge(PlayBomb("up", "H9")).reason
 
 
 @pytest.mark.parametrize(
@@ -283,7 +283,7 @@ def bombed_turn(bag: str = "") -> DoubleCross:
     g = game(racks=("EEEEEE", "BLLLRR"), specials={"H10": "bomb-2"}, first=2, bag=bag,
              extra=("abed",))  # fmt: skip
     play(g, "H9 B")
-    g.play(EndTurn())
+    g.apply(EndTurn())
     verdict = play(g, "H10 E")[0]
     assert set(verdict.removed) == {"H9", "H10"}
     assert g.scores() == [4, -4]
@@ -292,17 +292,17 @@ def bombed_turn(bag: str = "") -> DoubleCross:
 
 def test_a_turn_whose_tile_was_destroyed_is_no_pass() -> None:
     g = bombed_turn()
-    assert "end the turn instead" in g.play(Pass()).reason
-    g.play(EndTurn())  # seat 1 placed a tile: no pass
-    g.play(EndTurn())  # seat 2 passes: the first of a round, not the last
+    assert "end the turn instead" in g.judge(Pass()).reason
+    g.apply(EndTurn())  # seat 1 placed a tile: no pass
+    g.apply(EndTurn())  # seat 2 passes: the first of a round, not the last
     assert g.may_end is None
-    assert "after a full round of passes" in g.play(EndGame(1)).reason
+    assert "after a full round of passes" in g.judge(EndGame(1)).reason
     assert g.scores() == recount(g.record, 2)
 
 
 def test_no_new_letters_once_the_turns_tile_was_destroyed() -> None:
     g = bombed_turn(bag="OOOOOOOO")
-    reason = g.play(NewLetters()).reason
+    reason = g.judge(NewLetters()).reason
     assert "new letters only before placing a tile this turn" in reason
     assert g.rack(0) == list("EEEEE")
 
@@ -310,7 +310,7 @@ def test_no_new_letters_once_the_turns_tile_was_destroyed() -> None:
 def test_a_tile_taken_back_leaves_the_turn_a_pass() -> None:
     g = game()
     play(g, "H9 R")
-    assert g.play(Undo()).accepted
-    g.play(EndTurn())  # seat 1 took its tile back: a pass
-    g.play(EndTurn())  # seat 2 passes: the last of the round
+    assert g.apply(Undo()).accepted
+    g.apply(EndTurn())  # seat 1 took its tile back: a pass
+    g.apply(EndTurn())  # seat 2 passes: the last of the round
     assert g.may_end == 1

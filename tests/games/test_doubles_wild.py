@@ -26,7 +26,7 @@ def rolled(
     red: tuple[int, int], blue: tuple[int, int], game: DoublesWild | None = None
 ) -> DoublesWild:
     game = game if game is not None else DoublesWild(2)
-    assert game.play(Roll(red, blue)).accepted
+    assert game.apply(Roll(red, blue)).accepted
     return game
 
 
@@ -95,13 +95,13 @@ def test_plain_roll_names_row_by_red_and_column_by_blue() -> None:
 def test_red_double_makes_the_blue_column_wild() -> None:
     game = rolled((4, 4), (3, 5))
     assert game.target() == column(8)
-    assert game.play(Place("r3c8")).accepted
+    assert game.apply(Place("r3c8")).accepted
 
 
 def test_blue_double_makes_the_red_row_wild() -> None:
     game = rolled((3, 5), (2, 2))
     assert game.target() == row(8)
-    verdict = game.play(Place("r8c11"))
+    verdict = game.apply(Place("r8c11"))
     assert verdict.accepted
     assert game.owner("r8c11") == 0
 
@@ -110,7 +110,7 @@ def test_blue_double_makes_the_red_row_wild() -> None:
 def test_doubles_on_both_pairs_make_the_whole_board_wild(red: tuple[int, int]) -> None:
     game = rolled(red, (2, 2))
     assert game.target() == set(game.cells())
-    assert game.play(Place("r11c3")).accepted
+    assert game.apply(Place("r11c3")).accepted
 
 
 def test_double_ones_is_wild_though_no_row_two_exists() -> None:
@@ -120,7 +120,7 @@ def test_double_ones_is_wild_though_no_row_two_exists() -> None:
 
 def test_wild_pick_off_the_wild_line_is_refused() -> None:
     game = rolled((4, 4), (3, 5))
-    verdict = game.play(Place("r8c7"))
+    verdict = game.judge(Place("r8c7"))
     assert not verdict.accepted
     assert "r8c7 is not a spot this roll allows" in verdict.reason
     assert "column 8 is wild" in verdict.reason
@@ -128,7 +128,7 @@ def test_wild_pick_off_the_wild_line_is_refused() -> None:
 
 def test_placing_off_the_named_spot_is_refused() -> None:
     game = rolled((5, 4), (2, 4))
-    verdict = game.play(Place("r6c9"))
+    verdict = game.judge(Place("r6c9"))
     assert not verdict.accepted
     assert "names r9c6" in verdict.reason
 
@@ -145,25 +145,25 @@ def test_placing_off_the_named_spot_is_refused() -> None:
 def test_roll_with_bad_dice_is_refused(
     red: tuple[int, ...], blue: tuple[int, ...], why: str
 ) -> None:
-    verdict = DoublesWild(2).play(Roll(red, blue))  # type: ignore[arg-type]
+    verdict = DoublesWild(2).judge(Roll(red, blue))  # type: ignore[arg-type]
     assert not verdict.accepted
     assert why in verdict.reason
 
 
 def test_rolling_twice_in_a_turn_is_refused() -> None:
     game = rolled((5, 4), (2, 4))
-    assert "already rolled" in game.play(Roll((1, 2), (3, 4))).reason
+    assert "already rolled" in game.judge(Roll((1, 2), (3, 4))).reason
 
 
 def test_placing_before_the_roll_is_refused() -> None:
-    verdict = DoublesWild(2).play(Place("r9c6"))
+    verdict = DoublesWild(2).judge(Place("r9c6"))
     assert not verdict.accepted
-    assert "must roll first" in verdict.reason
+    assert "must roll the dice first" in verdict.reason
 
 
 def test_unknown_spot_name_is_refused_with_the_naming_rule() -> None:
     game = rolled((1, 1), (1, 1))
-    verdict = game.play(Place("r2c6"))
+    verdict = game.judge(Place("r2c6"))
     assert not verdict.accepted
     assert "r<row>c<column>" in verdict.reason
 
@@ -173,7 +173,7 @@ def test_unknown_spot_name_is_refused_with_the_naming_rule() -> None:
 
 def test_placing_uses_a_ball_and_passes_the_turn() -> None:
     game = rolled((5, 4), (2, 4))
-    verdict = game.play(Place("r9c6"))
+    verdict = game.apply(Place("r9c6"))
     assert verdict.accepted
     assert game.balls_left(0) == 23
     assert game.to_move == 1
@@ -188,7 +188,7 @@ def test_turns_go_round_every_seat_in_order() -> None:
     for n in range(4):
         seen.append(game.to_move)
         rolled((1, 1), (1, 1), game)
-        assert game.play(Place(game.cells()[n])).accepted
+        assert game.apply(Place(game.cells()[n])).accepted
     assert seen == [0, 1, 2, 0]
 
 
@@ -200,7 +200,7 @@ def test_own_ball_blocks_the_spot() -> None:
     rolled((5, 4), (2, 4), game)
     assert game.is_blocked("r9c6")
     assert game.target() == set()
-    verdict = game.check(Place("r9c6"))
+    verdict = game.judge(Place("r9c6"))
     assert "blocked: it already holds blue's ball" in verdict.reason
 
 
@@ -208,7 +208,7 @@ def test_opponent_ball_in_a_line_blocks_the_spot() -> None:
     game = DoublesWild.from_position({"r9c6": "red", "r9c7": "red", "r9c8": "red"})
     rolled((5, 4), (2, 4), game)
     assert game.is_blocked("r9c6")
-    verdict = game.check(Attack("r9c6"))
+    verdict = game.judge(Attack("r9c6"))
     assert "blocked: red's ball there is part of a line" in verdict.reason
 
 
@@ -217,27 +217,27 @@ def test_unprotected_opponent_ball_is_attacked_not_placed_on() -> None:
     rolled((5, 4), (2, 4), game)
     assert not game.is_blocked("r9c6")
     assert game.target() == {"r9c6"}
-    assert "attack it" in game.check(Place("r9c6")).reason
+    assert "attack it" in game.judge(Place("r9c6")).reason
     assert game.legal_actions()[-1] == Attack("r9c6")
 
 
 def test_attacking_an_empty_spot_is_refused() -> None:
     game = rolled((5, 4), (2, 4))
-    assert "nothing to attack" in game.check(Attack("r9c6")).reason
+    assert "nothing to attack" in game.judge(Attack("r9c6")).reason
 
 
 def test_blocked_roll_ends_the_turn_without_using_a_ball() -> None:
     game = DoublesWild.from_position({"r9c6": "blue"}, balls=[5, 5])
     rolled((5, 4), (2, 4), game)
     assert EndTurn() in game.legal_actions()
-    assert game.play(EndTurn()).accepted
+    assert game.apply(EndTurn()).accepted
     assert game.balls_left(0) == 5
     assert game.to_move == 1
 
 
 def test_turn_cannot_end_while_the_roll_allows_a_spot() -> None:
     game = rolled((5, 4), (2, 4))
-    verdict = game.play(EndTurn())
+    verdict = game.judge(EndTurn())
     assert not verdict.accepted
     assert "r9c6" in verdict.reason
     assert "must be placed" in verdict.reason
@@ -256,7 +256,7 @@ def test_wild_line_all_blocked_ends_the_turn() -> None:
     game = DoublesWild.from_position({f"r{r}c8": "blue" for r in range(3, 12)})
     rolled((4, 4), (3, 5), game)
     assert game.target() == set()
-    assert game.play(EndTurn()).accepted
+    assert game.apply(EndTurn()).accepted
 
 
 # -- re-rolls -------------------------------------------------------------------------
@@ -264,7 +264,7 @@ def test_wild_line_all_blocked_ends_the_turn() -> None:
 
 def test_rerolling_the_red_pair_keeps_the_blue_pair() -> None:
     game = rolled((5, 4), (2, 4))
-    assert game.play(Reroll("red", (1, 2))).accepted
+    assert game.apply(Reroll("red", (1, 2))).accepted
     assert game.dice == ((1, 2), (2, 4))
     assert game.target() == {"r3c6"}
     assert game.phase == "place"
@@ -272,22 +272,22 @@ def test_rerolling_the_red_pair_keeps_the_blue_pair() -> None:
 
 def test_rerolling_the_blue_pair_keeps_the_red_pair() -> None:
     game = rolled((5, 4), (2, 4))
-    assert game.play(Reroll("blue", (6, 5))).accepted
+    assert game.apply(Reroll("blue", (6, 5))).accepted
     assert game.dice == ((5, 4), (6, 5))
     assert game.target() == {"r9c11"}
 
 
 def test_rerolling_both_pairs_takes_red_red_blue_blue() -> None:
     game = rolled((5, 4), (2, 4))
-    assert game.play(Reroll("both", (3, 3, 1, 2))).accepted
+    assert game.apply(Reroll("both", (3, 3, 1, 2))).accepted
     assert game.dice == ((3, 3), (1, 2))
     assert game.target() == column(3)
 
 
 def test_only_one_reroll_a_turn() -> None:
     game = rolled((5, 4), (2, 4))
-    game.play(Reroll("red", (1, 2)))
-    verdict = game.play(Reroll("blue", (1, 2)))
+    game.apply(Reroll("red", (1, 2)))
+    verdict = game.judge(Reroll("blue", (1, 2)))
     assert not verdict.accepted
     assert "once a turn" in verdict.reason
     assert not any(isinstance(a, Reroll) for a in game.legal_actions())
@@ -295,23 +295,23 @@ def test_only_one_reroll_a_turn() -> None:
 
 def test_after_the_reroll_an_open_spot_must_be_played() -> None:
     game = rolled((5, 4), (2, 4))
-    game.play(Reroll("both", (2, 1, 2, 1)))
-    assert not game.play(EndTurn()).accepted
+    game.apply(Reroll("both", (2, 1, 2, 1)))
+    assert not game.judge(EndTurn()).accepted
     assert game.legal_actions() == [Place("r3c3")]
 
 
 def test_after_the_reroll_a_blocked_spot_ends_the_turn() -> None:
     game = DoublesWild.from_position({"r3c3": "blue"})
     rolled((5, 4), (2, 4), game)
-    game.play(Reroll("both", (2, 1, 2, 1)))
+    game.apply(Reroll("both", (2, 1, 2, 1)))
     assert game.legal_actions() == [EndTurn()]
-    assert game.play(EndTurn()).accepted
+    assert game.apply(EndTurn()).accepted
     assert game.to_move == 1
 
 
 def test_the_reroll_may_turn_a_plain_roll_wild() -> None:
     game = rolled((5, 4), (2, 4))
-    game.play(Reroll("blue", (5, 5)))
+    game.apply(Reroll("blue", (5, 5)))
     assert game.target() == row(9)
 
 
@@ -325,13 +325,13 @@ def test_the_reroll_may_turn_a_plain_roll_wild() -> None:
     ],
 )
 def test_bad_reroll_is_refused(action: Reroll, why: str) -> None:
-    verdict = rolled((5, 4), (2, 4)).play(action)
+    verdict = rolled((5, 4), (2, 4)).judge(action)
     assert not verdict.accepted
     assert why in verdict.reason
 
 
 def test_reroll_before_the_roll_is_refused() -> None:
-    assert "must roll first" in DoublesWild(2).play(Reroll("red", (1, 2))).reason
+    assert "must roll the dice first" in DoublesWild(2).judge(Reroll("red", (1, 2))).reason
 
 
 # -- dice from outside, actions as data --------------------------------------------------
@@ -398,10 +398,10 @@ def test_journal_replay_rebuilds_the_game() -> None:
         Place("r3c3"),
     ]
     for action in actions:
-        assert game.play(action).accepted
+        assert game.apply(action).accepted
     again = DoublesWild.from_position({"r9c6": "red"})
     for entry in [a.to_dict() for a in game.history]:
-        assert again.play(again.decode(entry)).accepted
+        assert again.apply(again.decode(entry)).accepted
     assert again.state_dict() == game.state_dict()
 
 
@@ -412,7 +412,7 @@ def test_every_listed_action_is_accepted_in_every_phase() -> None:
         actions = game.legal_actions()
         assert actions
         for action in actions:
-            assert game.check(action).accepted, (game.phase, action)
+            assert game.judge(action).accepted, (game.phase, action)
         pick = rng.choice(actions)
         if isinstance(pick, Roll):
             pick = Roll(
@@ -421,9 +421,9 @@ def test_every_listed_action_is_accepted_in_every_phase() -> None:
         elif isinstance(pick, Reroll | BattleRoll):
             values = tuple(rng.randint(1, 6) for _ in pick.values)
             pick = Reroll(pick.pair, values) if isinstance(pick, Reroll) else BattleRoll(values)
-        assert game.play(pick).accepted
+        assert game.apply(pick).accepted
     assert game.legal_actions() == []
-    assert game.play(Roll((1, 2), (3, 4))).reason == "the game is over"
+    assert game.judge(Roll((1, 2), (3, 4))).reason == "the game is over"
 
 
 def test_state_is_plain_json_with_phase_dice_and_target() -> None:

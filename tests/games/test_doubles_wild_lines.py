@@ -20,8 +20,8 @@ def run(start: tuple[int, int], direction: str, length: int) -> list[str]:
 
 def place_anywhere(game: DoublesWild, cell: str) -> list[tuple[int, int]]:
     """The player to move rolls double doubles and places on ``cell``; (seat, points) scored."""
-    assert game.play(Roll((1, 1), (1, 1))).accepted
-    verdict = game.play(Place(cell))
+    assert game.apply(Roll((1, 1), (1, 1))).accepted
+    verdict = game.apply(Place(cell))
     assert verdict.accepted, verdict.reason
     return [(e.player, e.points) for e in verdict.events]
 
@@ -129,8 +129,8 @@ def tie_one_all() -> DoublesWild:
 def test_a_tie_starts_a_playoff_on_a_cleared_board() -> None:
     game = tie_one_all()
     place_anywhere(game, "r7c7")
-    assert game.play(Roll((1, 1), (1, 1))).accepted
-    verdict = game.play(Place("r7c9"))
+    assert game.apply(Roll((1, 1), (1, 1))).accepted
+    verdict = game.apply(Place("r7c9"))
     assert len(verdict.removed) == 8
     assert set(verdict.removed) >= {"r3c3", "r11c5", "r7c7", "r7c9"}
     assert game.outcome is None

@@ -58,7 +58,7 @@ def test_computer_game_replays_from_its_journal() -> None:
     play_out(game, players(3, 5), roller(5))
     again = DoublesWild(3)
     for entry in [a.to_dict() for a in game.history]:
-        assert again.play(again.decode(entry)).accepted
+        assert again.apply(again.decode(entry)).accepted
     assert again.state_dict() == game.state_dict()
 
 
@@ -115,25 +115,25 @@ def test_choose_rolls_from_its_own_rng_when_dice_are_due() -> None:
     game = DoublesWild(2)
     action = DoublesWildPlayer(random.Random(0)).choose(game)
     assert isinstance(action, Roll)
-    assert game.check(action).accepted
+    assert game.judge(action).accepted
 
 
 def test_wild_board_picks_the_spot_that_completes_a_line() -> None:
     game = DoublesWild.from_position({"r6c6": "blue", "r6c7": "blue", "r10c3": "red"})
-    game.play(Roll((2, 2), (5, 5)))
+    game.apply(Roll((2, 2), (5, 5)))
     decision = DoublesWildPlayer(random.Random(0)).decide(game)
     assert decision in (Place("r6c5"), Place("r6c8"))
 
 
 def test_wild_board_cuts_the_opponents_line_when_it_cannot_score() -> None:
     game = DoublesWild.from_position({"r6c6": "red", "r6c8": "red"})
-    game.play(Roll((2, 2), (5, 5)))
+    game.apply(Roll((2, 2), (5, 5)))
     assert DoublesWildPlayer(random.Random(0)).decide(game) == Place("r6c7")
 
 
 def test_keeps_a_spot_that_scores_rather_than_rerolling() -> None:
     game = DoublesWild.from_position({"r9c4": "blue", "r9c5": "blue"})
-    game.play(Roll((5, 4), (2, 4)))
+    game.apply(Roll((5, 4), (2, 4)))
     player = DoublesWildPlayer(random.Random(0))
     assert player.reroll_choice(game) is None
     assert player.decide(game) == Place("r9c6")
@@ -144,7 +144,7 @@ def test_rerolls_the_pair_that_makes_a_blocked_roll_useful() -> None:
     # line waits to be finished; re-rolling blue keeps row 9, which holds nothing.
     board = {"r9c6": "blue", "r3c6": "blue", "r4c6": "blue", "r10c6": "blue", "r11c6": "blue"}
     game = DoublesWild.from_position(board)
-    game.play(Roll((5, 4), (2, 4)))
+    game.apply(Roll((5, 4), (2, 4)))
     player = DoublesWildPlayer(random.Random(0))
     assert player.reroll_choice(game) == "red"
     assert player.decide(game) is None
@@ -153,15 +153,15 @@ def test_rerolls_the_pair_that_makes_a_blocked_roll_useful() -> None:
 
 def test_blocked_roll_after_the_reroll_ends_the_turn() -> None:
     game = DoublesWild.from_position({"r9c6": "blue"})
-    game.play(Roll((1, 2), (1, 2)))
-    assert game.play(Reroll("both", (5, 4, 2, 4))).accepted
+    game.apply(Roll((1, 2), (1, 2)))
+    assert game.apply(Reroll("both", (5, 4, 2, 4))).accepted
     assert DoublesWildPlayer(random.Random(0)).decide(game) == EndTurn()
 
 
 def test_attacks_a_lone_ball_when_the_roll_names_it() -> None:
     game = DoublesWild.from_position({"r9c6": "red", "r9c7": "red", "r9c4": "blue"})
-    game.play(Roll((5, 4), (2, 4)))
-    game.play(Reroll("red", (5, 4)))
+    game.apply(Roll((5, 4), (2, 4)))
+    game.apply(Reroll("red", (5, 4)))
     assert DoublesWildPlayer(random.Random(0)).decide(game) == Attack("r9c6")
 
 
@@ -170,10 +170,10 @@ def test_attacks_a_lone_ball_when_the_roll_names_it() -> None:
 
 def battle(*rolls: tuple[int, ...]) -> DoublesWild:
     game = DoublesWild.from_position({"r9c6": "red"})
-    game.play(Roll((5, 4), (2, 4)))
-    game.play(Attack("r9c6"))
+    game.apply(Roll((5, 4), (2, 4)))
+    game.apply(Attack("r9c6"))
     for values in rolls:
-        assert game.play(BattleRoll(values)).accepted
+        assert game.apply(BattleRoll(values)).accepted
     return game
 
 
@@ -189,7 +189,7 @@ def test_keeps_high_dice_then_asks_for_the_rest() -> None:
     player = DoublesWildPlayer(random.Random(0))
     decision = player.decide(game)
     assert decision == Keep((0, 2))
-    game.play(decision)
+    game.apply(decision)
     assert player.decide(game) is None
     assert player.roll_needed(game) == ("battle-roll", 1)
 
@@ -211,7 +211,7 @@ def test_computer_battles_finish() -> None:
     for _ in range(20):
         if game.phase != "battle":
             break
-        assert game.play(player.choose(game)).accepted
+        assert game.apply(player.choose(game)).accepted
     assert game.phase == "roll"
     assert game.last_battle is not None
 
@@ -279,4 +279,4 @@ def test_layout_follows_every_ball_that_comes_and_goes(n: int, seed: int) -> Non
             need = seats[game.to_move].roll_needed(game)
             assert need is not None
             action = dice_action(need[0], dice(need[1]))
-        assert game.play(action).accepted
+        assert game.apply(action).accepted

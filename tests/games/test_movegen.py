@@ -96,7 +96,7 @@ def test_damaged_generator_bytes_are_refused(
 
 def test_every_single_line_placement_is_found_once(small: MoveGenerator) -> None:
     game = rigged_game("CATSAND", "TAXIONE")
-    game.play(place("H8 C, I8 A, J8 T, J9 A"))
+    game.apply(place("H8 C, I8 A, J8 T, J9 A"))
     rack = game.rack(game.to_move)[:4]
     game._racks[game.to_move] = rack  # a short rack keeps the brute force small
     moves = list(small.moves(game.board_letters(), rack))
@@ -121,7 +121,7 @@ def test_blank_moves_name_their_letter_and_score_zero_for_it(small: MoveGenerato
     assert blanked
     game = rigged_game("?AT")
     for m in moves:
-        assert game.check(m.action()).accepted
+        assert game.judge(m.action()).accepted
         assert sum(p for _, p in game.score_placement(m.action())) == m.score
     assert any(m.word == "CAT" and dict(m.blanks) == {"G8": "C"} for m in blanked)
 
@@ -131,7 +131,7 @@ def _check_all_moves(gen: MoveGenerator, game: Crosslet) -> int:
     count = 0
     for m in gen.moves(game.board_letters(), game.rack(seat)):
         action = m.action()
-        verdict = game.check(action)
+        verdict = game.judge(action)
         assert verdict.accepted, (m, verdict.reason)
         assert sum(p for _, p in game.score_placement(action)) == m.score, m
         count += 1
@@ -150,7 +150,7 @@ def test_generated_moves_are_legal_and_scored_like_the_rules(
             break
         if turn % 4 == 3:
             checked += _check_all_moves(gen, game)
-        game.play(player.choose(game))
+        game.apply(player.choose(game))
     assert checked > 100
 
 
@@ -158,7 +158,7 @@ def test_best_is_the_highest_score(enable: tuple[MoveGenerator, WordSet]) -> Non
     gen, words = enable
     game = Crosslet(2, random.Random(3), lexicon=words)
     for _ in range(6):
-        game.play(CrossletPlayer(gen, random.Random(3)).choose(game))
+        game.apply(CrossletPlayer(gen, random.Random(3)).choose(game))
     seat = game.to_move
     best = gen.best(game.board_letters(), game.rack(seat))
     assert best is not None
@@ -184,7 +184,7 @@ def test_a_computer_game_with_enable_finishes(enable: tuple[MoveGenerator, WordS
     totals = [0, 0, 0]
     turns = 0
     while game.outcome is None:
-        verdict = game.play(players[game.to_move].choose(game))
+        verdict = game.apply(players[game.to_move].choose(game))
         assert verdict.accepted, verdict.reason
         totals = [a + b for a, b in zip(totals, verdict.points(3), strict=True)]
         turns += 1

@@ -46,7 +46,7 @@ for seed in range(int(sys.argv[1])):
             record["searches"].append([sorted(board.items()), tiles, found, top])
         action = player.choose(game)
         record["actions"].append(repr(action))
-        game.play(action)
+        game.apply(action)
     record["actions"].append(repr(game.outcome))
 print(json.dumps(record))
 """

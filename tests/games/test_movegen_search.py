@@ -81,7 +81,7 @@ def test_the_best_placements_are_the_highest_scoring_of_all_in_the_order_found(
     for _ in range(turns):
         if game.outcome is not None:
             break
-        game.play(player.choose(game))
+        game.apply(player.choose(game))
     board = game.board_letters()
     every = list(gen.moves(board, rack))
     keys = [(m.tiles, m.blanks) for m in every]
@@ -100,7 +100,7 @@ def test_a_search_leaves_nothing_for_the_garbage_collector(
     game = Crosslet(2, random.Random(5), lexicon=enable_set, generator=gen)
     player = CrossletPlayer(gen, random.Random(5))
     for _ in range(6):
-        game.play(player.choose(game))
+        game.apply(player.choose(game))
     board = game.board_letters()
     gc.collect()
     gc.disable()

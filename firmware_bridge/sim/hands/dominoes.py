@@ -70,7 +70,10 @@ class DominoesHand(Hand[DominoesReferee]):
         """The count at a tie, when ``action`` ends the game in one: each tied player
         lays the hand, presses ok and lifts it again (or enters the total)."""
         after = self.referee.game.copy()
-        if not after.play(action).accepted or after.outcome is None:
+        if not after.judge(action).accepted:
+            return []
+        after.apply(action)
+        if after.outcome is None:
             return []
         seats = tied(after)
         if len(seats) < 2:
