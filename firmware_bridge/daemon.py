@@ -28,6 +28,7 @@ from wiring.profile import Profile
 from .events import Event
 from .journal import Journal, JournalError, open_or_set_aside
 from .kits import find_kit
+from .lightsink import LightSink
 from .live import LiveFile
 from .lobby import Choice, Lobby, Memory, lobby_choices, menu_file
 from .loop import Loop
@@ -74,15 +75,21 @@ class Table:
         self.labels = TagTable.load(config.tags).lookup
         self.session: Session[Any] | None = None
         self.lobby: Lobby | None = None
+        self.lights: LightSink | None = None
+        """The LED chain under the squares, once the devices are open."""
 
-    def attach(self, loop: Loop, signals: Any) -> None:
-        """Give the table started without them its loop and its buzzer and LED: from
-        now on events reach what is on the table, as if it had had them from the start."""
+    def attach(self, loop: Loop, signals: Any, lights: LightSink | None = None) -> None:
+        """Give the table started without them its loop, its buzzer and LED and its LED
+        chain: from now on events reach what is on the table, as if it had had them
+        from the start."""
         self.loop = loop
         self.signals = signals
+        self.lights = lights
         if self.session is not None:
             if signals is not None:
                 self.session.signals = signals
+            if lights is not None:
+                self.session.lights = lights
             loop.switch(self.session)
             self.session.refresh()
         elif self.lobby is not None:
@@ -105,6 +112,7 @@ class Table:
                     profile=self.config.profile,
                     labels=self.labels,
                     last_played=last_played,
+                    lights=self.lights,
                 )
             )
             log.info(
@@ -153,6 +161,7 @@ class Table:
                 signals=self.signals,
                 profile=self.config.profile,
                 labels=self.labels,
+                lights=self.lights,
             ),
             computer,
         )
@@ -293,7 +302,7 @@ def run_daemon(
         raise
     loop = Loop(Lobby(choices(profile)), hardware.board)
     loop.on_error = table.event_failed
-    table.attach(loop, hardware.signals)
+    table.attach(loop, hardware.signals, hardware.lights)
     station = ButtonStation(
         profile.buttons, pin_factory=hardware.pin_factory, clock=clock, on_event=loop.put
     )

@@ -131,11 +131,12 @@ def action_moved(game: Game, action: Action) -> Moved:
     before = dict(game.layout())
     trial = _position_copy(game)
     try:
-        verdict = trial.play(action)
+        verdict = trial.judge(action)
+        if not verdict.accepted:
+            return Moved()
+        trial.apply(action)
     except (GameError, ValueError) as exc:
         log.warning("no lights for %s: %s", action.type, exc)
-        return Moved()
-    if not verdict.accepted:
         return Moved()
     return layout_moved(before, trial.layout())
 

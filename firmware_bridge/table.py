@@ -177,9 +177,11 @@ def new_session(
     labels: Any = None,
     dice: DiceSource | None = None,
     last_played: LastPlayed | None = None,
+    lights: LightSink | None = None,
 ) -> Session[Any]:
-    """A session of ``game`` shown on ``display`` (the devices' OLED, or none)."""
-    return Session(
+    """A session of ``game`` shown on ``display`` (the devices' OLED, or none), its
+    lights on ``lights`` (the devices' LED chain; none until the devices are open)."""
+    session: Session[Any] = Session(
         game,
         journal,
         game_id,
@@ -191,3 +193,6 @@ def new_session(
         profile=profile,
         last_played=last_played,
     )
+    if lights is not None:
+        session.lights = lights
+    return session

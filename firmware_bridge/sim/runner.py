@@ -26,6 +26,7 @@ from ..decisions import Played
 from ..fixes import Fix
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
+from ..lightsink import LightSink
 from ..loop import Loop
 from ..referee import TAKE_BACK
 from ..session import Session
@@ -146,6 +147,8 @@ class Simulation:
         self.commits: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, automatic passes included."""
         self._session: Session[Any] | None = None
+        self.lights: LightSink | None = None
+        """The simulated Pico's LED chain, once the devices are open."""
         self.lobby: Lobby | None = None
         """The start menu, while it is open."""
         self._lobby_text: list[str] | None = None
@@ -254,8 +257,10 @@ class Simulation:
         devices = open_inputs(profile, self.clock, self.oled, pin_factory=self.factory, port=port)
         self.board: SensorBoard = devices.board
         self.signals = devices.signals
+        self.lights = devices.lights
         if self._session is not None:
             self._session.signals = self.signals
+            self._session.lights = self.lights
         self.world = World(cells, surface, self.save_to)
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
@@ -312,6 +317,7 @@ class Simulation:
             labels=self.tags.lookup,
             dice=self.dice,
             last_played=last_played,
+            lights=self.lights,
         )
         self._session = session
         if not isinstance(begin, GameRecord):

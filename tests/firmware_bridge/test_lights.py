@@ -158,7 +158,8 @@ def test_a_replayed_position_lights_the_computers_move_and_the_last_move() -> No
     assert position_lights(game) == {}
     before = dict(game.layout())
     first = next(a for a in game.legal_actions() if isinstance(a, Step))
-    game.play(first)
+    assert game.judge(first).accepted
+    game.apply(first)
     lit = position_lights(game, {game.to_move}, seed=5, before=before)
     assert lit[first.frm] == LAST and lit[first.to] == LAST
     assert sorted(lit.values()).count(FROM) >= 1 and TO in lit.values()
