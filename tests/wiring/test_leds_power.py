@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import io
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from firmware_bridge.cli import main
-from wiring.bom import bill_of_materials
+from wiring.bom import bill_of_materials, board_shape
 from wiring.leds_power import LED_MA, MAX_DROP_V, led_lines, led_supply
-from wiring.loader import load_profile
+from wiring.loader import list_profiles, load_profile
 from wiring.profile import LedChain
 
 
@@ -73,3 +74,18 @@ def test_tabletop_bom_shows_the_chain_supply_with_its_arithmetic() -> None:
         "dark = 2255 mA (full white would be 9180 mA); × 1.2 → a 3 A supply, fed at its "
         "start and every 60 LEDs (5 feeds)"
     ) in out.getvalue()
+
+
+@pytest.mark.parametrize("name", list_profiles())
+def test_docs_give_each_chain_supply_as_bom_works_it_out(name: str) -> None:
+    doc = (Path(__file__).parents[2] / "docs/hardware.md").read_text(encoding="utf-8")
+    profile = load_profile(name)
+    if profile.leds is None:
+        assert f"| `{name}` | {len(profile.cells)} | " not in doc.split("## The LED chain")[1]
+        return
+    s = led_supply(profile.leds, board_shape(profile).columns)
+    row = (
+        f"| `{name}` | {s.leds} | {s.budget_ma} | {s.need_ma:.0f} | {s.full_white_ma:.0f} | "
+        f"5 V {s.supply_a} A | {s.feeds} |"
+    )
+    assert row in doc
