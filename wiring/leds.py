@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, cast
 
-from wiring.pico import PINOUT, firmware_pins
+from wiring.pico import firmware_pins, gp_pin
 from wiring.profile import LedChain, SerialWiring
 
 if TYPE_CHECKING:
@@ -55,12 +55,8 @@ def free_pico_pins(sensor: str) -> list[int]:
 
 def _free(sensor: str) -> str:
     return "free on this board: " + ", ".join(
-        f"GP{gp} (pin {_physical(gp)})" for gp in free_pico_pins(sensor)
+        f"GP{gp} (pin {gp_pin(gp)})" for gp in free_pico_pins(sensor)
     )
-
-
-def _physical(gp: int) -> int:
-    return next(n for n, name in PINOUT.items() if name == f"GP{gp}")
 
 
 def read_leds(

@@ -38,7 +38,7 @@ from wiring.pico import (
     ROW_LATCH,
 )
 from wiring.profile import LedChain, Profile
-from wiring.skidl_env import captured, import_skidl
+from wiring.skidl_env import captured, import_skidl, template
 
 
 class NetlistError(ValueError):
@@ -60,18 +60,10 @@ class NetlistResult:
 
 def _templates(skidl: Any) -> dict[str, Any]:
     """The parts, from their data sheets' pinouts."""
-    pin = skidl.Pin
-    t = pin.types
+    t = skidl.Pin.types
 
     def part(name: str, prefix: str, footprint: str, pins: list[tuple[int, str, Any]]) -> Any:
-        return skidl.Part(
-            tool=skidl.SKIDL,
-            name=name,
-            ref_prefix=prefix,
-            dest=skidl.TEMPLATE,
-            footprint=footprint,
-            pins=[pin(num=n, name=nm, func=f) for n, nm, f in pins],
-        )
+        return template(skidl, name, prefix, footprint, pins)
 
     pico_pins: list[tuple[int, str, Any]] = []
     # Raspberry Pi Pico data sheet, pinout: GP0-GP22 on pins 1-29 between grounds.

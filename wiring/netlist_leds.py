@@ -18,21 +18,14 @@ from typing import Any
 
 from wiring.leds_power import led_supply
 from wiring.profile import LedChain
+from wiring.skidl_env import template
 
 
 def _templates(skidl: Any) -> dict[str, Any]:
-    pin = skidl.Pin
-    t = pin.types
+    t = skidl.Pin.types
 
     def part(name: str, prefix: str, footprint: str, pins: list[tuple[int, str, Any]]) -> Any:
-        return skidl.Part(
-            tool=skidl.SKIDL,
-            name=name,
-            ref_prefix=prefix,
-            dest=skidl.TEMPLATE,
-            footprint=footprint,
-            pins=[pin(num=n, name=nm, func=f) for n, nm, f in pins],
-        )
+        return template(skidl, name, prefix, footprint, pins)
 
     ahct125 = [
         (1, "1OE", t.INPUT), (2, "1A", t.INPUT), (3, "1Y", t.OUTPUT), (4, "2OE", t.INPUT),

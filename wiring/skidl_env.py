@@ -1,4 +1,5 @@
-"""SKiDL, imported quietly on first use, and its loggers' output captured."""
+"""SKiDL, imported quietly on first use, its loggers' output captured, and parts
+defined in code from their data sheets' pinouts."""
 
 from __future__ import annotations
 
@@ -37,3 +38,18 @@ def captured(skidl: Any) -> Iterator[io.StringIO]:
         for h, stream in zip(handlers, streams, strict=True):
             if stream is not None:
                 h.setStream(stream)
+
+
+def template(
+    skidl: Any, name: str, prefix: str, footprint: str, pins: list[tuple[int, str, Any]]
+) -> Any:
+    """A part template: its data sheet's pins as (number, name, SKiDL pin type), and
+    a KiCad footprint name, so no KiCad library is needed."""
+    return skidl.Part(
+        tool=skidl.SKIDL,
+        name=name,
+        ref_prefix=prefix,
+        dest=skidl.TEMPLATE,
+        footprint=footprint,
+        pins=[skidl.Pin(num=n, name=nm, func=f) for n, nm, f in pins],
+    )
