@@ -6,7 +6,9 @@ Figures and their sources (docs/hardware.md shows the arithmetic):
   36 mA for one LED at full white; VDD 3.5-5.3 V, characterised at 4.5-5.5 V;
   DIN's VIH is 0.7 × VDD = 3.5 V at 5 V, above the Pico's 3.3 V high.
 - 74AHCT125 data sheet (TI SN74AHCT125): VIH 2.0 V at VCC 5 V (TTL-level inputs),
-  so the Pico's 3.3 V reads high and the output swings the full 5 V; ICC 40 µA.
+  so the Pico's 3.3 V reads high and the output swings the full 5 V. Its own
+  current (ICC in µA, ΔICC about a milliampere while its input sits at 3.3 V
+  rather than at a rail) is left out beside the LEDs' amperes.
 - Dark current of one LED (its controller, every channel off): about 1 mA, a
   measured figure (the data sheet gives none).
 """
@@ -83,7 +85,7 @@ def led_supply(chain: LedChain, columns: int) -> LedSupply:
     """Size the supply of ``chain`` and its feed points (a whole number of the board's
     ``columns``-long rows between feeds, when a row fits)."""
     leds = len(chain.chain)
-    need = chain.budget_ma + leds * DARK_MA + 0.04
+    need = chain.budget_ma + leds * DARK_MA
     rating = next((a for a in SUPPLY_AMPS if a * 1000 >= need * HEADROOM), SUPPLY_AMPS[-1])
     probe = LedSupply(leds, chain.budget_ma, leds * LED_MA, need, rating, leds)
     per_feed = 1
