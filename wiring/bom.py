@@ -15,30 +15,12 @@ import io
 import math
 from dataclasses import dataclass
 
+from wiring.bomline import BomLine
+from wiring.leds_power import led_lines, led_supply
 from wiring.profile import Profile
 
 MUX_CHANNELS = 16
 """Channels of one antenna multiplexer (ADG1606: 16:1)."""
-
-
-@dataclass(frozen=True)
-class BomLine:
-    """One kind of part: how many, which, what for, and what one costs (USD)."""
-
-    part: str
-    qty: int
-    reference: str
-    purpose: str
-    low: float
-    high: float
-
-    @property
-    def total_low(self) -> float:
-        return self.qty * self.low
-
-    @property
-    def total_high(self) -> float:
-        return self.qty * self.high
 
 
 @dataclass(frozen=True)
@@ -184,6 +166,8 @@ def bill_of_materials(profile: Profile) -> list[BomLine]:
         )
     if shape.rfid:
         lines += _rfid(shape, profile)
+    if profile.leds is not None:
+        lines += led_lines(profile.leds, shape.columns)
     return lines
 
 
@@ -290,6 +274,8 @@ def bom_table(profile: Profile) -> str:
     out += ["", f"Total: ${low:,.0f}–${high:,.0f} for {sum(x.qty for x in lines)} parts"]
     budget = power_budget(profile)
     out.append(f"Power at 5 V: {budget.idle_ma:.0f} mA idle, {budget.peak_ma:.0f} mA peak")
+    if profile.leds is not None:
+        out.append(led_supply(profile.leds, board_shape(profile).columns).summary())
     return "\n".join(out)
 
 

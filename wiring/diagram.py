@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from wiring.header import header_pins
 from wiring.pico import PINOUT, pico_pins
 from wiring.profile import Profile
-from wiring.table import PinRow, pin_rows
+from wiring.table import PinRow, chain_lines, pin_rows
 
 SVG_NS = "http://www.w3.org/2000/svg"
 
@@ -283,6 +283,10 @@ def wiring_svg(profile: Profile) -> str:
             colours,
             groups,
         )
+    for line in chain_lines(profile):
+        _text(svg, 20, y + 10, line.strip(), fill="#34495e")
+        y += _LINE
+    y += 10
     svg.set("width", str(_WIDTH))
     svg.set("height", f"{y:g}")
     svg.set("viewBox", f"0 0 {_WIDTH} {y:g}")

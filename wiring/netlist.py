@@ -8,8 +8,9 @@ and a Schottky diode per square (column → switch → anode, cathode → row, t
 driven row low); on an RFID board the MFRC522 on SPI1 (GP10-13) and the ADG1606
 16:1 multiplexers that GP2-9 address, switching the reader's antenna output to
 one square's coil (with its two C0G tuning capacitors); a 100 nF capacitor at
-every chip and a bulk one on 3V3; the recovery strap (GP22). Every unused chip
-input is tied to a rail; unused outputs are marked no-connect.
+every chip and a bulk one on 3V3; the recovery strap (GP22); the LED chain of
+the profile's [leds] (wiring.netlist_leds). Every unused chip input is tied to a
+rail; unused outputs are marked no-connect.
 
 Parts are defined here, in code, so no KiCad library is needed: each has the
 pin names and numbers of its data sheet and a KiCad footprint name.
@@ -17,15 +18,12 @@ pin names and numbers of its data sheet and a KiCad footprint name.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wiring.bom import MUX_CHANNELS, board_shape
+from wiring.netlist_leds import draw_leds
 from wiring.pico import (
     COLUMN_LOAD,
     MATRIX_MISO,
@@ -39,7 +37,8 @@ from wiring.pico import (
     RFID_SELECT,
     ROW_LATCH,
 )
-from wiring.profile import Profile
+from wiring.profile import LedChain, Profile
+from wiring.skidl_env import captured, import_skidl, template
 
 
 class NetlistError(ValueError):
@@ -56,52 +55,15 @@ class NetlistResult:
     switches: int
     diodes: int
     erc_text: str
-
-
-def _import_skidl() -> Any:
-    """SKiDL, imported on first use (it takes a second and only this needs it),
-    with its import-time complaints about KiCad library paths kept off the console
-    and its log files (written beside the running script) switched off."""
-    with contextlib.redirect_stderr(io.StringIO()):
-        import skidl
-        from skidl.logger import stop_log_file_output
-
-    stop_log_file_output()
-    return skidl
-
-
-@contextlib.contextmanager
-def _captured(skidl: Any) -> Iterator[io.StringIO]:
-    """What SKiDL's loggers say meanwhile, kept to show its ERC report only."""
-    from skidl.logger import erc_logger, rt_logger
-
-    captured = io.StringIO()
-    handlers = [
-        h for lg in (rt_logger, erc_logger) for h in lg.handlers if type(h) is logging.StreamHandler
-    ]
-    streams = [h.setStream(captured) for h in handlers]
-    try:
-        yield captured
-    finally:
-        for h, stream in zip(handlers, streams, strict=True):
-            if stream is not None:
-                h.setStream(stream)
+    leds: int = 0
 
 
 def _templates(skidl: Any) -> dict[str, Any]:
     """The parts, from their data sheets' pinouts."""
-    pin = skidl.Pin
-    t = pin.types
+    t = skidl.Pin.types
 
     def part(name: str, prefix: str, footprint: str, pins: list[tuple[int, str, Any]]) -> Any:
-        return skidl.Part(
-            tool=skidl.SKIDL,
-            name=name,
-            ref_prefix=prefix,
-            dest=skidl.TEMPLATE,
-            footprint=footprint,
-            pins=[pin(num=n, name=nm, func=f) for n, nm, f in pins],
-        )
+        return template(skidl, name, prefix, footprint, pins)
 
     pico_pins: list[tuple[int, str, Any]] = []
     # Raspberry Pi Pico data sheet, pinout: GP0-GP22 on pins 1-29 between grounds.
@@ -188,12 +150,12 @@ def build_netlist(profile: Profile, path: Path) -> NetlistResult:
             f"profile {profile.name} is wired to the Pi's header, not a Pico board: its "
             "wiring is `tabletop wiring`; netlists are for the Pico boards"
         )
-    skidl = _import_skidl()
+    skidl = import_skidl()
     from skidl.logger import erc_logger
 
-    with _captured(skidl) as log:
+    with captured(skidl) as log:
         circuit = skidl.Circuit()
-        result = _draw(skidl, circuit, shape)
+        result = _draw(skidl, circuit, shape, profile.leds)
         before_errors = erc_logger.error.count
         before_warnings = erc_logger.warning.count
         circuit.ERC()
@@ -201,10 +163,13 @@ def build_netlist(profile: Profile, path: Path) -> NetlistResult:
         warnings = erc_logger.warning.count - before_warnings
         circuit.generate_netlist(file_=str(path), tool=skidl.KICAD8, do_backup=False)
     report = "\n".join(line for line in log.getvalue().splitlines() if "ERC" in line)
-    return NetlistResult(errors, warnings, result[0], result[1], result[2], report)
+    parts, switches, diodes, leds = result
+    return NetlistResult(errors, warnings, parts, switches, diodes, report, leds)
 
 
-def _draw(skidl: Any, circuit: Any, shape: Any) -> tuple[int, int, int]:
+def _draw(
+    skidl: Any, circuit: Any, shape: Any, chain: LedChain | None
+) -> tuple[int, int, int, int]:
     parts = _templates(skidl)
     count = {"parts": 0}
 
@@ -387,13 +352,18 @@ def _draw(skidl: Any, circuit: Any, shape: Any) -> tuple[int, int, int]:
         if top is not None:
             for ch in range(leaves, MUX_CHANNELS):
                 gnd += top[f"S{ch + 1}"]
+    leds = 0
+    if chain is not None:
+        used.add(chain.pin)
+        added, leds = draw_leds(skidl, circuit, chain, gpio(chain.pin), gnd, shape.columns)
+        count["parts"] += added
     for number in range(29):
         if number in (23, 24, 25):
             continue  # not brought out on the Pico
         if number not in used:
             spare_pin = gpio(number)
             spare_pin += nc
-    return count["parts"], switches, diodes
+    return count["parts"], switches, diodes, leds
 
 
 def write_netlist(profile: Profile, path: Path, out: Any) -> int:
@@ -405,8 +375,8 @@ def write_netlist(profile: Profile, path: Path, out: Any) -> int:
     print(result.erc_text, file=out)
     print(
         f"netlist of {profile.name} written to {path}: {result.parts} parts, "
-        f"{result.switches} switches and {result.diodes} diodes; ERC: {result.errors} errors, "
-        f"{result.warnings} warnings",
+        f"{result.switches} switches, {result.diodes} diodes and {result.leds} LEDs; "
+        f"ERC: {result.errors} errors, {result.warnings} warnings",
         file=out,
     )
     return 1 if result.errors else 0

@@ -17,6 +17,11 @@ MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD = 18, 19, 16, 17, 2
 RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS = 10, 11, 12, 13
 RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
 RECOVERY_PIN = 22
+UART_LINK = (0, 1)
+"""UART0 TX/RX: the link to the Pi when the firmware's config.py says LINK = "uart"."""
+NOT_BROUGHT_OUT = (23, 24, 25, 29)
+"""GPIOs the Pico uses on its own board (SMPS mode, VBUS sense, the LED, VSYS/3)."""
+LED_GROUP = "LED chain: 74AHCT125 to 5 V, WS2812B-minis"
 GROUND_PINS = (3, 8, 13, 18, 23, 28, 33, 38)
 
 
@@ -45,6 +50,23 @@ def _pinout() -> dict[int, str]:
 
 PINOUT: dict[int, str] = _pinout()
 """Physical pin -> its name on the Pico."""
+
+
+def firmware_pins(sensor: str) -> dict[int, str]:
+    """GP number -> what config.py wires to it, on a board of ``sensor`` ("occupancy"
+    or "rfid"): the pins nothing else on that board may take."""
+    used = dict.fromkeys(UART_LINK, 'the UART link (LINK = "uart")')
+    for gp in (MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD):
+        used[gp] = "the switch matrix's SPI0 and latches"
+    used[RECOVERY_PIN] = "the recovery strap"
+    if sensor == "rfid":
+        for gp in (RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS):
+            used[gp] = "the RFID reader's SPI1"
+        for gp in RFID_SELECT:
+            used[gp] = "the antenna multiplexers' select lines"
+    for gp in NOT_BROUGHT_OUT:
+        used[gp] = "the Pico's own board (not on its pins)"
+    return used
 
 
 def gp_pin(gp: int) -> int:
@@ -100,4 +122,10 @@ def pico_pins(profile: Profile) -> list[PicoPin]:
             pins.append(
                 PicoPin(gp_pin(gp), f"GP{gp}", f"antenna select bit {bit} → {level}{bit % 4}", mux)
             )
+    if profile.leds is not None:
+        gp = profile.leds.pin
+        pins.append(
+            PicoPin(gp_pin(gp), f"GP{gp}", "LED data → 74AHCT125 1A → 330 Ω → first DIN", LED_GROUP)
+        )
+        pins.append(PicoPin(18, "GND", "0 V of the LEDs' 5 V supply and the 74AHCT125", LED_GROUP))
     return sorted(pins)

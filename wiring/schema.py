@@ -12,6 +12,7 @@ from typing import Any, Literal, cast
 
 from wiring.cells import SCHEMES, scheme_cells
 from wiring.header import GPIO_PINS, I2C1_PINS, ID_EEPROM_PINS, physical_pin
+from wiring.leds import read_leds
 from wiring.profile import (
     BUTTON_NAMES,
     ButtonWiring,
@@ -74,6 +75,13 @@ KEYS: dict[str, dict[str, str]] = {
     "racks": {f"seat{n}": f'seat{n} = ["A{15 + n}", "B{15 + n}"]' for n in range(1, MAX_SEATS + 1)},
     "buzzer": {"pin": "pin = 18"},
     "led": {"pin": "pin = 14"},
+    "leds": {
+        "pin": "pin = 15",
+        "order": 'order = "serpentine"',
+        "table": 'table = ["A1", "B1", "C1"]',
+        "brightness": "brightness = 0.25",
+        "budget_ma": "budget_ma = 2000",
+    },
     "oled": {
         "driver": 'driver = "ssd1306"',
         "i2c_port": "i2c_port = 1",
@@ -346,6 +354,7 @@ class _Builder:
         self.check_pins(oled)
         cells = self.cells(matrix, serial)
         racks = self.racks(cells) if self.has("racks") else {}
+        leds = read_leds(self, serial, cells, racks)
         timing = self.timing(matrix, serial)
 
         if self.problems or cells is None or buttons is None or oled is None:
@@ -364,6 +373,7 @@ class _Builder:
             serial=serial,
             buzzer_pin=buzzer_pin,
             led_pin=led_pin,
+            leds=leds,
             simulated_only=simulated_only,
             settle_ms=settle_ms if settle_ms is not None else 150,
             racks=racks,

@@ -60,6 +60,30 @@ def pin_rows(profile: Profile) -> list[PinRow]:
     return sorted(rows)
 
 
+def chain_lines(profile: Profile) -> list[str]:
+    """What the profile says of the LED chain under the squares, or why it has none."""
+    leds = profile.leds
+    if leds is None and profile.serial is None:
+        return [
+            "LED chain: none. On a board wired to the Pi's GPIO the matrix, the station and "
+            "the OLED take the Pi's pins, and a chain is driven by a Pico's; the lights are "
+            "seen only in the state, the spectators' view and the pictures"
+        ]
+    if leds is None:
+        return [
+            "LED chain: none (no [leds] section); the lights are seen only in the state, "
+            "the spectators' view and the pictures (docs/hardware.md builds a chain)"
+        ]
+    return [
+        f"LED chain: {len(leds.chain)} WS2812B-mini, {leds.order} from {leds.chain[0]} to "
+        f"{leds.chain[-1]}, brightness {leds.brightness:g}, at most {leds.budget_ma} mA",
+        f"  data: GP{leds.pin} → 74AHCT125 (at 5 V) → 330 Ω → the first LED's DIN, "
+        "each DOUT → the next DIN",
+        "  power: its own 5 V supply into the first LED, 1000 µF there, its 0 V joined "
+        "to the Pico's GND (`tabletop bom` sizes it)",
+    ]
+
+
 def pin_table(profile: Profile) -> str:
     """A plain-text table of every header pin the profile uses, by physical pin.
 
@@ -85,6 +109,7 @@ def pin_table(profile: Profile) -> str:
         pins = pico_pins(profile)
         width = max(len(p.name) for p in pins)
         lines += [f"{p.physical:>3}  {p.name:<{width}}  {p.use} [{p.group}]" for p in pins]
+    lines += chain_lines(profile)
     if profile.racks:
         racks = ", ".join(
             f"seat{seat + 1} {_span(cells)}" for seat, cells in sorted(profile.racks.items())

@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.cli import main
+from wiring.leds_power import led_supply
+from wiring.loader import load_profile
 
 
 def _nets(text: str) -> dict[str, set[tuple[str, str]]]:
@@ -50,6 +52,7 @@ def test_netlist_passes_erc_with_a_switch_and_diode_per_square(
             assert (d, "1") in nets[f"ROW{r}"]  # its cathode on the row
     chips = set(values.values())
     assert {"74HC595", "74HC165", "Raspberry Pi Pico", "100nF"} <= chips
+    _check_led_chain(profile, out.getvalue(), values, nets)
     if profile.startswith("rfid"):
         assert "MFRC522 module" in chips
         assert sum(1 for v in values.values() if v == "ADG1606") == 16
@@ -59,3 +62,33 @@ def test_netlist_passes_erc_with_a_switch_and_diode_per_square(
 def test_a_gpio_board_has_no_netlist(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["netlist", "double-take-gpio", "--kicad", str(tmp_path / "x.net")]) == 2
     assert "not a Pico board" in capsys.readouterr().err
+
+
+def _check_led_chain(
+    name: str, report: str, values: dict[str, str], nets: dict[str, set[tuple[str, str]]]
+) -> None:
+    """The chain of the profile's [leds]: data pin → 74AHCT125 gate 1 → 330 Ω → the
+    first LED's DIN, each DOUT to the next DIN in chain order, power and capacitors."""
+    chain = load_profile(name).leds
+    assert chain is not None
+    assert f"and {len(chain.chain)} LEDs; ERC: 0 errors, 0 warnings" in report
+    led = {value.removeprefix("WS2812B-Mini "): ref for ref, value in values.items()}
+    (buffer,) = [ref for ref, value in values.items() if value == "74AHCT125"]
+    (pico,) = [ref for ref, value in values.items() if value == "Raspberry Pi Pico"]
+    assert nets["LED_DATA_3V3"] == {(pico, "20"), (buffer, "2")}  # GP15 → 1A
+    ((resistor, _),) = nets["LED_DATA_5V"] - {(buffer, "3")}
+    assert values[resistor] == "330"
+    assert nets["LED_DIN1"] == {(resistor, "2"), (led[chain.chain[0]], "4")}
+    for i in range(1, len(chain.chain)):
+        before, after = led[chain.chain[i - 1]], led[chain.chain[i]]
+        assert nets[f"LED_DIN{i + 1}"] == {(before, "2"), (after, "4")}
+    supply, ground = nets["+5V_LED"], nets["GND"]
+    for cell in chain.chain:
+        assert (led[cell], "1") in supply and (led[cell], "3") in ground
+    caps = [ref for ref, value in values.items() if value == "100nF"]
+    assert sum(1 for ref in caps if (ref, "1") in supply) == len(chain.chain) + 1
+    assert {(buffer, "5"), (buffer, "9"), (buffer, "12"), (buffer, "1")} <= ground
+    assert {(buffer, "4"), (buffer, "10"), (buffer, "13"), (buffer, "14")} <= supply
+    feeds = [ref for ref, value in values.items() if value.startswith("5V feed")]
+    assert len(feeds) == led_supply(chain, 15).feeds == 4
+    assert sum(1 for value in values.values() if value == "1000uF") == 1
