@@ -86,6 +86,7 @@ def play(game: str, players: int, seed: int, journal: Path) -> tuple[Recorder, i
     finally:
         sim.close()
     assert lights.maps > 1 and not lights.wrong, lights.wrong[:5]
+    assert lights.chain.scaled > 0, "no lit map needed the budget: the check proved nothing"
     return recorder, len(sim.session.game.history)
 
 
