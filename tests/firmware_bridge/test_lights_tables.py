@@ -50,3 +50,38 @@ def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(
     assert any(s["leds"] == {"H7": LIFT_NOW, "H8": LIFT} for s in asking)
     assert states[-1]["fixes"] == [] and states[-1]["leds"] == {}
     assert states[-1]["verdict"]["accepted"] is False  # nothing was played
+
+
+def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(crosslet_lexicon: None) -> None:
+    """The same refusal seen on the LEDs themselves: the firmware's chain, told by LED
+    messages over the simulated serial line, lights H7 and H8 in the lift colours at the
+    profile's brightness, and every LED is dark once the tiles are lifted."""
+    from firmware_bridge.palette import rgb
+    from firmware_bridge.sim.runner import Simulation, SimOptions
+    from firmware_bridge.sim.script import parse_all
+
+    options = {"bag": bag("CATERS?", "DOGINQU"), "first": 1}
+    sim = Simulation(
+        SimOptions("crosslet", profile="rfid-15x15-pico", options=options, humans=frozenset({0, 1}))
+    )
+    try:
+        sim.start()
+        chain = sim.profile.leds
+        board = sim.serial_sim
+        assert chain is not None and board is not None
+        k = chain.brightness
+
+        def dimmed(name: str) -> tuple[int, ...]:
+            return tuple(round(v * k) for v in rgb(name))
+
+        sim.run_script(parse_all("wrong place H7,H8 QZ\npress ok\n"))
+        sim.advance(1.0)
+        assert board.lights(chain.chain) == {"H7": dimmed(LIFT_NOW), "H8": dimmed(LIFT)}
+        sim.run_script(parse_all("lift H7\n"))
+        sim.advance(1.0)
+        assert board.lights(chain.chain) == {"H8": dimmed(LIFT_NOW)}
+        sim.run_script(parse_all("lift H8\n"))
+        sim.advance(1.0)
+        assert board.lights(chain.chain) == {}
+    finally:
+        sim.close()
