@@ -151,9 +151,8 @@ class Session(Generic[G]):
         self._shown_at = 0.0
         """When the screen now shown first appeared: its pages count from then."""
         self._led = ""
-        self.lights: LightSink = NoLights()
-        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides."""
         self.lighting = Lighting()
+        self._lights: LightSink = NoLights()
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held: list[Event] = []
@@ -173,6 +172,17 @@ class Session(Generic[G]):
         if last_played is not None:
             # A resumed game shows its last move as it was shown before the stop.
             self.facts.last = self._record(*last_played)
+
+    @property
+    def lights(self) -> LightSink:
+        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides.
+        A new sink is sent the whole lit map at the next refresh."""
+        return self._lights
+
+    @lights.setter
+    def lights(self, sink: LightSink) -> None:
+        self._lights = sink
+        self.lighting.shown = None
 
     def _computer(self, seats: frozenset[int]) -> Computer | None:
         from .kits import find_kit

@@ -32,6 +32,7 @@ from ..referee import TAKE_BACK
 from ..session import Session
 from ..table import new_session, open_display, open_inputs
 from ..tags import TagTable
+from .light_frames import LightFrames
 from .script import GAME_VERBS, Line, ScriptError, seconds
 from .world import Surface, World
 
@@ -258,6 +259,8 @@ class Simulation:
         self.board: SensorBoard = devices.board
         self.signals = devices.signals
         self.lights = devices.lights
+        if self.opts.frames is not None:
+            self.lights = LightFrames(self.opts.frames, lambda: self.session.game, self.lights)
         if self._session is not None:
             self._session.signals = self.signals
             self._session.lights = self.lights

@@ -57,7 +57,7 @@ def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(crosslet_lexi
     messages over the simulated serial line, lights H7 and H8 in the lift colours at the
     profile's brightness, and every LED is dark once the tiles are lifted."""
     from firmware_bridge.palette import rgb
-    from firmware_bridge.sim.runner import Simulation, SimOptions
+    from firmware_bridge.sim.runner import SimOptions, Simulation
     from firmware_bridge.sim.script import parse_all
 
     options = {"bag": bag("CATERS?", "DOGINQU"), "first": 1}
