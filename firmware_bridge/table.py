@@ -143,12 +143,13 @@ def new_session(
     *,
     display: Any,
     signals: Any,
-    profile: Profile,
+    profile: Profile | None,
     labels: Any = None,
     dice: DiceSource | None = None,
     last_played: LastPlayed | None = None,
 ) -> Session[Any]:
-    """A session of ``game`` shown on ``display`` (the devices' OLED, or none)."""
+    """A session of ``game`` shown on ``display`` (the devices' OLED, or none), on the
+    board ``profile`` describes (none: a board of the game's cells and the default OLED)."""
     return Session(
         game,
         journal,
