@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from games.core import Action, Verdict
+from games.core import Action, Game, Verdict
 
 
 @dataclass(frozen=True)
@@ -62,3 +62,11 @@ class Played:
             "text": self.text,
             "points": {seat_name(p): n for p, n in enumerate(self.points)},
         }
+
+
+def mover_of(game: Game, action: Action) -> int:
+    """The seat ``action`` is credited to, judged before it is played."""
+    # An action that names its player (a rack seen, a resignation, the last
+    # passer's end of a DoubleCross game) is that player's, whoever is to move.
+    player: int = getattr(action, "player", game.to_move)
+    return player

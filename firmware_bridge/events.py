@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hardware.board import BoardSettled, BoardStatus
-from hardware.buttons import ButtonEvent
+from hardware.board import BoardSettled, BoardStatus, ButtonEvent
 
 __all__ = ["BoardSettled", "BoardStatus", "BoardWait", "ButtonEvent", "Event", "Tick"]
 

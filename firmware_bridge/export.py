@@ -10,10 +10,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+from .facts import Facts
 from .journal import GameRecord, Journal
 from .kits import find_kit
 from .replay import journaled_game, replay_entries
-from .session import Session
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
@@ -25,10 +25,9 @@ def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
 def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
     kit = find_kit(record.game)
     game = kit.new_game(record.players, random.Random(record.seed), record.options)
-    # A session without display or signals only to word each move as the table did.
-    session = Session(game, journal, record.id, kit.make_referee)
+    # The game's view words each move as the table did; no table is needed for it.
+    words = kit.make_referee(game, Facts(record=record)).view
     moves: list[dict[str, Any]] = []
-    words = session.referee.view
     for entry, mover, verdict in replay_entries(journal, record.id, game, words.before_play):
         points = verdict.points(game.players)
         moves.append(

@@ -24,6 +24,30 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import quote
 
+from .game_record import GameRecord
+
+__all__ = [
+    "CACHE_KIB",
+    "CHECKPOINT_EVERY",
+    "COLUMNS",
+    "GAME_COLUMNS",
+    "KINDS",
+    "LOW_SPACE_BYTES",
+    "SCHEMA",
+    "SCHEMA_VERSION",
+    "Entry",
+    "GameRecord",
+    "GameSummary",
+    "Journal",
+    "JournalDamaged",
+    "JournalError",
+    "JournalFull",
+    "check_writable",
+    "current_options",
+    "open_or_set_aside",
+    "set_aside",
+]
+
 SCHEMA_VERSION = 2
 """The journal's layout, kept in ``PRAGMA user_version``.
 
@@ -100,19 +124,6 @@ class JournalDamaged(JournalError):
 
 class JournalFull(JournalError):
     """The disk is full: the input was not written, and can be written again later."""
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    id: int
-    game: str
-    players: int
-    seed: int
-    options: dict[str, Any]
-    profile: str
-    started: str
-    finished: str | None
-    outcome: dict[str, Any] | None
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,13 @@ import tempfile
 import zlib
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from games.lexicon import Lexicon, LexiconError, Progress, normalise_word_list
-from games.movegen import BadGeneratorData, MoveGenerator
 from hardware.clock import Clock, SystemClock
+
+if TYPE_CHECKING:
+    from games.movegen import MoveGenerator
 
 __all__ = [
     "SHIPPED_LIST_MD5",
@@ -147,6 +149,10 @@ def load_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGener
     Building it takes a second or two and, at its peak, far more memory than the
     loaded generator; a cached one loads in a tenth of a second.
     """
+    # Here, not above: a game that judges words needs the lexicon at its start, and
+    # the move generator only once a hint or a computer player asks for one.
+    from games.movegen import BadGeneratorData, MoveGenerator
+
     directory = cache_dir if cache_dir is not None else default_cache_dir()
     file = generator_path(directory, lexicon.checksum)
     try:

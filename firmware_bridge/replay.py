@@ -8,18 +8,19 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from games.core import Action, Game, GameError, Verdict
+from games.core import Game, GameError, Verdict
 
+from .decisions import mover_of
 from .journal import Entry, GameRecord, Journal, JournalDamaged, JournalError
 
-
-def mover_of(game: Game, action: Action) -> int:
-    """The seat ``action`` is credited to, judged before it is played."""
-    # An action that names its player (a rack seen, a resignation, the last
-    # passer's end of a DoubleCross game) is that player's, whoever is to move.
-    player: int = getattr(action, "player", game.to_move)
-    return player
-
+__all__ = [
+    "computer_seats",
+    "in_force",
+    "journaled_game",
+    "mover_of",
+    "replay_action",
+    "replay_entries",
+]
 
 def in_force(entries: Iterable[Entry], where: str) -> list[Entry]:
     """The action entries that still stand: a take-back entry withdraws the actions it

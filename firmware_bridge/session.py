@@ -25,7 +25,7 @@ from wiring.profile import Profile
 from .computer import Computer
 from .decisions import Commit, Confirm, Decision, Played, TakeBack
 from .events import BoardWait, ButtonEvent, Event, Tick
-from .facts import Facts
+from .facts import Dice, Facts
 from .fixes import Fix
 from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
 from .layout import PAGE_S, Layout, draw_layout, lay_out
@@ -231,7 +231,7 @@ class Session(Generic[G]):
         return self.facts.profile
 
     @property
-    def dice(self) -> DiceSource:
+    def dice(self) -> Dice:
         return self.facts.dice
 
     @property

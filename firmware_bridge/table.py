@@ -173,14 +173,15 @@ def new_session(
     *,
     display: Any,
     signals: Any,
-    profile: Profile,
+    profile: Profile | None,
     labels: Any = None,
     dice: DiceSource | None = None,
     last_played: LastPlayed | None = None,
     lights: LightSink | None = None,
 ) -> Session[Any]:
-    """A session of ``game`` shown on ``display`` (the devices' OLED, or none), its
-    lights on ``lights`` (the devices' LED chain; none until the devices are open)."""
+    """A session of ``game`` shown on ``display`` (the devices' OLED, or none), on the
+    board ``profile`` describes (none: a board of the game's cells and the default OLED),
+    its lights on ``lights`` (the devices' LED chain; none until the devices are open)."""
     session: Session[Any] = Session(
         game,
         journal,

@@ -1,4 +1,6 @@
-"""What every sensor board gives the daemon: settled observations and link status.
+"""What every sensor board gives the daemon: settled observations and link status,
+and the button station its presses. Plain values and protocols, no I/O: the referees
+and views read them without importing any device.
 
 An observation maps each non-empty cell to what its sensor says: ``OCCUPIED`` for
 an occupancy switch, or the tag id (upper-case hex) an RFID reader read.
@@ -47,6 +49,14 @@ class BoardSyncFailed:
 
 
 BoardEvent = BoardSettled | BoardStatus | BoardSynced | BoardSyncFailed
+
+
+@dataclass(frozen=True)
+class ButtonEvent:
+    """A button was pressed and released; ``long`` if held for at least the hold time."""
+
+    name: str
+    long: bool
 
 
 class SensorBoard(Protocol):

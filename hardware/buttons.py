@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from hardware.board import ButtonEvent
 from hardware.clock import Clock, FakeClock
 from wiring.profile import ButtonWiring
 
@@ -15,13 +15,7 @@ if TYPE_CHECKING:
     from gpiozero import Button
     from gpiozero.pins.mock import MockFactory
 
-
-@dataclass(frozen=True)
-class ButtonEvent:
-    """A button was pressed and released; ``long`` if held for at least the hold time."""
-
-    name: str
-    long: bool
+__all__ = ["ButtonEvent", "ButtonStation", "SimButtons"]
 
 
 def _check_name(wiring: ButtonWiring, name: str) -> int:

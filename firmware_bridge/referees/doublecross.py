@@ -44,11 +44,11 @@ from games.doublecross import (
 )
 from hardware.board import OCCUPIED
 
+from ..decisions import mover_of
 from ..events import ButtonEvent
 from ..facts import Facts
 from ..fixes import Fix
 from ..referee import Referee, TagReader, cells_seen
-from ..replay import mover_of
 from .doublecross_turn import (
     COLUMN_MENU,
     MARKERS_FIRST,

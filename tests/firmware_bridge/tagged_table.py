@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from firmware_bridge.journal import Journal
 from firmware_bridge.referee import Referee
-from firmware_bridge.session import Session
 from firmware_bridge.tags import TagTable
 from games.core import Game
 from hardware.board import OCCUPIED, BoardSettled
+
+from ..tables import on_table
 
 
 class TaggedTable:
@@ -26,10 +26,11 @@ class TaggedTable:
     ) -> None:
         self.tags = TagTable()
         self.rfid = rfid
-        journal = Journal(":memory:")
-        game_id = journal.new_game(game.name, game.players, 1, {}, profile)
-        self.session = Session(
-            game, journal, game_id, make_referee, labels=self.tags.lookup if rfid else None
+        self.session = on_table(
+            game,
+            journaled_as=profile,
+            referee=make_referee,
+            labels=self.tags.lookup if rfid else None,
         )
         self.board: dict[str, str] = {}
         self._next = 1

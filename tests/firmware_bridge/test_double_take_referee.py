@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from firmware_bridge.journal import Journal
 from firmware_bridge.referees.double_take import DoubleTakeReferee
-from firmware_bridge.session import Session
 from games.core import Pass, Resign
 from games.double_take import GREEN, RED, DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
+
+from ..tables import on_table
 
 
 def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
     # Red has no piece left to move: the power went before its pass was journaled.
     pieces = dict.fromkeys(("h3", "e6", "f5", "a2", "f3"), GREEN)
     game = DoubleTake.from_position(pieces, RED)
-    journal = Journal(":memory:")
-    session = Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee)
+    session = on_table(game)
+    journal = session.journal
     session.handle(BoardSettled(dict.fromkeys(game.layout(), OCCUPIED)))
     assert game.history == [Pass()]
     assert [e.payload for e in journal.entries(session.game_id)] == [Pass().to_dict()]
@@ -25,8 +25,7 @@ def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
 
 def test_footprints_follow_the_position_move_after_move() -> None:
     game = DoubleTake()
-    journal = Journal(":memory:")
-    session = Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee)
+    session = on_table(game)
     referee = session.referee
     assert isinstance(referee, DoubleTakeReferee)
     for _ in range(12):

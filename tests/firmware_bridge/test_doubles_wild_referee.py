@@ -8,12 +8,10 @@ import pytest
 from PIL import Image, ImageDraw
 
 from firmware_bridge.dice_faces import SIZE, BattlePicture, BattleRow, RollPicture, draw_die, pips
-from firmware_bridge.journal import Journal
 from firmware_bridge.layout import render
 from firmware_bridge.referee import TAKE_BACK
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
 from firmware_bridge.screens import Screen
-from firmware_bridge.session import Session
 from firmware_bridge.sim.hands import hand_for
 from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled
@@ -21,15 +19,16 @@ from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
 from tests.firmware_bridge.test_oled_frames import check_frame
 
+from ..tables import on_table
+
 
 class Table:
     """A session on an in-memory journal, with the board and the station in hand."""
 
     def __init__(self, game: DoublesWild) -> None:
-        self.journal = Journal(":memory:")
-        game_id = self.journal.new_game(game.name, game.players, 1, {}, "doubles-wild-gpio")
         self.dice = DiceSource.seeded(1)
-        self.session = Session(game, self.journal, game_id, DoublesWildReferee, dice=self.dice)
+        self.session = on_table(game, journaled_as="doubles-wild-gpio", dice=self.dice)
+        self.journal = self.session.journal
         self.game = game
         self.board = dict.fromkeys(game.layout(), OCCUPIED)
         self.settle()
@@ -252,7 +251,7 @@ def test_restart_after_a_won_battle_asks_for_the_swap_again() -> None:
     t = battle_table()
     for faces in ((6, 6, 6), (1, 1, 1), (6, 6, 6), (1, 1, 1)):
         t.roll(*faces)
-    again = Session(t.game, t.journal, t.session.game_id, DoublesWildReferee)
+    again = on_table(t.game, journal=t.journal, game_id=t.session.game_id)
     referee = again.referee
     assert isinstance(referee, DoublesWildReferee)
     assert referee.turn.swap is not None and referee.turn.swap.cell == "r7c5"

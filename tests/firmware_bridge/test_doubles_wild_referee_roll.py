@@ -24,12 +24,12 @@ from firmware_bridge.layout import render
 from firmware_bridge.loop import Loop
 from firmware_bridge.palette import LAST, SPOT
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.session import Session
 from games.doubles_wild import DoublesWild
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
 
+from ..tables import on_table
 from .test_oled_frames import check_frame
 
 STEP_S = 0.01
@@ -66,8 +66,6 @@ class Table:
 
     def __init__(self, board: Mapping[str, str] | None = None) -> None:
         game = DoublesWild.from_position(board or {}, to_move=0)
-        journal = Journal(":memory:")
-        game_id = journal.new_game(game.name, game.players, 1, {}, "doubles-wild-gpio")
         self.dice = DiceSource.seeded(1)
         self.rolls: list[int] = []
         roll = self.dice.roll
@@ -78,8 +76,8 @@ class Table:
 
         self.dice.roll = counted  # type: ignore[method-assign]
         self.display = Display()
-        self.session = Session(
-            game, journal, game_id, DoublesWildReferee, display=self.display, dice=self.dice
+        self.session = on_table(
+            game, journaled_as="doubles-wild-gpio", display=self.display, dice=self.dice
         )
         self.ticks: list[float] = []
         handle = self.session.handle
@@ -229,9 +227,8 @@ def test_a_battle_roll_tumbles_the_dice_not_kept(update_golden: bool) -> None:
 
 def test_a_session_without_a_display_shows_the_settled_dice_at_once() -> None:
     game = DoublesWild()
-    journal = Journal(":memory:")
     dice = DiceSource.seeded(1)
-    session = Session(game, journal, 1, DoublesWildReferee, dice=dice)
+    session = on_table(game, journal=Journal(":memory:"), game_id=1, dice=dice)
     dice.load((3, 4, 2, 3))
     session.handle(ButtonEvent("roll", False))
     assert not session.wants_ticks()

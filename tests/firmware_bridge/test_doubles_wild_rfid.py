@@ -6,10 +6,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from firmware_bridge.journal import Journal
 from firmware_bridge.layout import render
 from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.session import Session
 from firmware_bridge.sim.hands import hand_for
 from firmware_bridge.sim.hands.doubles_wild import SWEEP_WAIT_S
 from games.core import Piece
@@ -19,6 +17,8 @@ from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
 from tests.firmware_bridge.test_oled_frames import check_frame
 from wiring.loader import load_profile
+
+from ..tables import on_table
 
 TAGS = {f"0000000{i + 1}": colour for i, colour in enumerate(COLOURS)}
 """One enrolled tag per colour (the simulated board reads each ball's own tag)."""
@@ -32,18 +32,15 @@ class TagTable:
     """A session on the RFID profile whose board reports each ball's tag."""
 
     def __init__(self, game: DoublesWild, profile: str = "doubles-wild-rfid-pico") -> None:
-        self.journal = Journal(":memory:")
-        game_id = self.journal.new_game(game.name, game.players, 1, {}, profile)
         self.dice = DiceSource.seeded(1)
-        self.session = Session(
+        self.session = on_table(
             game,
-            self.journal,
-            game_id,
-            DoublesWildReferee,
+            journaled_as=profile,
             labels=LABELS.get,
             dice=self.dice,
             profile=load_profile(profile),
         )
+        self.journal = self.session.journal
         self.game = game
         self.board = {cell: TAG[piece.label] for cell, piece in game.layout().items()}
         self.settle()
@@ -210,11 +207,10 @@ def test_swap_lifted_first_still_ends_when_the_attackers_colour_is_read() -> Non
 def test_restart_after_a_won_battle_sees_the_swap_already_done() -> None:
     t = won_battle()
     t.place("r7c5", "blue")
-    again = Session(
+    again = on_table(
         t.game,
-        t.journal,
-        t.session.game_id,
-        DoublesWildReferee,
+        journal=t.journal,
+        game_id=t.session.game_id,
         labels=LABELS.get,
         profile=load_profile("doubles-wild-rfid-pico"),
     )

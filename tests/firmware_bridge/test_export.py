@@ -8,19 +8,17 @@ import pytest
 
 from firmware_bridge.export import export_game
 from firmware_bridge.journal import Journal, JournalError
-from firmware_bridge.referees.double_take import DoubleTakeReferee
-from firmware_bridge.session import Session
 from games.core import Resign
 from games.double_take import DoubleTake
+
+from ..tables import on_table
 
 
 def test_an_action_naming_its_player_is_exported_as_that_players(tmp_path: Path) -> None:
     path = tmp_path / "g.sqlite"
     with Journal(path) as journal:
         game = DoubleTake()
-        session = Session(
-            game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee
-        )
+        session = on_table(game, journal=journal)
         assert game.to_move == 0
         session.commit(Resign(1))
         assert session.last_move is not None

@@ -16,10 +16,11 @@ import pytest
 from firmware_bridge.decisions import Commit
 from firmware_bridge.events import Tick
 from firmware_bridge.journal import Journal, JournalFull
-from firmware_bridge.referees.double_take import DoubleTakeReferee
-from firmware_bridge.session import RETRY_FULL_DISK_S, Session
+from firmware_bridge.session import RETRY_FULL_DISK_S
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
+
+from ..tables import on_table
 
 
 def fill_the_disk(journal: Journal) -> None:
@@ -74,8 +75,8 @@ def test_an_append_on_a_full_disk_says_so_and_records_nothing(tmp_path: Path) ->
 def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "j.sqlite")
     game = DoubleTake()
-    game_id = journal.new_game(game.name, 2, 1, {}, "sim")
-    session = Session(game, journal, game_id, DoubleTakeReferee)
+    session = on_table(game, journal=journal, journaled_as="sim")
+    game_id = session.game_id
     shown: list[tuple[int, int, str]] = []
     session.listeners.append(
         lambda s: shown.append((s["moves_played"], len(actions(journal, game_id)), s["oled"][0]))
@@ -114,8 +115,8 @@ def test_board_changes_while_the_disk_is_full_are_played_after_the_held_move(
 ) -> None:
     journal = Journal(tmp_path / "j.sqlite")
     game = DoubleTake()
-    game_id = journal.new_game(game.name, 2, 1, {}, "sim")
-    session = Session(game, journal, game_id, DoubleTakeReferee)
+    session = on_table(game, journal=journal, journaled_as="sim")
+    game_id = session.game_id
     board = dict.fromkeys(game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
     fill_the_disk(journal)
@@ -140,8 +141,8 @@ def test_a_move_whose_save_fails_is_undone_and_never_shown(tmp_path: Path) -> No
     goes back to what the journal holds and the move is played again later."""
     path = tmp_path / "j.sqlite"
     journal = Journal(path)
-    game_id = journal.new_game("double-take", 2, 1, {}, "sim")
-    session = Session(DoubleTake(), journal, game_id, DoubleTakeReferee)
+    session = on_table(DoubleTake(), journal=journal, journaled_as="sim")
+    game_id = session.game_id
     saved = Journal(path, read_only=True)  # another reader sees only what was committed
     shown: list[tuple[int, int]] = []
     session.listeners.append(lambda s: shown.append((s["moves_played"], len(actions(saved, 1)))))
@@ -219,8 +220,7 @@ def test_events_held_stay_held_when_a_later_save_fails_before_their_retry(
     """A board status is handled at once, also while events wait; if what it sets off
     cannot be saved either, the events already waiting are still played later."""
     journal = Journal(tmp_path / "j.sqlite")
-    game_id = journal.new_game("double-take", 2, 1, {}, "sim")
-    session = Session(DoubleTake(), journal, game_id, DoubleTakeReferee)
+    session = on_table(DoubleTake(), journal=journal, journaled_as="sim")
     board = dict.fromkeys(session.game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
     fill_the_disk(journal)

@@ -6,12 +6,12 @@ from typing import Any
 
 from firmware_bridge.events import ButtonEvent, Tick
 from firmware_bridge.facts import Facts
-from firmware_bridge.journal import Journal
 from firmware_bridge.loop import Loop
 from firmware_bridge.referees.double_take import DoubleTakeReferee
-from firmware_bridge.session import Session
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+
+from ..tables import on_table
 
 
 class Board:
@@ -42,9 +42,7 @@ class TickingReferee(DoubleTakeReferee):
 
 
 def make_loop() -> tuple[Loop, Board, TickingReferee]:
-    game = DoubleTake()
-    journal = Journal(":memory:")
-    session = Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), TickingReferee)
+    session = on_table(DoubleTake(), referee=TickingReferee)
     board = Board()
     referee = session.referee
     assert isinstance(referee, TickingReferee)

@@ -11,13 +11,13 @@ import pytest
 from PIL import Image, ImageChops
 
 from firmware_bridge.events import ButtonEvent
-from firmware_bridge.journal import Journal
 from firmware_bridge.layout import render
-from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.screens import Screen
 from firmware_bridge.session import Session
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
+
+from ..tables import on_table
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -36,9 +36,7 @@ def check_frame(image: Image.Image, name: str, update: bool) -> None:
 
 
 def session_for(game: DoubleTake) -> tuple[Session, dict[str, str]]:
-    journal = Journal(":memory:")
-    game_id = journal.new_game(game.name, 2, 1, {}, "sim")
-    session = Session(game, journal, game_id, DoubleTakeReferee)
+    session = on_table(game, journaled_as="sim")
     board = dict.fromkeys(game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
     return session, board

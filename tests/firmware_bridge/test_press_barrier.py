@@ -10,9 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from firmware_bridge.events import BoardWait, ButtonEvent, Event
-from firmware_bridge.journal import Journal
 from firmware_bridge.loop import READING_AFTER_S, Loop
-from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.session import Session
 from games.double_take import DoubleTake
 from hardware.board import (
@@ -22,6 +20,8 @@ from hardware.board import (
     BoardSynced,
     BoardSyncFailed,
 )
+
+from ..tables import on_table
 
 
 class SyncingBoard:
@@ -178,9 +178,7 @@ def test_a_board_without_barriers_hands_presses_on_at_once() -> None:
 
 
 def session() -> Session[DoubleTake]:
-    game = DoubleTake()
-    journal = Journal(":memory:")
-    return Session(game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee)
+    return on_table(DoubleTake())
 
 
 def test_the_session_says_it_is_reading_the_board_then_shows_the_game_again() -> None:

@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from firmware_bridge.journal import Journal
-from firmware_bridge.referees.double_take import DoubleTakeReferee
 from firmware_bridge.session import Session
 from games.core import Resign
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
+from ..tables import on_table
+
 
 def make() -> tuple[Session, Journal]:
-    game = DoubleTake()
-    journal = Journal(":memory:")
-    return Session(
-        game, journal, journal.new_game(game.name, 2, 1, {}, "t"), DoubleTakeReferee
-    ), journal
+    session = on_table(DoubleTake())
+    return session, session.journal
 
 
 def test_fixes_look_only_at_the_games_own_cells() -> None:
@@ -94,15 +92,8 @@ class RecordedSignals:
 
 def test_the_last_action_of_a_game_sounds_game_over_not_accepted() -> None:
     game = DoubleTake()
-    journal = Journal(":memory:")
     signals = RecordedSignals()
-    session = Session(
-        game,
-        journal,
-        journal.new_game(game.name, 2, 1, {}, "t"),
-        DoubleTakeReferee,
-        signals=signals,
-    )
+    session = on_table(game, signals=signals)
     session.commit(Resign(0))
     assert game.outcome is not None
     assert signals.calls[-1] == "game over"
