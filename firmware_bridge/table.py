@@ -12,6 +12,7 @@ or its dummy) and, in simulation, the serial port of the simulated Pico.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -178,15 +179,17 @@ def new_session(
     dice: DiceSource | None = None,
     last_played: LastPlayed | None = None,
     lights: LightSink | None = None,
+    referee: Callable[..., Any] | None = None,
 ) -> Session[Any]:
     """A session of ``game`` shown on ``display`` (the devices' OLED, or none), on the
     board ``profile`` describes (none: a board of the game's cells and the default OLED),
-    its lights on ``lights`` (the devices' LED chain; none until the devices are open)."""
+    its lights on ``lights`` (the devices' LED chain; none until the devices are open),
+    refereed by the kit's referee unless ``referee`` makes another (a test's stand-in)."""
     session: Session[Any] = Session(
         game,
         journal,
         game_id,
-        kit.make_referee,
+        referee if referee is not None else kit.make_referee,
         display=display,
         signals=signals,
         labels=labels,

@@ -6,7 +6,6 @@ game's own referee or a stand-in, seeded dice."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from firmware_bridge.facts import Facts
@@ -47,8 +46,6 @@ def on_table(
     if game_id is None:
         game_id = journal.new_game(game.name, game.players, 1, {}, journaled_as)
     kit = find_kit(game.name)
-    if referee is not None:
-        kit = replace(kit, make_referee=referee)
     session: Session[G] = new_session(
         kit,
         game,
@@ -60,5 +57,6 @@ def on_table(
         labels=labels,
         dice=dice,
         last_played=last_played,
+        referee=referee,
     )
     return session

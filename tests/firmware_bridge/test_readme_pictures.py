@@ -1,8 +1,10 @@
-"""The README shows, for each game, an OLED frame and a board picture the program drew.
+"""The README shows, for each game, an OLED frame, the lights under the squares and a
+board picture the program drew.
 
 ``pytest --update-golden tests/firmware_bridge/test_readme_pictures.py`` draws them
-again: a seeded computer game is simulated with ``tabletop sim --frames`` (the frame a
-third of the way through the game is shown 4× larger), and its journal is drawn by
+again: a seeded computer game is simulated with ``tabletop sim --frames`` (the OLED frame
+a third of the way through the game is shown 4× larger, and the board with its lit
+squares at the computer's move a third of the way through), and its journal is drawn by
 ``tabletop show --png``.
 """
 
@@ -11,12 +13,16 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
-from firmware_bridge.board_png import CELL
+from firmware_bridge.board_png import CELL, board_png
 from firmware_bridge.cli import main
 from firmware_bridge.kits import find_kit
+from firmware_bridge.lights import position_lights
+from firmware_bridge.palette import FROM, TO
+from firmware_bridge.replay import in_force, journaled_game, replay_action
 from firmware_bridge.spectate.geometry import geometry
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,9 +42,34 @@ def draw(name: str, seed: int, work: Path) -> None:
     big = frame.resize((frame.width * SCALE, frame.height * SCALE), Image.Resampling.NEAREST)
     IMG.mkdir(parents=True, exist_ok=True)
     big.convert("1").save(IMG / f"oled-{name}.png", optimize=True)
+    lights_at_a_third(journal).save(IMG / f"lights-{name}.png", optimize=True)
     out = io.StringIO()
     show = ["show", "--journal", str(journal), "--png", str(IMG / f"board-{name}.png")]
     assert main(show, out=out) == 0
+
+
+def lights_at_a_third(path: Path) -> Image.Image:
+    """The board from a third of the way through the journaled game, at the first
+    computer's move there that moves a piece, lit as the table lights it when the seat to
+    move is the computer's: its move from and to, the last move dimly."""
+    with journaled_game(path) as (journal, record):
+        kit = find_kit(record.game)
+        game = kit.new_game(record.players, random.Random(record.seed), record.options)
+        actions = [e for e in in_force(journal.entries(record.id), str(path)) if e.kind == "action"]
+        before: dict[str, Any] = {}
+        lit: dict[str, str] = {}
+        for entry in actions:
+            if len(game.history) >= len(actions) // 3:
+                lit = dict(position_lights(game, {game.to_move}, record.seed, before))
+                if set(lit.values()) & {FROM, TO}:
+                    break
+            before = dict(game.layout())
+            replay_action(game, entry.payload, str(path))
+    assert set(lit.values()) & {FROM, TO}, f"{record.game}: no computer's move lit"
+    seats = [game.seat_name(p) for p in range(game.players)]
+    title = f"{game.title}: computer's move"
+    layout = game.state_dict()["layout"]
+    return board_png(geometry(game), layout, seats, title=title, scores=game.scores(), leds=lit)
 
 
 def test_the_readme_shows_an_oled_frame_and_a_board_for_every_game(
@@ -51,7 +82,8 @@ def test_the_readme_shows_an_oled_frame_and_a_board_for_every_game(
     for name, seed in SEEDS.items():
         oled = IMG / f"oled-{name}.png"
         board = IMG / f"board-{name}.png"
-        for picture in (oled, board):
+        lights = IMG / f"lights-{name}.png"
+        for picture in (oled, board, lights):
             assert f"]({picture.relative_to(ROOT).as_posix()})" in readme, picture.name
             assert picture.exists(), f"{picture.name}: run pytest --update-golden on this file"
         frame = Image.open(oled)
