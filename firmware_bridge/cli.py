@@ -49,7 +49,11 @@ def _add_sim(sub: Any) -> None:
     p.add_argument("--profile", help="the simulated board (default: the game's own)")
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object per change")
-    p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
+    p.add_argument(
+        "--frames",
+        type=Path,
+        help="write every new OLED frame here as a PNG, and the lit board at each change",
+    )
     p.add_argument(
         "--journal", type=Path, help="keep the game in this SQLite file (resumes if unfinished)"
     )
