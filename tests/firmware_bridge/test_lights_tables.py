@@ -85,3 +85,24 @@ def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(crosslet_lexi
         assert board.lights(chain.chain) == {}
     finally:
         sim.close()
+
+
+def test_the_simulators_frames_draw_the_board_at_every_change_of_the_lights(
+    tmp_path: Path,
+) -> None:
+    from PIL import Image
+
+    from firmware_bridge.board_png import CELL
+
+    frames = tmp_path / "frames"
+    argv = ["sim", "--game", "double-take", "--seed", "2", "--frames", str(frames)]
+    assert main(argv, out=io.StringIO()) == 0
+    lit = sorted(frames.glob("lights-*.png"))
+    oled = sorted(frames.glob("frame-*.png"))
+    assert oled and lit, "the OLED's frames and the lights' pictures are both written"
+    assert lit[0].name == "lights-00001.png"
+    board = Image.open(lit[len(lit) // 2])
+    assert board.width >= 8 * CELL and board.height > 8 * CELL
+    # Every move lights its squares (the last move at least), so the lights change
+    # about once a move: a 67-move game gives dozens of pictures, not one.
+    assert len(lit) > 20
