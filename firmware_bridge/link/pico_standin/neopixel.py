@@ -3,7 +3,10 @@ holds what the firmware wrote to it, for the simulated board to read back.
 
 ``NeoPixel(pin, n)`` as on the Pico: ``chain[i] = (r, g, b)`` sets one LED in the
 buffer, ``write()`` sends the buffer to the LEDs; ``shown`` is what the LEDs show
-since the last write (the buffer at that moment), and ``writes`` counts them.
+since the last write (the buffer at that moment, red, green, blue per LED), and
+``writes`` counts them. Both buffers are made once, as the real module makes its
+one: a write allocates nothing, so the stand-in does not eat into the Pico-sized
+heap the firmware is tested in.
 """
 
 chains = []
@@ -18,7 +21,7 @@ class NeoPixel:
         self.n = n
         self.bpp = bpp
         self.buf = bytearray(n * bpp)
-        self.shown = [(0, 0, 0)] * n
+        self.shown = bytearray(n * 3)
         self.writes = 0
         chains.append(self)
 
@@ -39,10 +42,16 @@ class NeoPixel:
             self[i] = value
 
     def write(self):
-        self.shown = [self[i] for i in range(self.n)]
+        buf, shown, order, bpp = self.buf, self.shown, self.ORDER, self.bpp
+        for i in range(self.n):
+            at = i * bpp
+            shown[3 * i] = buf[at + order[0]]
+            shown[3 * i + 1] = buf[at + order[1]]
+            shown[3 * i + 2] = buf[at + order[2]]
         self.writes += 1
 
 
 def shown():
-    """What the newest chain shows, one (r, g, b) per LED (none before a chain is built)."""
-    return chains[-1].shown if chains else []
+    """What the newest chain shows: red, green, blue per LED in chain order (empty
+    before a chain is built)."""
+    return chains[-1].shown if chains else b""

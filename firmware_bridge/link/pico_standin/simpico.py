@@ -17,6 +17,7 @@ out), then after each pass ``D heap_used heap_free pass_us fields_on bytes_writt
 is answered ``L`` and the chain's colours, six hex digits an LED in chain order.
 """
 
+import binascii
 import gc
 import sys
 import time
@@ -119,7 +120,7 @@ class Clock:
             if line[0] == "Q":
                 sys.exit(0)
             if line[0] == "L":
-                _say("L " + "".join("%02x%02x%02x" % rgb for rgb in neopixel.shown()))
+                _say("L " + binascii.hexlify(neopixel.shown()).decode())
                 continue
             _apply(line)
 
