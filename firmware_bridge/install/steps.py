@@ -1,0 +1,54 @@
+"""The steps a plan of the installer is made of: a file to write or remove, a command to run."""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+
+@dataclass(frozen=True)
+class WriteFile:
+    """Write ``text`` to ``path`` (a path on the target system) with ``mode``."""
+
+    path: PurePosixPath
+    text: str
+    mode: int | None
+    """None keeps the file's mode (the Pi's boot folder is FAT: it has none)."""
+    why: str
+
+    def describe(self) -> str:
+        mode = "" if self.mode is None else f" (mode {self.mode:04o})"
+        return f"write {self.path}{mode}: {self.why}"
+
+
+@dataclass(frozen=True)
+class Remove:
+    """Remove the file or folder ``path``."""
+
+    path: PurePosixPath
+    why: str
+
+    def describe(self) -> str:
+        return f"remove {self.path}: {self.why}"
+
+
+@dataclass(frozen=True)
+class Run:
+    """Run a command."""
+
+    argv: tuple[str, ...]
+    why: str
+
+    def describe(self) -> str:
+        return f"run {shlex.join(self.argv)}: {self.why}"
+
+
+Step = WriteFile | Remove | Run
+
+
+@dataclass(frozen=True)
+class Plan:
+    steps: list[Step]
+    notes: list[str] = field(default_factory=list)
+    """What the user should know that no step does (a group this system lacks, a reboot)."""
