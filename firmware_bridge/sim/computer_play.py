@@ -1,0 +1,128 @@
+"""The simulator's computer play: the computer's quick hand carrying out the moves
+the OLED shows for its seats, or playing every seat to the end of a game, and setting
+a resumed game's board up as the OLED asks.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from games.core import Action, Game, Player
+
+from .interpreter import ScriptInterpreter
+from .script import Line
+from .table import SimError
+
+MAX_PLIES = 2000
+FIRMWARE_DEBOUNCE_S = 0.06
+"""Margin for the Pico's own debounce before the host's settle window starts."""
+
+
+def _out_of_turn(game: Game, players: dict[int, Player]) -> Action | None:
+    """What a seat that is not to move does now, if the rules let it and its player
+    chooses to (the last passer ending a DoubleCross game)."""
+    for seat in game.out_of_turn_seats():
+        player = players.get(seat)
+        action = player.out_of_turn(game, seat) if player is not None else None
+        if action is not None:
+            return action
+    return None
+
+
+class ComputerPlay(ScriptInterpreter):
+    """The simulated table, whose hand also plays the computer's moves."""
+
+    def play_computer_seats(self) -> None:
+        """While a computer seat is to move, carry out the move the OLED shows."""
+        if self._session is None or self.lobby is not None:
+            return
+        for _ in range(MAX_PLIES):
+            expected = self.session.expected()
+            if expected is None or self.session.game.outcome is not None:
+                return
+            if self.session.restoring:
+                self.set_up()
+            game = self.session.game
+            before = len(game.history)
+            for step in self.hand.steps(expected):
+                self._run(Line("computer", before + 1, step[0], tuple(step[1:])))
+            if len(self.session.game.history) == before:
+                raise SimError(
+                    f"the board did not take the computer's move {expected.to_dict()}: "
+                    f"{self.session.state()['oled']}"
+                )
+        raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
+
+    def _player(self, players: dict[int, Player], game: Game) -> Player:
+        """The computer player of the seat to move (made the first time it moves; a
+        new random draw every move, as the seeded games have always been played)."""
+        made = self.kit.make_player(game, random.Random(self.rng.random()))
+        return players.setdefault(game.to_move, made)
+
+    def play_computer(
+        self, max_plies: int = MAX_PLIES, choose: Callable[[Game], Action] | None = None
+    ) -> None:
+        """The computer plays every seat until the game ends.
+
+        ``choose`` picks the actions instead of the computer's players (a test that
+        replays a known game). A resumed game first gets its board set up as the
+        OLED asks, so a game stopped half-way through a move plays on.
+        """
+        players: dict[int, Player] = {}
+        plies = 0
+        # A computer's hand is quick: just long enough for each step to settle.
+        self.pace = self.profile.settle_ms / 1000 + 2 * self.interval
+        self.watch_board = True
+        if self.serial_sim is not None:
+            self.pace += FIRMWARE_DEBOUNCE_S
+            if self.serial_sim.timing is not None:
+                # The simulated Pico keeps its own time between the host's reads, so
+                # reading the link a few times per settle window shows the host every
+                # frame at most that late, for far less work (the hand waits for the
+                # board to be read before each step anyway).
+                self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 3)
+        else:
+            # The computer's hand changes the board only between steps, so scanning
+            # a few times per settle window sees exactly what scanning at the
+            # board's rate would, for far less work.
+            self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 2)
+            self.pace = self.profile.settle_ms / 1000 + 2 * self.step_s
+        self.set_up()
+        while self.session.game.outcome is None:
+            # Read each time: a take-back or a full disk gives the session a new game.
+            game = self.session.game
+            if plies >= max_plies:
+                raise SimError(f"the game did not end within {max_plies} moves")
+            expected = self.session.expected()
+            if choose is not None:
+                action = choose(game)
+            elif expected is not None:
+                action = expected  # the move the OLED shows for a computer seat
+            else:
+                action = _out_of_turn(game, players) or self._player(players, game).choose(game)
+            before = len(game.history)
+            for step in self.hand.steps(action):
+                self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
+            if len(self.session.game.history) == before:
+                raise SimError(
+                    f"the board did not take the computer's move {action.to_dict()}: "
+                    f"{self.session.state()['oled']}"
+                )
+            plies += 1
+
+    def set_up(self) -> None:
+        """Make the fixes a resumed game asks for, one by one, as a player reading the OLED."""
+        for _ in range(2 * len(self.world.cells) + 10):
+            fixes = self.session.pending_fixes() if self.session.restoring else []
+            if not fixes:
+                return
+            fix = fixes[0]
+            held = fix.cell in self.world.contents
+            if fix.action == "lift" and held:
+                self.world.lift(fix.cell)
+            elif fix.action == "place" and not held:
+                self.world.place(fix.cell, fix.piece.label if fix.piece else "piece")
+            # Otherwise the sensors have not yet reported what stands there: wait.
+            self.advance(self.pace)
+        raise SimError(f"the board could not be set up: {self.session.state()['oled']}")
