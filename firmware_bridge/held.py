@@ -12,7 +12,11 @@ RETRY_FULL_DISK_S = 1.0
 
 
 class Held:
-    """The events held by a full disk, with the board as it stood before them."""
+    """The events held by a full disk, with the board as it stood before them.
+
+    An event the journal could not take is held with every event after it; once a
+    second has passed they are delivered again, from the board as it stood before
+    them, until the journal takes them."""
 
     def __init__(self) -> None:
         self.events: list[Event] = []

@@ -27,18 +27,18 @@ from .events import BoardWait, ButtonEvent, Event, Tick
 from .facts import Facts
 from .fixes import Fix
 from .held import Held
-from .journal import GameRecord, Journal, JournalError, JournalFull
-from .layout import Layout, draw_layout, lay_out
+from .journal import Journal, JournalError, JournalFull
+from .layout import Layout
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
-from .overlap import while_waiting
 from .referee import Referee
-from .replay import computer_seats, in_force, mover_of
-from .screens import HEIGHT, WIDTH, Screen
-from .session_facts import FactsView
-from .session_screen import Pager, game_screen, led_state, table_screen
+from .replay import computer_seats, mover_of
+from .saving import Outbox
+from .screens import Screen
+from .session_facts import FactsView, record_of
+from .session_screen import Oled, game_screen, oled_size, table_screen
 from .session_signals import Display, Signals, Silent
-from .session_state import Listener, table_state
+from .session_state import Listener, Stream, played_record, table_state
 from .takeback import LastPlayed
 
 G = TypeVar("G", bound=Game)
@@ -50,17 +50,6 @@ BOARD_BUTTONS = ("ok", "back", "roll")
 """The buttons whose meaning depends on the board (ok commits, a long ok asks for a
 hint, back opens the take-back, roll starts a turn): each waits for the board to be
 read after it was pressed. Left and right only move through a menu."""
-
-
-def _nothing() -> None:
-    return None
-
-
-def _record_of(journal: Journal, game_id: int) -> GameRecord | None:
-    try:
-        return journal.game(game_id)
-    except JournalError:
-        return None
 
 
 class Session(FactsView, Generic[G]):
@@ -84,15 +73,12 @@ class Session(FactsView, Generic[G]):
         self.game_id = game_id
         self.display = display
         self.signals: Signals = signals or Silent()
+        dice, record = dice or DiceSource.system(), record_of(journal, game_id)
+        animated = display is not None
         self.facts = Facts(
-            labels=labels,
-            profile=profile,
-            dice=dice or DiceSource.system(),
-            animated=display is not None,
-            record=_record_of(journal, game_id),
+            labels=labels, profile=profile, dice=dice, animated=animated, record=record
         )
-        oled = profile.oled if profile is not None else None
-        self.size = (oled.width, oled.height) if oled is not None else (WIDTH, HEIGHT)
+        self.size = oled_size(profile)
         """The display's pixels, from the profile."""
         self.connected = True
         self.link_message = ""
@@ -105,17 +91,15 @@ class Session(FactsView, Generic[G]):
         """Called with the ``--json`` state after every change; none, and it is not built."""
         self.played: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, once it is journaled and applied."""
-        self._last_state: dict[str, Any] | None = None
-        self._pager = Pager()
-        """The screen last drawn, and when it first appeared: its pages count from then."""
-        self._led = ""
+        self._stream = Stream(self.listeners)
+        self._oled = Oled(self.size)
+        """The screen last drawn, when it first appeared, and the status LED."""
         self.lighting = Lighting()
         self._lights: LightSink = NoLights()
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
         self._held = Held()
-        self._outbox: list[Callable[[], None]] = []
-        """What is told (sounds, listeners, hooks) once the journal has saved."""
+        self._outbox = Outbox()
         self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
         self.computer = seats_.computer_for(
@@ -167,12 +151,8 @@ class Session(FactsView, Generic[G]):
         """Rebuild a game from its journal entries."""
         return Session.rebuild(journal, game_id, make_game)[0]
 
-    @staticmethod
-    def rebuild(
-        journal: Journal, game_id: int, make_game: Callable[..., Game]
-    ) -> tuple[Game, LastPlayed | None]:
-        """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
-        return takeback.rebuild(journal, game_id, make_game)
+    rebuild = staticmethod(takeback.rebuild)
+    """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
 
     # -- carrying out decisions -----------------------------------------------------
     def _carry_out(self) -> None:
@@ -195,7 +175,7 @@ class Session(FactsView, Generic[G]):
         try:
             verdict = self._commit(action)
             self._carry_out()
-            self._save(_nothing)
+            self._save(lambda: None)
         except JournalError:
             self._unsaved()
             raise
@@ -230,46 +210,24 @@ class Session(FactsView, Generic[G]):
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
-            self._outbox.append(partial(self._emit, self.state()))
+            self._outbox.append(partial(self._stream.emit, self.state()))
         self._outbox.extend(partial(hook, played) for hook in self.played)
         return verdict
 
     def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
-        return Played(
-            number=len(self.game.history),
-            mover=mover,
-            player=self.game.seat_name(mover),
-            action=action,
-            text=self.referee.view.describe(action),
-            verdict=verdict,
-            points=tuple(verdict.points(self.game.players)),
-        )
+        return played_record(self.game, self.referee.view.describe, mover, action, verdict)
 
     def _take_back(self) -> None:
-        """Withdraw the last action (with the automatic ones after it, such as a pass
-        the table made for a player who could not move), journal the take-back as an
-        entry of its own, and replay the game without them: the game is deterministic
-        from its seed, so no engine needs an undo. The board is then set back as the
-        fixes say."""
-        game = self.game
-        standing = in_force(
-            self.journal.entries(self.game_id), f"journal {self.journal.path}, game {self.game_id}"
-        )
-        if game.outcome is not None or not standing:
-            self._reject("there is nothing to take back" if not standing else "the game is over")
-            return
+        """Take back the last action (:func:`.takeback.take_back`) and replay the game
+        without it; the board is then set back as the fixes say."""
         seats = self.computer.seats if self.computer is not None else frozenset[int]()
-        to_move = partial(
-            takeback.computer_to_move_after,
-            self.journal,
-            self.game_id,
-            game.name,
-            game.players,
-            seats,
-        )
-        undo = takeback.withdrawn(standing, game.history, self.referee.automatic, to_move)
-        self.journal.append(self.game_id, "takeback", {"undo": undo})
-        self.restore_reason = takeback.reason(undo, self.facts.last)
+        auto, last = self.referee.automatic, self.facts.last
+        try:
+            reason = takeback.take_back(self.journal, self.game_id, self.game, auto, seats, last)
+        except takeback.Refused as refused:
+            self._reject(str(refused))
+            return
+        self.restore_reason = reason
         self._rebuild()
         self._outbox.append(self.signals.attention)
         self.restore_title = "Take back"
@@ -300,16 +258,14 @@ class Session(FactsView, Generic[G]):
         return event.name in BOARD_BUTTONS
 
     def wants_ticks(self) -> bool:
-        return self._held.waiting() or self._pager.page_due(self.now) or self.referee.wants_ticks()
+        return self._held.waiting() or self._oled.page_due(self.now) or self.referee.wants_ticks()
 
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.
 
         What an event plays is saved to the journal in one commit before anything of
         it is shown or told. When the journal cannot take it (a full disk) the game
-        goes back to what the journal holds, and the event is held with every event
-        after it; once a second has passed they are delivered again, from the board
-        as it stood before them, until the journal takes them.
+        goes back to what the journal holds, and the events are held (:class:`.Held`).
         """
         if isinstance(event, Tick):
             self.now = event.now
@@ -334,7 +290,7 @@ class Session(FactsView, Generic[G]):
             # Not the journal: what was played stays played, and is saved, as it
             # would have been before it was played.
             try:
-                self._save(_nothing)
+                self._save(lambda: None)
             except JournalError:
                 self._unsaved()
             raise
@@ -346,17 +302,8 @@ class Session(FactsView, Generic[G]):
         self.journal.tidy()
 
     def _save(self, meanwhile: Callable[[], T]) -> T:
-        """Save what the journal has staged, doing ``meanwhile`` on another thread while
-        the disk syncs, then tell what waited for the save; return what it returned.
-
-        ``meanwhile`` may read the session but not change the journal: the session's
-        thread is in the journal's commit while it runs.
-        """
-        done = while_waiting(self.journal.save, meanwhile) if self.journal.staged else meanwhile()
-        told, self._outbox = self._outbox, []
-        for tell in told:
-            tell()
-        return done
+        """Save, doing ``meanwhile`` as the disk syncs, then tell (:meth:`.Outbox.save`)."""
+        return self._outbox.save(self.journal, meanwhile)
 
     def _unsaved(self) -> None:
         """Go back to the game as the journal holds it: what was not saved is undone."""
@@ -392,34 +339,21 @@ class Session(FactsView, Generic[G]):
         self._carry_out()
 
     def screen(self) -> Screen:
-        return table_screen(
-            disk_full=self.disk_full,
-            connected=self.connected,
-            link_message=self.link_message,
-            board_failure=self.board_failure,
-            reading=self.reading,
-            game_screen=self._game_screen,
-        )
+        link = (self.connected, self.link_message, self.board_failure, self.reading)
+        return table_screen(self.disk_full, *link, self._game_screen)
 
     def _game_screen(self) -> Screen:
-        return game_screen(
-            self.referee.view,
-            restoring=self.restoring,
-            restore_title=self.restore_title,
-            restore_reason=self.restore_reason,
-            fixes=self.fixes,
-            note=self.note(),
-            menu_open=self.referee.menu is not None,
-            pending_fixes=self.pending_fixes,
-        )
+        restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
+        menu_open = self.referee.menu is not None
+        return game_screen(self.referee.view, *restore, self.note(), menu_open, self.pending_fixes)
 
     @property
     def layout(self) -> Layout | None:
         """The screen last drawn, as laid out (None before the first)."""
-        return self._pager.last
+        return self._oled.last
 
     def _layout(self) -> Layout:
-        return self._pager.lay_out(self.screen(), self.size, self.now)
+        return self._oled.lay_out(self.screen(), self.now)
 
     def show_first(self) -> None:
         """Hand the display the screen as it stands, before the board has been read.
@@ -430,55 +364,35 @@ class Session(FactsView, Generic[G]):
         draws the screen again (a display skips a frame identical to the last).
         """
         if self.display is not None:
-            self.display.show(draw_layout(lay_out(self.screen(), self.size, 0.0)))
+            self.display.show(self._oled.first_frame(self.screen()))
 
     def refresh(self) -> None:
         """Save what the journal has staged and show the screen as it now stands, laid
         out and drawn while the save waits for the disk."""
         layout, changed, image = self._save(self._frame)
         if changed:
-            self._pager.last = layout
+            self._oled.last = layout
             if self.display is not None:
                 self.display.show(image)
-            self._show_status()
+            # The status LED: steady when all is well, blinking while the board needs a fix.
+            led = self._oled.led_change(self.connected, self.pending_fixes)
+            if led is not None:
+                self.signals.led_status(led)
         self.lighting.show(self.leds(), self.lights)
         if self.listeners:
-            self._emit(self.state(layout))
+            self._stream.emit(self.state(layout))
 
     def _frame(self) -> tuple[Layout, bool, Any]:
         """The screen as it stands, laid out; whether it changed; its frame if so."""
-        layout = self._layout()
-        changed = layout != self._pager.last
-        image = draw_layout(layout) if changed and self.display is not None else None
-        return layout, changed, image
-
-    def _show_status(self) -> None:
-        """The status LED: steady when all is well, blinking while the board needs a fix."""
-        led = led_state(self.connected, self.pending_fixes)
-        if led != self._led:
-            self._led = led
-            self.signals.led_status(led)
-
-    def _emit(self, state: dict[str, Any]) -> None:
-        if state != self._last_state:
-            self._last_state = state
-            for listener in self.listeners:
-                listener(state)
+        return self._oled.frame(self.screen(), self.now, self.display is not None)
 
     def state(self, layout: Layout | None = None) -> dict[str, Any]:
         """Everything the ``--json`` stream reports about the table now; ``oled`` is
         the text as drawn, wrapped and on the page shown."""
         layout = layout or self._layout()
-        return table_state(
-            self.game,
-            layout,
-            fixes=self.pending_fixes(),
-            verdict=self.last_verdict,
-            move=self.last_move,
-            connected=self.connected,
-            leds=self.leds(),
-            extra=self.referee.view.extra_state(),
-        )
+        fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
+        leds, extra = self.leds(), self.referee.view.extra_state()
+        return table_state(self.game, layout, fixes, verdict, move, self.connected, leds, extra)
 
     def leds(self) -> dict[str, str]:
         """The cells lit under the squares now, cell → colour name (``lights.py``)."""

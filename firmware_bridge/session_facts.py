@@ -10,6 +10,15 @@ from wiring.profile import Profile
 
 from .decisions import Played
 from .facts import Dice, Facts
+from .journal import GameRecord, Journal, JournalError
+
+
+def record_of(journal: Journal, game_id: int) -> GameRecord | None:
+    """The game's record in ``journal``; None when the journal cannot give it."""
+    try:
+        return journal.game(game_id)
+    except JournalError:
+        return None
 
 
 class FactsView:

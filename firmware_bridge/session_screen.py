@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .fixes import Fix
-from .layout import PAGE_S, Layout, lay_out
-from .screens import Screen
+from .layout import PAGE_S, Layout, draw_layout, lay_out
+from .screens import HEIGHT, WIDTH, Screen
 from .view import View
+
+if TYPE_CHECKING:
+    from wiring.profile import Profile
 
 READING = "Reading the board…"
 
@@ -19,8 +22,13 @@ DISK_FULL_SCREEN = Screen(
 )
 
 
+def oled_size(profile: Profile | None) -> tuple[int, int]:
+    """The display's pixels, from the profile."""
+    oled = profile.oled if profile is not None else None
+    return (oled.width, oled.height) if oled is not None else (WIDTH, HEIGHT)
+
+
 def table_screen(
-    *,
     disk_full: str | None,
     connected: bool,
     link_message: str,
@@ -45,7 +53,6 @@ def table_screen(
 
 def game_screen(
     view: View[Any],
-    *,
     restoring: bool,
     restore_title: str,
     restore_reason: str,
@@ -66,12 +73,15 @@ def game_screen(
     return screen
 
 
-class Pager:
-    """The screen last drawn, and when it first appeared: its pages count from then."""
+class Oled:
+    """The OLED as last drawn: the screen laid out on its pixels, when that screen
+    first appeared (its pages count from then), and the status LED's state."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.size = size
         self.last: Layout | None = None
         self.shown_at = 0.0
+        self.led = ""
 
     def page_due(self, now: float) -> bool:
         """Whether the screen shown has pages and the next one is due ``now``."""
@@ -80,12 +90,31 @@ class Pager:
             return False
         return now >= self.shown_at + (last.page + 1) * PAGE_S
 
-    def lay_out(self, screen: Screen, size: tuple[int, int], now: float) -> Layout:
+    def lay_out(self, screen: Screen, now: float) -> Layout:
         """``screen`` laid out on the page due ``now`` (a new screen starts its pages)."""
         last = self.last
         if last is None or last.screen != screen:
             self.shown_at = now
-        return lay_out(screen, size, now - self.shown_at)
+        return lay_out(screen, self.size, now - self.shown_at)
+
+    def first_frame(self, screen: Screen) -> Any:
+        """``screen``'s first page, drawn."""
+        return draw_layout(lay_out(screen, self.size, 0.0))
+
+    def frame(self, screen: Screen, now: float, drawn: bool) -> tuple[Layout, bool, Any]:
+        """``screen`` laid out at ``now``; whether it changed; its frame if so and ``drawn``."""
+        layout = self.lay_out(screen, now)
+        changed = layout != self.last
+        image = draw_layout(layout) if changed and drawn else None
+        return layout, changed, image
+
+    def led_change(self, connected: bool, pending_fixes: Callable[[], list[Fix]]) -> str | None:
+        """The status LED's new state, if it changes (see :func:`led_state`)."""
+        led = led_state(connected, pending_fixes)
+        if led == self.led:
+            return None
+        self.led = led
+        return led
 
 
 def led_state(connected: bool, pending_fixes: Callable[[], list[Fix]]) -> str:

@@ -1,13 +1,14 @@
-"""The ``--json`` state: what the stream reports about the table, and telling the
-listeners when it changes."""
+"""The ``--json`` state: what the stream reports about the table (with the record of
+an accepted action it and the hooks are told), told to its listeners when it changes."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from games.core import Game, Verdict
+from games.core import Action, Game, Verdict
 
+from .decisions import Played
 from .fixes import Fix
 from .layout import Layout
 
@@ -17,7 +18,6 @@ Listener = Callable[[dict[str, Any]], None]
 def table_state(
     game: Game,
     layout: Layout,
-    *,
     fixes: list[Fix],
     verdict: Verdict | None,
     move: dict[str, Any] | None,
@@ -42,6 +42,35 @@ def table_state(
         "leds": leds,
         **extra,
     }
+
+
+def played_record(
+    game: Game, describe: Callable[[Action], str], mover: int, action: Action, verdict: Verdict
+) -> Played:
+    """The record of ``action``, the last of ``game``'s history, credited to ``mover``."""
+    return Played(
+        number=len(game.history),
+        mover=mover,
+        player=game.seat_name(mover),
+        action=action,
+        text=describe(action),
+        verdict=verdict,
+        points=tuple(verdict.points(game.players)),
+    )
+
+
+class Stream:
+    """Tells ``listeners`` each state that differs from the last one told."""
+
+    def __init__(self, listeners: list[Listener]) -> None:
+        self.listeners = listeners
+        self.last: dict[str, Any] | None = None
+
+    def emit(self, state: dict[str, Any]) -> None:
+        if state != self.last:
+            self.last = state
+            for listener in self.listeners:
+                listener(state)
 
 
 def verdict_dict(game: Game, verdict: Verdict) -> dict[str, Any]:

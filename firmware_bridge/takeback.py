@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 
 from games.core import Action, Game, Verdict
 
 from .decisions import Played
 from .journal import Entry, Journal
-from .replay import replay_action, replay_entries
+from .replay import in_force, replay_action, replay_entries
 
 LastPlayed = tuple[int, Action, Verdict]
 """An accepted action with the seat it is credited to and its verdict."""
@@ -30,6 +31,33 @@ def rebuild(
         # over; left so, the ended game would be resumed at every start.
         journal.finish(game_id, game.outcome.to_dict())
     return game, last
+
+
+class Refused(Exception):
+    """There is nothing to take back, or the game is over: the reason is the message."""
+
+
+def take_back(
+    journal: Journal,
+    game_id: int,
+    game: Game,
+    automatic: Callable[[Action], bool],
+    seats: frozenset[int],
+    last: Played | None,
+) -> str:
+    """Journal the take-back of ``game``'s last action (with the automatic ones after
+    it, such as a pass the table made for a player who could not move) as an entry of
+    its own; return what the set-up screen says was taken back. The game is then
+    replayed without them (:func:`rebuild`): it is deterministic from its seed, so no
+    engine needs an undo. Raises Refused, journaling nothing, when nothing can be
+    taken back."""
+    standing = in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}")
+    if game.outcome is not None or not standing:
+        raise Refused("there is nothing to take back" if not standing else "the game is over")
+    to_move = partial(computer_to_move_after, journal, game_id, game.name, game.players, seats)
+    undo = withdrawn(standing, game.history, automatic, to_move)
+    journal.append(game_id, "takeback", {"undo": undo})
+    return reason(undo, last)
 
 
 def withdrawn(
