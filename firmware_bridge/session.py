@@ -145,16 +145,13 @@ class Session(FactsView, Generic[G]):
         last = self.facts.last
         return last.to_dict(self.game.seat_name) if last is not None else None
 
-    # -- building ---------------------------------------------------------------
     @staticmethod
     def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
         """Rebuild a game from its journal entries."""
         return Session.rebuild(journal, game_id, make_game)[0]
 
     rebuild = staticmethod(takeback.rebuild)
-    """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
 
-    # -- carrying out decisions -----------------------------------------------------
     def _carry_out(self) -> None:
         """Do what the referee decided; what it decides in answer comes first."""
         pending: list[Decision] = self.referee.decisions()
@@ -253,7 +250,6 @@ class Session(FactsView, Generic[G]):
         """Fixes that make the game's cells match its layout."""
         return self.referee.board_fixes()
 
-    # -- events -----------------------------------------------------------------
     def waits_for_board(self, event: ButtonEvent) -> bool:
         return event.name in BOARD_BUTTONS
 
