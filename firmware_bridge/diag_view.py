@@ -24,9 +24,7 @@ _ROW_COL = re.compile(r"^r(\d+)c(\d+)$")
 _LETTERS_NUMBER = re.compile(r"^([A-Za-z]+)(\d+)$")
 
 KEYS = "keys: o OLED test pattern · b buzzer test · l LED chase · q quit"
-KEYS_SIM = (
-    "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · l LEDs · q quit"
-)
+KEYS_SIM = "keys: 1-5 press a station button (shift: hold) · o pattern · b buzzer · l LEDs · q quit"
 
 
 def cell_text(bench: Bench, cell: str) -> str:

@@ -215,9 +215,7 @@ def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
         slots = _slots(top, size, None)
     picture_right = box.text_right if box is not None else width
     placed = tuple(
-        Line(text, LEFT, y, right)
-        for text, (y, right) in zip(lines, slots, strict=False)
-        if text
+        Line(text, LEFT, y, right) for text, (y, right) in zip(lines, slots, strict=False) if text
     )
     return Layout(screen, size, header, status, placed, box, picture_right, page, pages)
 

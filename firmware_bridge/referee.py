@@ -174,7 +174,7 @@ class Referee(ABC, Generic[G]):
         self.open_menu(Ask.BACK, title, options)
 
     def take_back(self) -> None:
-        """"take back last" was chosen: by default the session withdraws the last action."""
+        """ "take back last" was chosen: by default the session withdraws the last action."""
         self._decisions.append(TakeBack())
 
     def show_hint(self) -> None:

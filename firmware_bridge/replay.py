@@ -22,6 +22,7 @@ __all__ = [
     "replay_entries",
 ]
 
+
 def in_force(entries: Iterable[Entry], where: str) -> list[Entry]:
     """The action entries that still stand: a take-back entry withdraws the actions it
     names (they stay in the journal, so the game's whole story is kept)."""

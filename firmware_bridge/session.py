@@ -11,100 +11,48 @@ commit has returned.
 from __future__ import annotations
 
 import logging
-import random
 from collections.abc import Callable
-from dataclasses import replace
 from functools import partial
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 from games.core import Action, Game, Verdict
 from hardware.board import BoardSettled, BoardStatus
 from hardware.dice import DiceSource
 from wiring.profile import Profile
 
-from .computer import Computer
+from . import seats as seats_
+from . import takeback
 from .decisions import Commit, Confirm, Decision, Played, TakeBack
 from .events import BoardWait, ButtonEvent, Event, Tick
-from .facts import Dice, Facts
+from .facts import Facts
 from .fixes import Fix
-from .journal import Entry, GameRecord, Journal, JournalError, JournalFull
-from .layout import PAGE_S, Layout, draw_layout, lay_out
+from .held import Held
+from .journal import Journal, JournalError, JournalFull
+from .layout import Layout
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
-from .overlap import while_waiting
 from .referee import Referee
-from .replay import computer_seats, in_force, mover_of, replay_action, replay_entries
-from .screens import HEIGHT, WIDTH, Screen
+from .replay import computer_seats, mover_of
+from .saving import Outbox
+from .screens import Screen
+from .session_facts import FactsView, record_of
+from .session_screen import Oled, game_screen, oled_size, table_screen
+from .session_signals import Display, Signals, Silent
+from .session_state import Listener, Stream, played_record, table_state
+from .takeback import LastPlayed
 
 G = TypeVar("G", bound=Game)
 T = TypeVar("T")
 
 log = logging.getLogger("tabletop")
 
-RETRY_FULL_DISK_S = 1.0
-"""How often a session held by a full disk tries to save its input again."""
-
 BOARD_BUTTONS = ("ok", "back", "roll")
 """The buttons whose meaning depends on the board (ok commits, a long ok asks for a
 hint, back opens the take-back, roll starts a turn): each waits for the board to be
 read after it was pressed. Left and right only move through a menu."""
-READING = "Reading the board…"
-
-DISK_FULL_SCREEN = Screen(
-    "Disk full", "", ("Move not saved yet:", "free space on the", "SD card to go on.")
-)
 
 
-def _nothing() -> None:
-    return None
-
-
-class Display(Protocol):
-    def show(self, image: Any) -> None: ...
-
-
-class Signals(Protocol):
-    def accepted(self) -> None: ...
-
-    def rejected(self) -> None: ...
-
-    def attention(self) -> None: ...
-
-    def game_over(self) -> None: ...
-
-    def led_status(self, state: Any) -> None: ...
-
-
-class _Silent:
-    def accepted(self) -> None:
-        pass
-
-    def rejected(self) -> None:
-        pass
-
-    def attention(self) -> None:
-        pass
-
-    def game_over(self) -> None:
-        pass
-
-    def led_status(self, state: Any) -> None:
-        pass
-
-
-Listener = Callable[[dict[str, Any]], None]
-LastPlayed = tuple[int, Action, Verdict]
-"""An accepted action with the seat it is credited to and its verdict."""
-
-
-def _record_of(journal: Journal, game_id: int) -> GameRecord | None:
-    try:
-        return journal.game(game_id)
-    except JournalError:
-        return None
-
-
-class Session(Generic[G]):
+class Session(FactsView, Generic[G]):
     """Plays one game on one board."""
 
     def __init__(
@@ -124,16 +72,13 @@ class Session(Generic[G]):
         self.journal = journal
         self.game_id = game_id
         self.display = display
-        self.signals: Signals = signals or _Silent()
+        self.signals: Signals = signals or Silent()
+        dice, record = dice or DiceSource.system(), record_of(journal, game_id)
+        animated = display is not None
         self.facts = Facts(
-            labels=labels,
-            profile=profile,
-            dice=dice or DiceSource.system(),
-            animated=display is not None,
-            record=_record_of(journal, game_id),
+            labels=labels, profile=profile, dice=dice, animated=animated, record=record
         )
-        oled = profile.oled if profile is not None else None
-        self.size = (oled.width, oled.height) if oled is not None else (WIDTH, HEIGHT)
+        self.size = oled_size(profile)
         """The display's pixels, from the profile."""
         self.connected = True
         self.link_message = ""
@@ -146,24 +91,20 @@ class Session(Generic[G]):
         """Called with the ``--json`` state after every change; none, and it is not built."""
         self.played: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, once it is journaled and applied."""
-        self._last_state: dict[str, Any] | None = None
-        self._last_layout: Layout | None = None
-        self._shown_at = 0.0
-        """When the screen now shown first appeared: its pages count from then."""
-        self._led = ""
+        self._stream = Stream(self.listeners)
+        self._oled = Oled(self.size)
+        """The screen last drawn, when it first appeared, and the status LED."""
         self.lighting = Lighting()
         self._lights: LightSink = NoLights()
         self.disk_full: str | None = None
         """Why an accepted input could not be journaled (the disk is full), until it is."""
-        self._held: list[Event] = []
-        self._retry_at = 0.0
-        self._board_before: dict[str, str] | None = None
-        """The board as the referee last saw it with everything saved, while held."""
-        self._outbox: list[Callable[[], None]] = []
-        """What is told (sounds, listeners, hooks) once the journal has saved."""
+        self._held = Held()
+        self._outbox = Outbox()
         self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
-        self.computer = self._computer(computer_seats(journal.entries(game_id)))
+        self.computer = seats_.computer_for(
+            game.name, self.facts.record, computer_seats(journal.entries(game_id))
+        )
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         self.facts.advise = self.computer.advise if self.computer is not None else None
         self.restore_reason = ""
@@ -184,25 +125,11 @@ class Session(Generic[G]):
         self._lights = sink
         self.lighting.shown = None
 
-    def _computer(self, seats: frozenset[int]) -> Computer | None:
-        from .kits import find_kit
-
-        try:
-            kit = find_kit(self.game.name)
-        except ValueError:
-            return None  # a game without a kit has no computer player
-        record = self.facts.record
-        return Computer(kit.make_player, record.seed if record is not None else 0, seats)
-
     def seat_computer(self, seats: frozenset[int]) -> None:
         """Let the computer play ``seats`` (journaled, so a resumed game keeps them)."""
-        if self.computer is None:
-            raise ValueError(f"{self.game.title} has no computer player")
-        for seat in seats:
-            if not 0 <= seat < self.game.players:
-                raise ValueError(f"seat {seat + 1} is not one of the {self.game.players} seats")
+        computer = seats_.check_seats(self.game, self.computer, seats)
         self.journal.append(self.game_id, "seats", {"computer": sorted(seats)})
-        self.computer.seats = frozenset(seats)
+        computer.seats = frozenset(seats)
 
     def expected(self) -> Action | None:
         """The computer's move now, when it is a computer seat's turn."""
@@ -210,50 +137,7 @@ class Session(Generic[G]):
 
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
-        if self.referee.hint:
-            return self.referee.hint
-        expected = self.expected()
-        if expected is not None:
-            return f"Computer: {self.referee.view.instruct(expected)}"
-        return ""
-
-    # -- what the referee reads, kept here -------------------------------------------
-    @property
-    def observation(self) -> dict[str, str]:
-        return self.facts.observation
-
-    @property
-    def labels(self) -> Callable[[str], str | None] | None:
-        return self.facts.labels
-
-    @property
-    def profile(self) -> Profile | None:
-        return self.facts.profile
-
-    @property
-    def dice(self) -> Dice:
-        return self.facts.dice
-
-    @property
-    def now(self) -> float:
-        return self.facts.now
-
-    @now.setter
-    def now(self, value: float) -> None:
-        self.facts.now = value
-
-    @property
-    def restoring(self) -> bool:
-        return self.facts.restoring
-
-    @restoring.setter
-    def restoring(self, value: bool) -> None:
-        self.facts.restoring = value
-
-    @property
-    def last(self) -> Played | None:
-        """The last accepted action."""
-        return self.facts.last
+        return seats_.note(self.referee.hint, self.expected, self.referee.view.instruct)
 
     @property
     def last_move(self) -> dict[str, Any] | None:
@@ -261,29 +145,13 @@ class Session(Generic[G]):
         last = self.facts.last
         return last.to_dict(self.game.seat_name) if last is not None else None
 
-    # -- building ---------------------------------------------------------------
     @staticmethod
     def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
         """Rebuild a game from its journal entries."""
         return Session.rebuild(journal, game_id, make_game)[0]
 
-    @staticmethod
-    def rebuild(
-        journal: Journal, game_id: int, make_game: Callable[..., Game]
-    ) -> tuple[Game, LastPlayed | None]:
-        """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
-        record = journal.game(game_id)
-        game = make_game(record.players, random.Random(record.seed), record.options)
-        last: LastPlayed | None = None
-        for _, mover, verdict in replay_entries(journal, game_id, game):
-            last = (mover, game.history[-1], verdict)
-        if game.outcome is not None and record.finished is None:
-            # The power went between journaling the last input and marking the game
-            # over; left so, the ended game would be resumed at every start.
-            journal.finish(game_id, game.outcome.to_dict())
-        return game, last
+    rebuild = staticmethod(takeback.rebuild)
 
-    # -- carrying out decisions -----------------------------------------------------
     def _carry_out(self) -> None:
         """Do what the referee decided; what it decides in answer comes first."""
         pending: list[Decision] = self.referee.decisions()
@@ -304,7 +172,7 @@ class Session(Generic[G]):
         try:
             verdict = self._commit(action)
             self._carry_out()
-            self._save(_nothing)
+            self._save(lambda: None)
         except JournalError:
             self._unsaved()
             raise
@@ -339,69 +207,28 @@ class Session(Generic[G]):
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
-            self._outbox.append(partial(self._emit, self.state()))
+            self._outbox.append(partial(self._stream.emit, self.state()))
         self._outbox.extend(partial(hook, played) for hook in self.played)
         return verdict
 
     def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
-        return Played(
-            number=len(self.game.history),
-            mover=mover,
-            player=self.game.seat_name(mover),
-            action=action,
-            text=self.referee.view.describe(action),
-            verdict=verdict,
-            points=tuple(verdict.points(self.game.players)),
-        )
+        return played_record(self.game, self.referee.view.describe, mover, action, verdict)
 
     def _take_back(self) -> None:
-        """Withdraw the last action (with the automatic ones after it, such as a pass
-        the table made for a player who could not move), journal the take-back as an
-        entry of its own, and replay the game without them: the game is deterministic
-        from its seed, so no engine needs an undo. The board is then set back as the
-        fixes say."""
-        game = self.game
-        standing = in_force(
-            self.journal.entries(self.game_id), f"journal {self.journal.path}, game {self.game_id}"
-        )
-        if game.outcome is not None or not standing:
-            self._reject("there is nothing to take back" if not standing else "the game is over")
+        """Take back the last action (:func:`.takeback.take_back`) and replay the game
+        without it; the board is then set back as the fixes say."""
+        seats = self.computer.seats if self.computer is not None else frozenset[int]()
+        auto, last = self.referee.automatic, self.facts.last
+        try:
+            reason = takeback.take_back(self.journal, self.game_id, self.game, auto, seats, last)
+        except takeback.Refused as refused:
+            self._reject(str(refused))
             return
-        undo: list[int] = []
-        while standing:
-            undo.append(standing.pop().seq)
-            if self.referee.automatic(game.history[len(standing)]):
-                continue
-            if standing and self._computer_to_move_after(standing):
-                continue  # against the computer, a take-back gives the people their move back
-            break
-        self.journal.append(self.game_id, "takeback", {"undo": undo})
-        last = self.facts.last
-        if len(undo) == 1 and last is not None:
-            self.restore_reason = f"Taken back: {last.text}"
-        else:
-            self.restore_reason = f"{len(undo)} moves taken back"
+        self.restore_reason = reason
         self._rebuild()
         self._outbox.append(self.signals.attention)
         self.restore_title = "Take back"
         self.restoring = bool(self.fixes())
-
-    def _computer_to_move_after(self, standing: list[Entry]) -> bool:
-        """Whether, with only ``standing`` played, a computer seat would be to move while
-        people play other seats."""
-        computer = self.computer
-        if computer is None or not computer.seats or len(computer.seats) == self.game.players:
-            return False
-        from .kits import find_kit
-
-        record = self.journal.game(self.game_id)
-        game = find_kit(self.game.name).new_game(
-            record.players, random.Random(record.seed), record.options
-        )
-        where = f"journal {self.journal.path}, game {self.game_id}"
-        for entry in standing:
-            replay_action(game, entry.payload, f"{where}, entry {entry.seq}")
-        return game.to_move in computer.seats
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
@@ -423,51 +250,22 @@ class Session(Generic[G]):
         """Fixes that make the game's cells match its layout."""
         return self.referee.board_fixes()
 
-    # -- events -----------------------------------------------------------------
     def waits_for_board(self, event: ButtonEvent) -> bool:
         return event.name in BOARD_BUTTONS
 
     def wants_ticks(self) -> bool:
-        return bool(self._held) or self._page_due() or self.referee.wants_ticks()
-
-    def _page_due(self) -> bool:
-        """Whether the screen shown has pages and the next one is due now."""
-        last = self._last_layout
-        if last is None or last.pages < 2:
-            return False
-        return self.now >= self._shown_at + (last.page + 1) * PAGE_S
+        return self._held.waiting() or self._oled.page_due(self.now) or self.referee.wants_ticks()
 
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.
 
         What an event plays is saved to the journal in one commit before anything of
         it is shown or told. When the journal cannot take it (a full disk) the game
-        goes back to what the journal holds, and the event is held with every event
-        after it; once a second has passed they are delivered again, from the board
-        as it stood before them, until the journal takes them.
+        goes back to what the journal holds, and the events are held (:class:`.Held`).
         """
         if isinstance(event, Tick):
             self.now = event.now
-        fresh: list[Event] = []
-        if not self._held or isinstance(event, BoardStatus):
-            fresh.append(event)
-        elif not isinstance(event, Tick):
-            # Of the board states that come after the held event, only the newest matters.
-            if (
-                isinstance(event, BoardSettled)
-                and len(self._held) > 1
-                and isinstance(self._held[-1], BoardSettled)
-            ):
-                self._held.pop()
-            self._held.append(event)
-        held: list[Event] = []
-        # (A hair early counts: the clock's time is a sum of floats.)
-        if self._held and self.now >= self._retry_at - 1e-6:
-            held, self._held = self._held, []
-        again: list[Event] = []
-        if held and self._board_before is not None:
-            again.append(BoardSettled(self._board_before))
-        again.extend(Tick(self.now) if isinstance(e, Tick) else e for e in held)
+        fresh, held, again = self._held.sort(event, self.now)
         before = self.facts.observation
         try:
             for each in fresh + again:
@@ -479,13 +277,7 @@ class Session(Generic[G]):
                 log.error("%s", exc)
                 self.signals.attention()
             self.disk_full = str(exc)
-            if self._board_before is None:
-                self._board_before = before
-            # The events of this call, then any still held from before (a board
-            # status delivered while events wait is never held itself).
-            again_held: list[Event] = [e for e in fresh + held if not isinstance(e, BoardStatus)]
-            self._held = again_held + self._held
-            self._retry_at = self.now + RETRY_FULL_DISK_S
+            self._held.hold(fresh, held, self.now, before)
             self.refresh()
         except JournalError:
             self._unsaved()
@@ -494,29 +286,20 @@ class Session(Generic[G]):
             # Not the journal: what was played stays played, and is saved, as it
             # would have been before it was played.
             try:
-                self._save(_nothing)
+                self._save(lambda: None)
             except JournalError:
                 self._unsaved()
             raise
         else:
             if held:
                 self.disk_full = None
-                self._board_before = None
+                self._held.saved()
         # Once the frame is out: the journal's housekeeping waits until now.
         self.journal.tidy()
 
     def _save(self, meanwhile: Callable[[], T]) -> T:
-        """Save what the journal has staged, doing ``meanwhile`` on another thread while
-        the disk syncs, then tell what waited for the save; return what it returned.
-
-        ``meanwhile`` may read the session but not change the journal: the session's
-        thread is in the journal's commit while it runs.
-        """
-        done = while_waiting(self.journal.save, meanwhile) if self.journal.staged else meanwhile()
-        told, self._outbox = self._outbox, []
-        for tell in told:
-            tell()
-        return done
+        """Save, doing ``meanwhile`` as the disk syncs, then tell (:meth:`.Outbox.save`)."""
+        return self._outbox.save(self.journal, meanwhile)
 
     def _unsaved(self) -> None:
         """Go back to the game as the journal holds it: what was not saved is undone."""
@@ -552,40 +335,21 @@ class Session(Generic[G]):
         self._carry_out()
 
     def screen(self) -> Screen:
-        if self.disk_full is not None:
-            return DISK_FULL_SCREEN
-        if not self.connected:
-            return Screen("Board offline", "", (self.link_message or "Check the cable.",))
-        if self.board_failure:
-            return Screen("Not judged", "", (self.board_failure, "Then press the button again."))
-        screen = self._game_screen()
-        if self.reading:
-            # First, above what the screen said (a fix it lists stays on it).
-            screen = replace(screen, lines=(READING, *screen.lines))
-        return screen
+        link = (self.connected, self.link_message, self.board_failure, self.reading)
+        return table_screen(self.disk_full, *link, self._game_screen)
 
     def _game_screen(self) -> Screen:
-        if self.restoring and not self.referee.view.first_things():
-            fixes = self.fixes()
-            if fixes:
-                return self.referee.view.fix_screen(self.restore_title, fixes, self.restore_reason)
-        screen = self.referee.view.screen()
-        note = self.note()
-        if note and self.referee.menu is None and not self.pending_fixes():
-            screen = replace(screen, lines=(note, *screen.lines))
-        return screen
+        restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
+        menu_open = self.referee.menu is not None
+        return game_screen(self.referee.view, *restore, self.note(), menu_open, self.pending_fixes)
 
     @property
     def layout(self) -> Layout | None:
         """The screen last drawn, as laid out (None before the first)."""
-        return self._last_layout
+        return self._oled.last
 
     def _layout(self) -> Layout:
-        screen = self.screen()
-        last = self._last_layout
-        if last is None or last.screen != screen:
-            self._shown_at = self.now
-        return lay_out(screen, self.size, self.now - self._shown_at)
+        return self._oled.lay_out(self.screen(), self.now)
 
     def show_first(self) -> None:
         """Hand the display the screen as it stands, before the board has been read.
@@ -596,76 +360,35 @@ class Session(Generic[G]):
         draws the screen again (a display skips a frame identical to the last).
         """
         if self.display is not None:
-            self.display.show(draw_layout(lay_out(self.screen(), self.size, 0.0)))
+            self.display.show(self._oled.first_frame(self.screen()))
 
     def refresh(self) -> None:
         """Save what the journal has staged and show the screen as it now stands, laid
         out and drawn while the save waits for the disk."""
         layout, changed, image = self._save(self._frame)
         if changed:
-            self._last_layout = layout
+            self._oled.last = layout
             if self.display is not None:
                 self.display.show(image)
-            self._show_status()
+            # The status LED: steady when all is well, blinking while the board needs a fix.
+            led = self._oled.led_change(self.connected, self.pending_fixes)
+            if led is not None:
+                self.signals.led_status(led)
         self.lighting.show(self.leds(), self.lights)
         if self.listeners:
-            self._emit(self.state(layout))
+            self._stream.emit(self.state(layout))
 
     def _frame(self) -> tuple[Layout, bool, Any]:
         """The screen as it stands, laid out; whether it changed; its frame if so."""
-        layout = self._layout()
-        changed = layout != self._last_layout
-        image = draw_layout(layout) if changed and self.display is not None else None
-        return layout, changed, image
-
-    def _show_status(self) -> None:
-        """The status LED: steady when all is well, blinking while the board needs a fix."""
-        if not self.connected:
-            led = "fault"
-        elif self.pending_fixes():
-            led = "busy"
-        else:
-            led = "ok"
-        if led != self._led:
-            self._led = led
-            self.signals.led_status(led)
-
-    def _emit(self, state: dict[str, Any]) -> None:
-        if state != self._last_state:
-            self._last_state = state
-            for listener in self.listeners:
-                listener(state)
+        return self._oled.frame(self.screen(), self.now, self.display is not None)
 
     def state(self, layout: Layout | None = None) -> dict[str, Any]:
         """Everything the ``--json`` stream reports about the table now; ``oled`` is
         the text as drawn, wrapped and on the page shown."""
         layout = layout or self._layout()
-        game = self.game
-        verdict = self.last_verdict
-        outcome = game.outcome
-        return {
-            "turn": game.seat_name(game.to_move) if outcome is None else None,
-            "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
-            "oled": layout.text(),
-            "fixes": [f.to_dict() for f in self.pending_fixes()],
-            "verdict": self._verdict_dict(verdict) if verdict else None,
-            "move": self.last_move,
-            "moves_played": len(game.history),
-            "layout": game.state_dict()["layout"],
-            "connected": self.connected,
-            "outcome": outcome.to_dict() if outcome else None,
-            "leds": self.leds(),
-            **self.referee.view.extra_state(),
-        }
-
-    def _verdict_dict(self, verdict: Verdict) -> dict[str, Any]:
-        """The verdict for the stream, each score event's seat by name ("player 2"),
-        as the scores and the turn name it."""
-        out = verdict.to_dict()
-        if "events" in out:
-            name = self.game.seat_name
-            out["events"] = [{**e, "player": name(e["player"])} for e in out["events"]]
-        return out
+        fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
+        leds, extra = self.leds(), self.referee.view.extra_state()
+        return table_state(self.game, layout, fixes, verdict, move, self.connected, leds, extra)
 
     def leds(self) -> dict[str, str]:
         """The cells lit under the squares now, cell → colour name (``lights.py``)."""

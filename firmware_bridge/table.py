@@ -27,7 +27,8 @@ from wiring.profile import Profile
 from .journal import Journal
 from .kits import Kit
 from .lightsink import LightSink, NoLights
-from .session import LastPlayed, Session
+from .session import Session
+from .takeback import LastPlayed
 
 log = logging.getLogger(__name__)
 

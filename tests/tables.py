@@ -12,8 +12,9 @@ from firmware_bridge.facts import Facts
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 from firmware_bridge.referee import Referee
-from firmware_bridge.session import LastPlayed, Session
+from firmware_bridge.session import Session
 from firmware_bridge.table import new_session
+from firmware_bridge.takeback import LastPlayed
 from games.core import Game
 from hardware.dice import DiceSource
 from wiring.profile import Profile

@@ -279,9 +279,7 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
             if len(runs) > LED_RUNS:
                 raise ValueError(f"{len(runs)} runs of LEDs in one message, at most {LED_RUNS}")
             head = _u16(token) + bytes((pin,)) + _u16(leds) + _u16(budget_ma) + bytes((len(runs),))
-            body = b"".join(
-                _u16(run.first) + bytes((run.count, *run.rgb)) for run in runs
-            )
+            body = b"".join(_u16(run.first) + bytes((run.count, *run.rgb)) for run in runs)
             return MessageType.LED_SET, head + body
         case LedAck(token, check, share):
             return MessageType.LED_ACK, _u16(token) + _u16(check) + bytes((share,))

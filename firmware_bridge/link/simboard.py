@@ -416,9 +416,7 @@ class SimulatedSerialBoard:
         """The lit LEDs as cell -> (r, g, b), ``chain`` naming the cell of each LED in
         chain order (the profile's ``LedChain.chain``)."""
         return {
-            cell: rgb
-            for cell, rgb in zip(chain, self.pixels(), strict=False)
-            if rgb != (0, 0, 0)
+            cell: rgb for cell, rgb in zip(chain, self.pixels(), strict=False) if rgb != (0, 0, 0)
         }
 
     def index(self, cell: int | str) -> int:

@@ -75,8 +75,10 @@ class DominoesView(LetteredBoardView[Dominoes]):
         """The title and, where the bar has room for it, the dominoes left to draw
         (else ``boneyard_line`` says it)."""
         game = self.game
-        title = "Game over" if game.outcome is not None else (
-            f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}"
+        title = (
+            "Game over"
+            if game.outcome is not None
+            else (f"{short(game.to_move)} {VERBS.get(game.phase, 'plays')}")
         )
         status = self.boneyard()
         return (title, status if fits_bar(title, " " + status) else "")
@@ -164,9 +166,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
             prompt = f"< {choice.a}-{choice.b} >  ok: pit it"
         else:
             prompt = ""
-        lines += [
-            self.dealt_line(), hand, self.last_line(), self.pips_line(), self.boneyard_line()
-        ]
+        lines += [self.dealt_line(), hand, self.last_line(), self.pips_line(), self.boneyard_line()]
         shown = tuple(line for line in lines if line)
         return Screen(title, status, shown, prompt=prompt, scores=self.scores())
 

@@ -249,5 +249,3 @@ def marker_words(marker: str) -> str:
     elif kind in DIRECTIONAL:
         kind = f"bomb {kind}"
     return f"{cell} {kind}"
-
-

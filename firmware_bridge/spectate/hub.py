@@ -28,6 +28,7 @@ def board_href(name: str) -> str:
     """A board's page, its name quoted for the URL (spaces and all)."""
     return "/board/" + quote(name, safe="")
 
+
 log = logging.getLogger("tabletop.hub")
 
 RESEND_AFTER_S = 1.0

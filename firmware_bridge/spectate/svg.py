@@ -119,9 +119,7 @@ def _piece(
     ]
 
 
-def _value(
-    x: float, y: float, letter: str, blank: bool, values: Mapping[str, int] | None
-) -> str:
+def _value(x: float, y: float, letter: str, blank: bool, values: Mapping[str, int] | None) -> str:
     """A tile's letter value in its corner (a blank is worth nothing)."""
     if not values or letter not in values:
         return ""

@@ -15,8 +15,8 @@ import pytest
 
 from firmware_bridge.decisions import Commit
 from firmware_bridge.events import Tick
+from firmware_bridge.held import RETRY_FULL_DISK_S
 from firmware_bridge.journal import Journal, JournalFull
-from firmware_bridge.session import RETRY_FULL_DISK_S
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
