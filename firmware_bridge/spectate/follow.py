@@ -19,6 +19,7 @@ from games.core import Game, GameError
 from ..facts import Facts
 from ..journal import JournalError, current_options
 from ..kits import find_kit, new_game
+from ..lights import position_lights
 from ..live import live_path, read_live
 from ..replay import replay_action
 from ..view import View
@@ -234,7 +235,7 @@ class Follower:
         assert game is not None
         key = (len(game.history), self._seats)
         if self._lit is None or self._lit[0] != key:
-            self._lit = (key, project.leds(game, self._seats, self._seed, self._before))
+            self._lit = (key, dict(position_lights(game, self._seats, self._seed, self._before)))
         return self._lit[1]
 
     def record(self) -> dict[str, Any] | None:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.core import Cell, Game, Piece
+from games.core import Game
 
 from ..kits import KITS
-from ..lights import position_lights
 
 EXTRA_KEYS = (
     "phase",
@@ -89,18 +88,6 @@ def extra(game: Game) -> dict[str, Any]:
     return out
 
 
-def leds(
-    game: Game,
-    computer_seats: frozenset[int] = frozenset(),
-    seed: int = 0,
-    before: Mapping[Cell, Piece] | None = None,
-) -> dict[str, str]:
-    """The lights of a replayed position (``lights.position_lights``): the computer's
-    move when a computer seat is to move, the last move when the layout before it is
-    known. A table's own lights (its fixes, a hint) come only with its live file."""
-    return position_lights(game, computer_seats, seed, before)
-
-
 def state(
     game: Game,
     moves: Sequence[Mapping[str, Any]],
@@ -108,7 +95,7 @@ def state(
     lit: Callable[[], Mapping[str, str]] | None = None,
 ) -> dict[str, Any]:
     """The ``--json`` projection: the live file's when it is current, else the journal's,
-    with the lights ``lit`` gives (see :func:`leds`; asked only then)."""
+    with the lights ``lit`` gives (``lights.position_lights``; asked only then)."""
     played = len(game.history)
     if live is not None and live.get("moves_played") == played:
         return {k: v for k, v in live.items() if k != "t"}
