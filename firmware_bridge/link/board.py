@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from firmware_bridge.link.decoder import ForeignFrame, LinkDecoder
-from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
+from firmware_bridge.link.hello import ForeignFrames, check_hello, connected_message
 from firmware_bridge.link.messages import (
-    PROTOCOL_VERSION,
     BoardError,
     BoardInfo,
     Envelope,
@@ -75,15 +74,6 @@ NOT_SETTLING = (
 NOT_ANSWERING = (
     "The board is not answering: check the USB cable to the Pico and that its "
     "firmware is running (tabletop diag)"
-)
-
-FOREIGN_CONFIRM = 3
-"""Frames of one other protocol version, with none of ours between them, that make a
-version change believable (a hello counts as one): one alone may be line noise."""
-
-FIRMWARE_HINT = (
-    "copy the files of firmware_bridge/firmware/ from this tabletop to the Pico with "
-    "mpremote (see docs/firmware.md)"
 )
 
 
@@ -158,13 +148,11 @@ class SerialSensorBoard:
         self._status: BoardStatus | None = None
         self._last_request = float("-inf")
         self._last_frame = clock.now()
-        self._foreign_hello: ForeignHello | None = None
+        self._foreign = ForeignFrames()
         self.reader_fault: tuple[float, str] | None = None
         self.info: BoardInfo | None = None
         """The board's last census: its readers, sweep time and longest loop pass."""
         """When the board last reported its reader not answering (ERR_READER), and why."""
-        self._foreign_version = 0
-        self._foreign_run = 0
         self.sweep_s = sweep_s
         self._sync_token = 0
         # Waiting sync requests: token -> [asked at, last sent at, answered].
@@ -226,17 +214,18 @@ class SerialSensorBoard:
         if self.transport.is_open:
             for item in self.decoder.feed_all(self.transport.read(now)):
                 if isinstance(item, ForeignFrame):
-                    self._foreign(item.version, None)
+                    self._foreign.count(item.version, None)
                     continue
                 if isinstance(item.message, ForeignHello):
-                    self._foreign(item.message.protocol, item.message)
+                    self._foreign.count(item.message.protocol, item.message)
                     self.mirror.wants_snapshot = True  # a fresh handshake settles it
                     continue
-                self._foreign_run = 0
-                self._foreign_hello = None
+                self._foreign.ours()
                 envelope = item
                 envelopes.append(envelope)
-                self._check_hello(envelope.message)
+                if isinstance(envelope.message, Hello):
+                    check_hello(envelope.message, self.wiring)
+                    self.hello = envelope.message
                 if isinstance(envelope.message, BoardInfo):
                     self.info = envelope.message
                     continue
@@ -274,7 +263,7 @@ class SerialSensorBoard:
                 elif self._stale_since is not None and now - self._stale_since >= OUT_OF_STEP_S:
                     self._set_status(events, False, OUT_OF_STEP)
                 else:
-                    self._set_status(events, True, self._connected_message(self.hello))
+                    self._set_status(events, True, connected_message(self.hello))
             elif self.transport.is_open and now - self._last_frame >= SILENCE_S:
                 self._set_status(
                     events, False, "Board not answering: check the firmware is running"
@@ -343,61 +332,6 @@ class SerialSensorBoard:
             for i, reading in enumerate(readings)
             if reading is not None
         }
-
-    def _foreign(self, version: int, hello: ForeignHello | None) -> None:
-        """Count a frame of another protocol version; stop once a change is believable.
-
-        A hello repeated, or followed by frames of its version, with no frame of
-        ours between, is a board of another version; one alone may be noise that
-        happened to pass its CRC, and the board is asked to introduce itself again.
-        """
-        if version != self._foreign_version:
-            self._foreign_version = version
-            self._foreign_run = 0
-            self._foreign_hello = None
-        self._foreign_run += 1
-        repeated = hello is not None and hello == self._foreign_hello
-        if hello is not None:
-            self._foreign_hello = hello
-        if not repeated and self._foreign_run < FOREIGN_CONFIRM:
-            log.warning("a frame of link protocol v%d: line noise, or another firmware?", version)
-            return
-        known = self._foreign_hello
-        board = (
-            f"the board's firmware {known.firmware_text} speaks"
-            if known is not None
-            else "the board speaks"
-        )
-        raise ProtocolVersionError(
-            f"{board} link protocol v{version}, this tabletop speaks v{PROTOCOL_VERSION}: "
-            f"{FIRMWARE_HINT}"
-        )
-
-    def _check_hello(self, message: object) -> None:
-        if not isinstance(message, Hello):
-            return
-        wanted_rfid = self.wiring.sensor == "rfid"
-        has_rfid = message.sensor != "occupancy"
-        if (message.rows, message.columns) != (self.wiring.rows, self.wiring.columns):
-            raise BoardMismatchError(
-                f"the board on {self.wiring.port} is {message.rows}×{message.columns} but the "
-                f"profile says {self.wiring.rows}×{self.wiring.columns}: fix ROWS and COLUMNS "
-                "in the Pico's config.py or the profile's [serial] rows and columns"
-            )
-        if wanted_rfid != has_rfid:
-            raise BoardMismatchError(
-                f"the board on {self.wiring.port} reads {message.sensor} but the profile "
-                f"expects {self.wiring.sensor}: fix SENSOR in the Pico's config.py or the "
-                "profile's [serial] sensor"
-            )
-        self.hello = message
-
-    @staticmethod
-    def _connected_message(hello: Hello) -> str:
-        return (
-            f"Board connected: firmware {hello.firmware_text}, "
-            f"{hello.rows}×{hello.columns} {hello.sensor}"
-        )
 
     def _set_status(self, events: list[BoardEvent], connected: bool, message: str) -> None:
         # A new reason while still offline is news too: a board that stopped
