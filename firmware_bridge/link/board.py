@@ -11,6 +11,7 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
+from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import ForeignFrame, LinkDecoder
 from firmware_bridge.link.hello import ForeignFrames, check_hello, connected_message
 from firmware_bridge.link.messages import (
@@ -26,7 +27,6 @@ from firmware_bridge.link.messages import (
     SnapshotRequest,
     SyncDone,
     SyncRequest,
-    encode,
 )
 from firmware_bridge.link.mirror import BoardMirror
 from firmware_bridge.link.transport import Opener, SerialTransport, open_serial

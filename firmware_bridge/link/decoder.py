@@ -6,9 +6,10 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 
+from firmware_bridge.link.codec import decode
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import Deframer
-from firmware_bridge.link.messages import Envelope, decode
+from firmware_bridge.link.messages import Envelope
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,9 @@ from collections.abc import Mapping
 
 from firmware_bridge import palette
 from firmware_bridge.link.board import SerialSensorBoard
+from firmware_bridge.link.codec import led_parts
 from firmware_bridge.link.framing import crc16
-from firmware_bridge.link.messages import RGB, LedAck, LedRun, LedSet, led_parts
+from firmware_bridge.link.messages import RGB, LedAck, LedRun, LedSet
 from hardware.clock import Clock
 from wiring.profile import LedChain
 

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from firmware_bridge.fixes import Fix
+from firmware_bridge.link.codec import decode, encode, led_parts
 from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels
-from firmware_bridge.link.messages import RGB, LedSet, decode, encode, led_parts
+from firmware_bridge.link.messages import RGB, LedSet
 from firmware_bridge.palette import COLOURS, DESTROYED, FIX_COLOURS
 from firmware_bridge.session import Session
 

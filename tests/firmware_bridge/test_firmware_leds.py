@@ -10,20 +10,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.link.codec import LED_RUNS, decode, encode, led_parts
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
 from firmware_bridge.link.framing import MAX_PACKET
-from firmware_bridge.link.messages import (
-    LED_RUNS,
-    RGB,
-    BoardError,
-    LedAck,
-    LedRun,
-    LedSet,
-    decode,
-    encode,
-    led_parts,
-)
+from firmware_bridge.link.messages import RGB, BoardError, LedAck, LedRun, LedSet
 from firmware_bridge.link.simboard import SimulatedSerialBoard
 from tests.firmware_bridge.test_firmware_scan import ListPort
 

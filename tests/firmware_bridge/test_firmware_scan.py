@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 from firmware_bridge.link.messages import (
@@ -24,7 +25,6 @@ from firmware_bridge.link.messages import (
     SnapshotRequest,
     SyncDone,
     SyncRequest,
-    encode,
 )
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from firmware_bridge.link.board import OUT_OF_STEP, SerialSensorBoard
+from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import LinkDecoder
 from firmware_bridge.link.errors import (
     BoardMismatchError,
@@ -25,7 +26,6 @@ from firmware_bridge.link.messages import (
     Pong,
     SnapshotPart,
     SnapshotRequest,
-    encode,
 )
 from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import (

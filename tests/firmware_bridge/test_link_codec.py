@@ -10,6 +10,7 @@ from cobs import cobs
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_bridge.link.codec import decode, encode, snapshot_parts
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import MAX_PACKET, crc16, wrap
 from firmware_bridge.link.messages import (
@@ -27,9 +28,6 @@ from firmware_bridge.link.messages import (
     SnapshotRequest,
     SyncDone,
     SyncRequest,
-    decode,
-    encode,
-    snapshot_parts,
 )
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.

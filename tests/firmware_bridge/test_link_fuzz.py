@@ -10,8 +10,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import LinkDecoder
-from firmware_bridge.link.messages import CellEvent, Envelope, Ping, encode
+from firmware_bridge.link.messages import CellEvent, Envelope, Ping
 from firmware_bridge.link.mirror import BoardMirror
 
 
