@@ -52,7 +52,8 @@ class SimBench:
             surface = MatrixSurface(self.matrix)
             self.interval = 1.0 / profile.matrix.scan_hz
         elif profile.serial is not None:
-            from .link.simboard import SimulatedSerialBoard, firmware_sensor
+            from .link.sim_config import firmware_sensor
+            from .link.simboard import SimulatedSerialBoard
 
             wiring = profile.serial
             self.serial_sim = SimulatedSerialBoard(

@@ -19,15 +19,10 @@ with the profile's debounce and readers per pass (docs/timing.md).
 
 from __future__ import annotations
 
-import array
-import fcntl
 import importlib
-import math
 import os
-import random
 import shutil
 import tempfile
-import termios
 import time
 import tty
 from collections.abc import Sequence
@@ -36,53 +31,17 @@ from typing import Any
 
 from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
 from firmware_bridge.link.fake_mfrc522 import AntennaMuxBoard, Card, CardError
+from firmware_bridge.link.pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
+from firmware_bridge.link.sim_config import (
+    FIRMWARES,
+    SENSORS,
+    SIM_CONFIG,
+    select_pins,
+)
+from firmware_bridge.link.timed_readers import TimedReaders
 from firmware_bridge.link.upy_firmware import MicroPythonFirmware, PassFigures
 from hardware.clock import Clock
 from wiring.profile import Timing
-
-SIM_CONFIG = {
-    "MATRIX_SPI": 0,
-    "MATRIX_SCK": 18,
-    "MATRIX_MOSI": 19,
-    "MATRIX_MISO": 16,
-    "ROW_LATCH": 17,
-    "COLUMN_LOAD": 20,
-    "ACTIVE_LOW": True,
-    "DEBOUNCE_MS": 30,
-    "RFID_DEBOUNCE_MS": 60,
-    "TAG_RETRY_MS": 250,
-    "SNAPSHOT_MS": 2000,
-    "RFID_SPI": 1,
-    "RFID_SCK": 10,
-    "RFID_MOSI": 11,
-    "RFID_MISO": 12,
-    "RFID_CS": 13,
-    "READERS_PER_STEP": 64,
-    # The simulated card answers as soon as the field is on; the time a real tag
-    # takes to power up belongs to the board's timing, not to a busy wait here.
-    "TAG_POWER_US": 0,
-    "ROW_SETTLE_US": 0,
-    "SWEEP_MS": 100,
-    "RECOVERY_PIN": None,
-    "RECOVERY_WINDOW_MS": 0,
-}
-SENSORS = ("occupancy", "rfid", "occupancy+rfid")
-FIRMWARES = ("python", "micropython")
-"""What runs the firmware: CPython in this process, or the MicroPython unix port."""
-
-
-def _select_pins(cells: int) -> tuple[int, ...]:
-    """The antenna multiplexers' address pins: the Pico's GPIO 2-9 as in config.py;
-    a bigger simulated board borrows more."""
-    bits = max(1, (cells - 1).bit_length())
-    return tuple(range(2, 2 + bits)) if bits <= 8 else tuple(range(40, 40 + bits))
-
-
-def firmware_sensor(profile_sensor: str) -> str:
-    """The firmware's SENSOR for a profile's ``[serial] sensor``: an RFID board is
-    built with a switch under every square as well (docs/hardware.md), so its
-    firmware reads a tag where a switch changed."""
-    return "occupancy+rfid" if profile_sensor == "rfid" else profile_sensor
 
 
 def _firmware(module: str) -> ModuleType:
@@ -95,76 +54,6 @@ runner = _firmware("runner")
 leds = _firmware("leds")
 
 
-class SimulatedBoardError(ValueError):
-    """A scenario asked the simulated board for something it cannot do."""
-
-
-class LineNoise:
-    """A noisy cable: every bit that crosses it, either way, flips with probability
-    ``bit_error_rate``, independently, from a seeded generator; and with probability
-    ``cut_rate`` a write of the board (one frame) is cut short, the rest lost."""
-
-    def __init__(self, seed: int, bit_error_rate: float, cut_rate: float = 0.0) -> None:
-        for name, rate in (("bit-error rate", bit_error_rate), ("cut rate", cut_rate)):
-            if not 0 <= rate < 1:
-                raise SimulatedBoardError(f"a {name} is a probability below 1, not {rate}")
-        self.bit_error_rate = bit_error_rate
-        self.cut_rate = cut_rate
-        self.cuts = 0
-        self._rng = random.Random(seed)
-        self.bits = 0
-        """Bits that crossed the cable."""
-        self.flipped = 0
-        """Bits that were flipped."""
-        self._until = self._next_gap()
-
-    def _next_gap(self) -> int:
-        # Bits to the next error: geometric, so errors fall as independent draws would.
-        if self.bit_error_rate == 0:
-            return -1
-        return int(math.log(1.0 - self._rng.random()) / math.log(1.0 - self.bit_error_rate))
-
-    def damage(self, data: bytes) -> bytes:
-        """``data`` as it arrives at the other end."""
-        bits = len(data) * 8
-        self.bits += bits
-        if self._until < 0:
-            return data
-        out = bytearray(data)
-        at = self._until
-        while at < bits:
-            out[at // 8] ^= 1 << (at % 8)
-            self.flipped += 1
-            at += 1 + self._next_gap()
-        self._until = at - bits
-        return bytes(out)
-
-    def cut(self, frame: bytes) -> bytes:
-        """``frame`` cut short at a random point, now and then (``cut_rate``)."""
-        if self.cut_rate and len(frame) > 1 and self._rng.random() < self.cut_rate:
-            self.cuts += 1
-            return frame[: self._rng.randrange(1, len(frame))]
-        return frame
-
-
-class _TimedReaders:
-    """The firmware's reader, each read charged its time on the real part to
-    ``board``'s pass; everything else it is asked is the reader's own."""
-
-    def __init__(self, readers: Any, timing: Timing, board: SimulatedSerialBoard):
-        self.readers = readers
-        self.timing = timing
-        self.board = board
-
-    def read_uid(self, index: int) -> bytes | None:
-        tag: bytes | None = self.readers.read_uid(index)
-        self.board.pass_us += self.timing.read_us(tag)
-        return tag
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.readers, name)
-
-
 _MIN_PASS_S = 50e-6
 """The shortest pass of the firmware's loop the model allows (it never takes no time)."""
 _BITS_PER_BYTE = 10
@@ -174,57 +63,6 @@ _PTY_HOLDS = 4095
 """The most bytes the host's end of a pty holds unread (the line discipline's buffer)."""
 _DELIVERY_S = 0.5
 """The longest wait for bytes to cross the pty (it takes microseconds)."""
-
-
-def _pending(fd: int | None) -> int:
-    """Bytes waiting to be read at ``fd`` (0 once it is closed)."""
-    if fd is None:
-        return 0
-    count = array.array("i", [0])
-    try:
-        fcntl.ioctl(fd, termios.FIONREAD, count)
-    except OSError:
-        return 0
-    return count[0]
-
-
-class _PtyPort:
-    """The firmware's end of the pty, non-blocking; bytes that do not fit are lost,
-    as on a UART nobody reads. ``noise`` (optional) damages what crosses it."""
-
-    def __init__(self, master: int, noise: LineNoise | None = None) -> None:
-        self.master = master
-        self.noise = noise
-        self.dropped = 0
-        self.sent = 0
-        """Bytes written into the pty so far."""
-        self.held: list[bytes] | None = None
-        """While a timed pass runs: what it wrote, sent once the pass is over."""
-
-    def read(self) -> bytes:
-        try:
-            data = os.read(self.master, 4096)
-        except (BlockingIOError, OSError):
-            # EIO while no one holds the other end open: nothing to read.
-            return b""
-        return self.noise.damage(data) if self.noise is not None else data
-
-    def write(self, data: bytes) -> None:
-        if self.held is not None:
-            self.held.append(bytes(data))
-            return
-        self.send(bytes(data))
-
-    def send(self, data: bytes) -> None:
-        """Put ``data`` on the wire now."""
-        if self.noise is not None:
-            data = self.noise.damage(self.noise.cut(bytes(data)))
-        try:
-            written = os.write(self.master, bytes(data))
-        except (BlockingIOError, OSError):
-            written = 0
-        self.sent += written
-        self.dropped += len(data) - written
 
 
 class SimulatedSerialBoard:
@@ -332,7 +170,7 @@ class SimulatedSerialBoard:
             )
         if self.sensor != "occupancy":
             cells = self.rows * self.columns
-            config.RFID_SELECT = _select_pins(cells)
+            config.RFID_SELECT = select_pins(cells)
             self.rfid_board = AntennaMuxBoard(
                 machine.bench,
                 spi_bus=config.RFID_SPI,
@@ -343,10 +181,10 @@ class SimulatedSerialBoard:
         scanner: Any = runner.build_scanner(machine, config)
         if timing is not None and getattr(scanner, "readers", None) is not None:
             # Every tag read costs its switching, its tag's power-up and its transfers.
-            scanner.readers = _TimedReaders(scanner.readers, timing, self)
+            scanner.readers = TimedReaders(scanner.readers, timing, self)
         if self._master is None:
             raise SimulatedBoardError("the simulated board is unplugged")
-        self.port = _PtyPort(self._master, self._noise)
+        self.port = PtyPort(self._master, self._noise)
         self.machine = machine
         self.neopixels = FakeNeoPixels(machine)
         self.firmware = app.Firmware(
@@ -378,7 +216,7 @@ class SimulatedSerialBoard:
                 "COLUMNS": self.columns,
                 "SENSOR": self.sensor,
                 "SNAPSHOT_MS": self.snapshot_ms,
-                "RFID_SELECT": _select_pins(self.rows * self.columns),
+                "RFID_SELECT": select_pins(self.rows * self.columns),
                 "LINK": "usb",
                 "WATCHDOG_MS": 4000,
                 # The power-up wait of a real tag: it costs real time here, so the
@@ -463,7 +301,7 @@ class SimulatedSerialBoard:
             if self.clock is None:
                 raise SimulatedBoardError("step needs a time: give now or a clock")
             now = self.clock.now()
-        waiting = _pending(self._slave)
+        waiting = pending(self._slave)
         sent = self.port.sent
         if self.timing is None:
             self.firmware.step(round(now * 1000))
@@ -510,7 +348,7 @@ class SimulatedSerialBoard:
         intermediate states would differ from run to run."""
         count = min(count, _PTY_HOLDS)
         deadline = time.monotonic() + _DELIVERY_S
-        while _pending(self._slave) < count and time.monotonic() < deadline:
+        while pending(self._slave) < count and time.monotonic() < deadline:
             time.sleep(0)
 
     @property

@@ -58,7 +58,8 @@ def simulated_sensors(
             factory, MatrixSurface(matrix), 1.0 / profile.matrix.scan_hz, matrix=matrix
         )
     # Imported here: a board on GPIO does not need the serial link.
-    from ..link.simboard import SimulatedSerialBoard, firmware_sensor
+    from ..link.sim_config import firmware_sensor
+    from ..link.simboard import SimulatedSerialBoard
     from .world import SerialSurface
 
     assert profile.serial is not None

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.cli import main
-from firmware_bridge.link.simboard import SIM_CONFIG, SimulatedSerialBoard
+from firmware_bridge.link.sim_config import SIM_CONFIG
+from firmware_bridge.link.simboard import SimulatedSerialBoard
 from firmware_bridge.link.upy_firmware import (
     FIRMWARE,
     PICO_HEAP,
