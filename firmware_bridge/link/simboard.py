@@ -29,8 +29,9 @@ from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
+from firmware_bridge.link.fake_antenna_mux import AntennaMuxBoard
+from firmware_bridge.link.fake_card import Card, CardError
 from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
-from firmware_bridge.link.fake_mfrc522 import AntennaMuxBoard, Card, CardError
 from firmware_bridge.link.pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
 from firmware_bridge.link.sim_config import (
     FIRMWARES,

@@ -14,6 +14,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from firmware_bridge.link.fake_antenna_mux import AntennaMuxBoard
+from firmware_bridge.link.fake_card import (
+    REQA,
+    WUPA,
+    Card,
+    CardError,
+    Fault,
+    SpiProtocolError,
+    crc_a,
+)
 from firmware_bridge.link.fake_machine import FakeMachine
 from firmware_bridge.link.fake_mfrc522 import (
     BUFFER_OVFL,
@@ -28,19 +38,11 @@ from firmware_bridge.link.fake_mfrc522 import (
     FIFO_DATA,
     FIFO_LEVEL,
     MODE,
-    REQA,
     T_MODE,
     TX_ASK,
     TX_CONTROL,
     VERSION,
-    WUPA,
-    AntennaMuxBoard,
-    Card,
-    CardError,
-    Fault,
     Mfrc522,
-    SpiProtocolError,
-    crc_a,
 )
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.
