@@ -17,7 +17,7 @@ import statistics
 import time
 from typing import Any
 
-from firmware_bridge.lexicon_store import load_lexicon
+from firmware_bridge.kits.lexicon_store import load_lexicon
 from games.doublecross import DoubleCross
 from games.doublecross_player import DoubleCrossPlayer
 from games.lexicon import Lexicon

@@ -30,9 +30,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge import session as sim_session
 from firmware_bridge.kits import KITS
-from firmware_bridge.overlap import while_waiting
+from firmware_bridge.runtime import session as sim_session
+from firmware_bridge.runtime.overlap import while_waiting
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import game_names
 

@@ -70,12 +70,12 @@ class _Board:
 
 
 def daemon_path(folder: Path, warm_up: int, games: int) -> float:
-    from firmware_bridge.daemon import Table, choices
-    from firmware_bridge.events import ButtonEvent
+    from firmware_bridge.apps.daemon import Table, choices
     from firmware_bridge.journal import Journal
     from firmware_bridge.kits import find_kit
-    from firmware_bridge.lobby import Lobby
-    from firmware_bridge.loop import Loop
+    from firmware_bridge.referees.events import ButtonEvent
+    from firmware_bridge.runtime.lobby import Lobby
+    from firmware_bridge.runtime.loop import Loop
     from hardware.board import OCCUPIED, BoardSettled
     from wiring.config import RunConfig
     from wiring.loader import load_profile

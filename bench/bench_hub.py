@@ -83,7 +83,7 @@ def _cpu_s(pid: int) -> float:
 
 def _tabletop(*args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware_bridge.cli", *args],
+        [sys.executable, "-m", "firmware_bridge.apps.cli", *args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

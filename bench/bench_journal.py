@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.history import history
+from firmware_bridge.apps.history import history
 from firmware_bridge.journal import Journal
 
 APPEND_TARGET_MS = 20.0

@@ -24,7 +24,7 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.lexicon_store import (
+from firmware_bridge.kits.lexicon_store import (
     cache_path,
     default_cache_dir,
     load_lexicon,
@@ -47,13 +47,13 @@ import importlib, json, sys
 from pathlib import Path
 from typing import Any
 loaded = []
-for name in ("firmware_bridge.cli", "games.registry", "games.crosslet", "games.doublecross"):
+for name in ("firmware_bridge.apps.cli", "games.registry", "games.crosslet", "games.doublecross"):
     try:
         importlib.import_module(name)
         loaded.append(name)
     except ImportError:
         pass
-from firmware_bridge.lexicon_store import load_lexicon
+from firmware_bridge.kits.lexicon_store import load_lexicon
 lexicon = load_lexicon(None if sys.argv[1] == "-" else Path(sys.argv[1]), Path(sys.argv[2]))
 assert lexicon.is_word("road")
 status = dict(

@@ -18,8 +18,8 @@ import statistics
 from typing import Any
 
 from firmware_bridge.link.board import SerialSensorBoard
-from firmware_bridge.link.pty_line import LineNoise
-from firmware_bridge.link.simboard import SimulatedSerialBoard
+from firmware_bridge.sim.pico.pty_line import LineNoise
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from hardware.board import BoardSettled
 from hardware.clock import FakeClock
 from wiring.profile import SerialWiring

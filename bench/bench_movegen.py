@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.lexicon_store import load_generator, load_lexicon
+from firmware_bridge.kits.lexicon_store import load_generator, load_lexicon
 from games import movegen
 from games.crosslet import Crosslet
 from games.crosslet_player import CrossletPlayer
@@ -105,7 +105,7 @@ def time_searches(generator: MoveGenerator, positions: list[Position]) -> list[f
 
 def sim_peak_rss_mb() -> float:
     """Peak resident size of ``tabletop sim --game crosslet`` in a fresh process."""
-    command = [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "crosslet"]
+    command = [sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", "crosslet"]
     done = subprocess.run(
         [sys.executable, "-c", _RSS_PROBE, *command],
         capture_output=True,

@@ -22,12 +22,12 @@ from typing import Any
 from luma.oled.device import ssd1306
 from PIL import Image
 
-from firmware_bridge.events import ButtonEvent
 from firmware_bridge.kits import KITS
-from firmware_bridge.layout import render
-from firmware_bridge.lobby import Choice, Lobby
-from firmware_bridge.referee import Menu
-from firmware_bridge.screens import Screen
+from firmware_bridge.referees.events import ButtonEvent
+from firmware_bridge.referees.referee import Menu
+from firmware_bridge.runtime.lobby import Choice, Lobby
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.screens import Screen
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import GAMES
 from hardware.oled_pages import ChangedPagesSH1106, ChangedPagesSSD1306, pack_pages

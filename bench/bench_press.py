@@ -26,7 +26,7 @@ import statistics
 from collections.abc import Callable
 from typing import Any
 
-from firmware_bridge.decisions import Played
+from firmware_bridge.referees.decisions import Played
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from wiring.loader import load_profile
 

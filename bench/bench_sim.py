@@ -43,7 +43,7 @@ def run(quick: bool) -> list[dict[str, Any]]:
 
 
 def play(game: str, seed: int, profile: str | None) -> tuple[float, float, str]:
-    cmd = [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", game]
+    cmd = [sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", game]
     cmd += ["--seed", str(seed)]
     if profile:
         cmd += ["--profile", profile]

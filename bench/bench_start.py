@@ -75,7 +75,7 @@ _CONSOLE_SCRIPT = """#!{python}
 # -*- coding: utf-8 -*-
 import re
 import sys
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 if __name__ == '__main__':
     sys.argv[0] = re.sub(r'(-script\\.pyw|\\.exe)?$', '', sys.argv[0])
     sys.exit(main())
@@ -85,7 +85,7 @@ if __name__ == '__main__':
 def tabletop(python: Path | None = None) -> list[str]:
     """The command that starts ``tabletop`` with ``python`` (this interpreter by default)."""
     script = Path(python or sys.executable).parent / "tabletop"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.apps.cli"]
 
 
 def installed(folder: Path) -> Path:
@@ -152,14 +152,14 @@ def bare_s(
 # loaded by then (in the order they were loaded) and stop.
 _MODULES_AT_FIRST_FRAME = """
 import os, sys
-from firmware_bridge import session
+from firmware_bridge.runtime import session
 shown = session.Session.show_first
 def show_first(self):
     shown(self)
     print(" ".join(m for m in sys.modules if not m.startswith("__")), flush=True)
     os._exit(0)
 session.Session.show_first = show_first
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 sys.argv[0] = "tabletop"
 main()
 """

@@ -190,7 +190,7 @@ class _Enough(Exception):
 
 def tabletop() -> list[str]:
     script = Path(sys.executable).parent / "tabletop"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.cli"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "firmware_bridge.apps.cli"]
 
 
 def run(quick: bool) -> list[dict[str, Any]]:

@@ -1,5 +1,5 @@
 """The tests' one way to put a game on a table: built by the package's own builder
-(``firmware_bridge.table.new_session``), as ``tabletop run`` and ``tabletop sim`` do,
+(``firmware_bridge.runtime.table.new_session``), as ``tabletop run`` and ``tabletop sim`` do,
 with what a test needs in hand: an in-memory journal, no display unless given, the
 game's own referee or a stand-in, seeded dice."""
 
@@ -8,13 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from firmware_bridge.facts import Facts
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
-from firmware_bridge.referee import Referee
-from firmware_bridge.session import Session
-from firmware_bridge.table import new_session
-from firmware_bridge.takeback import LastPlayed
+from firmware_bridge.referees.facts import Facts
+from firmware_bridge.referees.referee import Referee
+from firmware_bridge.runtime.session import Session
+from firmware_bridge.runtime.table import new_session
+from firmware_bridge.runtime.takeback import LastPlayed
 from games.core import Game
 from hardware.dice import DiceSource
 from wiring.profile import Profile

@@ -17,7 +17,7 @@ back (``reading``), writing them (``writing``), and setting a damaged file aside
 
 from __future__ import annotations
 
-from ..game_record import GameRecord
+from ..referees.game_record import GameRecord
 from .aside import open_or_set_aside, set_aside
 from .errors import LOW_SPACE_BYTES, JournalDamaged, JournalError, JournalFull, check_writable
 from .reading import Entry, GameSummary

@@ -7,7 +7,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from ..game_record import GameRecord
+from ..referees.game_record import GameRecord
 from .errors import JournalError
 from .file import JournalFile
 from .schema import COLUMNS, GAME_COLUMNS, KINDS, current_options

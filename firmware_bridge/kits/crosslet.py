@@ -8,8 +8,8 @@ from typing import Any
 
 from games.core import Game, Player
 
-from ..option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .kit import BoardLook, Kit, Specials
+from .option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .words import JournaledWords, lazy_generator, lexicon_for
 
 
@@ -71,8 +71,8 @@ def _letter_values() -> Mapping[str, int]:
 
 KIT = Kit(
     name="crosslet",
-    referee="firmware_bridge.referees.crosslet:CrossletReferee",
-    view="firmware_bridge.referees.crosslet_view:CrossletView",
+    referee="firmware_bridge.referees.crosslet.referee:CrossletReferee",
+    view="firmware_bridge.referees.crosslet.view:CrossletView",
     make_player=_player,
     hand="firmware_bridge.sim.hands.crosslet:CrossletHand",
     default_profile="rfid-15x15-pico",

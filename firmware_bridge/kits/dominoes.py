@@ -32,8 +32,8 @@ def _diamonds(game: Game, cells: Sequence[str]) -> Specials:
 
 KIT = Kit(
     name="dominoes",
-    referee="firmware_bridge.referees.dominoes:DominoesReferee",
-    view="firmware_bridge.referees.dominoes_view:DominoesView",
+    referee="firmware_bridge.referees.dominoes.referee:DominoesReferee",
+    view="firmware_bridge.referees.dominoes.view:DominoesView",
     make_player=_player,
     hand="firmware_bridge.sim.hands.dominoes:DominoesHand",
     default_profile="rfid-15x15-pico",

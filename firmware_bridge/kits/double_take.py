@@ -7,8 +7,8 @@ from collections.abc import Sequence
 
 from games.core import Game, Player
 
-from ..option_spec import OptionSpec
 from .kit import BoardLook, Kit, Specials
+from .option_spec import OptionSpec
 
 
 def _player(game: Game, rng: random.Random) -> Player:
@@ -28,8 +28,8 @@ def _squares(game: Game, cells: Sequence[str]) -> Specials:
 
 KIT = Kit(
     name="double-take",
-    referee="firmware_bridge.referees.double_take:DoubleTakeReferee",
-    view="firmware_bridge.referees.double_take_view:DoubleTakeView",
+    referee="firmware_bridge.referees.double_take.referee:DoubleTakeReferee",
+    view="firmware_bridge.referees.double_take.view:DoubleTakeView",
     make_player=_player,
     hand="firmware_bridge.sim.hands.double_take:DoubleTakeHand",
     default_profile="sim",

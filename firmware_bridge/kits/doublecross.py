@@ -8,8 +8,8 @@ from typing import Any
 
 from games.core import Game, Player
 
-from ..option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .kit import BoardLook, Kit, Specials
+from .option_spec import FIRST_SEAT, WORD_LIST, OptionSpec
 from .words import lexicon_for
 
 
@@ -61,8 +61,8 @@ def _spaces(game: Game, cells: Sequence[str]) -> Specials:
 
 KIT = Kit(
     name="doublecross",
-    referee="firmware_bridge.referees.doublecross:DoubleCrossReferee",
-    view="firmware_bridge.referees.doublecross_view:DoubleCrossView",
+    referee="firmware_bridge.referees.doublecross.referee:DoubleCrossReferee",
+    view="firmware_bridge.referees.doublecross.view:DoubleCrossView",
     make_player=_player,
     hand="firmware_bridge.sim.hands.doublecross:DoubleCrossHand",
     default_profile="rfid-15x15-pico",

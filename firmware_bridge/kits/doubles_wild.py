@@ -6,8 +6,8 @@ import random
 
 from games.core import Game, Player
 
-from ..option_spec import OptionSpec
 from .kit import Kit
+from .option_spec import OptionSpec
 
 
 def _player(game: Game, rng: random.Random) -> Player:
@@ -18,8 +18,8 @@ def _player(game: Game, rng: random.Random) -> Player:
 
 KIT = Kit(
     name="doubles-wild",
-    referee="firmware_bridge.referees.doubles_wild:DoublesWildReferee",
-    view="firmware_bridge.referees.doubles_wild_view:DoublesWildView",
+    referee="firmware_bridge.referees.doubles_wild.referee:DoublesWildReferee",
+    view="firmware_bridge.referees.doubles_wild.view:DoublesWildView",
     make_player=_player,
     hand="firmware_bridge.sim.hands.doubles_wild:DoublesWildHand",
     default_profile="doubles-wild-gpio",

@@ -1,7 +1,7 @@
 """A game's kit: everything the table, the simulator and the spectators need of one game.
 
 A kit is light to import: its referee, view and simulated hand are named by their
-module and class (``"firmware_bridge.referees.crosslet:CrossletReferee"``) and its
+module and class (``"firmware_bridge.referees.crosslet.referee:CrossletReferee"``) and its
 computer player and word list by functions that import on call, so that a process
 that only lists the games or follows one (the web view, the club publisher) loads
 none of them, and the daemon never imports the simulator through it.
@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 from games.core import Game, Player
 from games.registry import find_game
 
-from ..option_spec import OptionSpec
+from .option_spec import OptionSpec
 
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
 
-    from ..referee import Referee
+    from ..referees.referee import Referee
 
 MakeGame = Callable[[int, random.Random, Mapping[str, Any]], Game]
 """Makes a game from its number of players, its random source and its options."""

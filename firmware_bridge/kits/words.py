@@ -22,7 +22,7 @@ def crosslet_lexicon() -> Lexicon:
 @functools.cache
 def _lexicon(path: str | None) -> Lexicon:
     """A word list's lexicon, loaded from its cache once per process."""
-    from ..lexicon_store import load_lexicon
+    from .lexicon_store import load_lexicon
 
     return load_lexicon(None if path is None else Path(path))
 
@@ -41,7 +41,7 @@ def lazy_generator(lexicon: Lexicon) -> Callable[[], MoveGenerator]:
 
 @functools.cache
 def _generator(lexicon: Lexicon) -> MoveGenerator:
-    from ..lexicon_store import load_generator
+    from .lexicon_store import load_generator
 
     return load_generator(lexicon)
 

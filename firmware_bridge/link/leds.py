@@ -17,11 +17,11 @@ import importlib
 import logging
 from collections.abc import Mapping
 
-from firmware_bridge import palette
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.link.codec import led_parts
 from firmware_bridge.link.framing import crc16
 from firmware_bridge.link.messages import RGB, LedAck, LedRun, LedSet
+from firmware_bridge.screen import palette
 from hardware.clock import Clock
 from wiring.profile import LedChain
 

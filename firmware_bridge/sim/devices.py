@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from hardware.clock import FakeClock
 from wiring.profile import Profile
 
-from ..tags import TagTable
+from ..runtime.tags import TagTable
 from .world import Surface
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from hardware.sim_matrix import SimulatedMatrix
 
-    from ..link.simboard import SimulatedSerialBoard
+    from .pico.simboard import SimulatedSerialBoard
 
 SERIAL_STEP_S = 0.01
 """How often the simulated Pico runs its loop and the host reads the link."""
@@ -58,8 +58,8 @@ def simulated_sensors(
             factory, MatrixSurface(matrix), 1.0 / profile.matrix.scan_hz, matrix=matrix
         )
     # Imported here: a board on GPIO does not need the serial link.
-    from ..link.sim_config import firmware_sensor
-    from ..link.simboard import SimulatedSerialBoard
+    from .pico.sim_config import firmware_sensor
+    from .pico.simboard import SimulatedSerialBoard
     from .world import SerialSurface
 
     assert profile.serial is not None

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..fixes import Fix
-from ..referee import TAKE_BACK
+from ..referees.fixes import Fix
+from ..referees.referee import TAKE_BACK
 from .script import GAME_VERBS, Line, ScriptError, seconds
 from .table import DEFAULT_PACE_S, LOOK_S, SimTable
 

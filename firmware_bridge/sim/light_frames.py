@@ -10,8 +10,8 @@ from typing import Any
 
 from games.core import Game
 
-from ..board_png import board_png
-from ..lightsink import LightSink
+from ..runtime.lightsink import LightSink
+from ..spectate.board_png import board_png
 from ..spectate.geometry import geometry
 
 

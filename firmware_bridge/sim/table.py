@@ -20,14 +20,14 @@ from hardware.oled import dummy_oled
 from wiring.loader import check_fits, load_profile
 from wiring.profile import Profile
 
-from ..decisions import Played
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
-from ..lightsink import LightSink
-from ..loop import Loop
-from ..session import Session
-from ..table import new_session, open_display, open_inputs
-from ..tags import TagTable
+from ..referees.decisions import Played
+from ..runtime.lightsink import LightSink
+from ..runtime.loop import Loop
+from ..runtime.session import Session
+from ..runtime.table import new_session, open_display, open_inputs
+from ..runtime.tags import TagTable
 from .devices import simulated_sensors
 from .light_frames import LightFrames
 from .world import World
@@ -35,9 +35,9 @@ from .world import World
 if TYPE_CHECKING:
     from hardware.buttons import ButtonStation, SimButtons
 
-    from ..link.simboard import SimulatedSerialBoard
-    from ..lobby import Lobby, Start
+    from ..runtime.lobby import Lobby, Start
     from .hands import Hand
+    from .pico.simboard import SimulatedSerialBoard
 
 # What the first frame does not need is imported once it is shown: gpiozero (the
 # pins, buttons, buzzer and LED), the serial link and the simulated Pico, the start
@@ -223,7 +223,7 @@ class SimTable:
         self.buttons: SimButtons = SimButtons(self.factory, profile.buttons, self.clock)
 
     def _menu(self, preselect: str | None) -> Lobby:
-        from ..lobby import Lobby, Memory, lobby_choices, menu_file
+        from ..runtime.lobby import Lobby, Memory, lobby_choices, menu_file
 
         self.lobby = Lobby(
             lobby_choices(self.profile, table=False),

@@ -16,13 +16,13 @@ from typing import Any
 
 from games.core import Game, GameError
 
-from ..facts import Facts
 from ..journal import JournalError, current_options
 from ..kits import find_kit, new_game
-from ..lights import position_lights
-from ..live import live_path, read_live
-from ..replay import replay_action
-from ..view import View
+from ..referees.facts import Facts
+from ..referees.view import View
+from ..runtime.lights import position_lights
+from ..runtime.live import live_path, read_live
+from ..runtime.replay import replay_action
 from . import project
 
 

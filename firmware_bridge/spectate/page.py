@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..palette import COLOURS, Colour
+from ..screen.palette import COLOURS, Colour
 from .geometry import Geometry
 from .style import hex_colour, seat_colour
 from .svg import board_svg, lit

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..palette import COLOURS
+from ..screen.palette import COLOURS
 
 MAX_PAYLOAD = 64 * 1024
 """Bytes in one message. A Crosslet state with every square covered is about 20 KB."""

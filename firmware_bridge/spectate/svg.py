@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
-from ..palette import COLOURS, Colour
+from ..screen.palette import COLOURS, Colour
 from .geometry import _LETTERS_NUMBER, _ROW_COL, Geometry
 from .style import (
     BOARD,

@@ -10,12 +10,12 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from firmware_bridge.fixes import Fix
 from firmware_bridge.link.codec import decode, encode, led_parts
-from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels
 from firmware_bridge.link.messages import RGB, LedSet
-from firmware_bridge.palette import COLOURS, DESTROYED, FIX_COLOURS
-from firmware_bridge.session import Session
+from firmware_bridge.referees.fixes import Fix
+from firmware_bridge.runtime.session import Session
+from firmware_bridge.screen.palette import COLOURS, DESTROYED, FIX_COLOURS
+from firmware_bridge.sim.pico.fake_machine import FakeMachine, FakeNeoPixels
 
 
 def check_lit(lit: Mapping[str, str], fixes: list[Fix], cells: set[str]) -> list[str]:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from firmware_bridge.referee import Referee
-from firmware_bridge.tags import TagTable
+from firmware_bridge.referees.referee import Referee
+from firmware_bridge.runtime.tags import TagTable
 from games.core import Game
 from hardware.board import OCCUPIED, BoardSettled
 

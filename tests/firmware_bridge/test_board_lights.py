@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from firmware_bridge.board_png import LINE, board_png, cell_box
 from firmware_bridge.kits import find_kit
-from firmware_bridge.palette import COLOURS, RGB
+from firmware_bridge.screen.palette import COLOURS, RGB
+from firmware_bridge.spectate.board_png import LINE, board_png, cell_box
 from firmware_bridge.spectate.geometry import geometry
 
 PICTURE = Path(__file__).resolve().parents[2] / "docs" / "img" / "board-lights.png"

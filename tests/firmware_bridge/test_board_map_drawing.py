@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from firmware_bridge.board_map import MapBox, draw_map, place_map
-from firmware_bridge.screens import BoardMap, Mark
+from firmware_bridge.screen.board_map import MapBox, draw_map, place_map
+from firmware_bridge.screen.screens import BoardMap, Mark
 
 
 def plain_pattern(draw: ImageDraw.ImageDraw, mark: Mark, x: int, y: int, side: int) -> None:

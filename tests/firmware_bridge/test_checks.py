@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.checks import check_profile, checked_config
-from firmware_bridge.cli import main
-from firmware_bridge.daemon import EXIT_CONFIG
+from firmware_bridge.apps.checks import check_profile, checked_config
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.daemon import EXIT_CONFIG
 from wiring.errors import ConfigError
 from wiring.loader import list_profiles, load_profile
 
@@ -288,8 +288,8 @@ def test_sim_says_before_starting_why_the_occupancy_board_cannot_play(
 def test_a_game_without_a_kit_is_not_playable_yet_rather_than_misspelt(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from firmware_bridge import checks
-    from firmware_bridge.checks import unplayable_reason
+    from firmware_bridge.apps import checks
+    from firmware_bridge.apps.checks import unplayable_reason
 
     # A registered game whose table part is not built yet: DoubleCross with its kit withheld.
     kits = {name: kit for name, kit in checks.KITS.items() if name != "doublecross"}

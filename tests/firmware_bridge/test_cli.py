@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import table
-from firmware_bridge.cli import main
-from firmware_bridge.tags import TagTable
+from firmware_bridge.apps.cli import main
+from firmware_bridge.runtime import table
+from firmware_bridge.runtime.tags import TagTable
 from hardware.board import BoardEvent, BoardSettled
 from hardware.pins import pi_model
 
@@ -146,7 +146,7 @@ def test_output_cut_short_by_its_reader_ends_quietly() -> None:
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "double-take"]
+    cmd = [sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", "double-take"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()

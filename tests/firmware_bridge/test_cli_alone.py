@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from firmware_bridge.cli import ALONE, _Retry, build_parser, parse_args
+from firmware_bridge.apps.cli import ALONE, _Retry, build_parser, parse_args
 
 LINES = [
     ["sim", "--help"],

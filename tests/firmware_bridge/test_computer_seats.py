@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.computer import parse_seats, same_move
+from firmware_bridge.apps.cli import main
+from firmware_bridge.runtime.computer import parse_seats, same_move
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line, parse_all
 from games.double_take import DoubleTakePlayer, Step
@@ -141,7 +141,7 @@ def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) ->
 
 
 def test_a_computer_that_cannot_choose_leaves_the_turn_to_the_people() -> None:
-    from firmware_bridge.computer import Computer
+    from firmware_bridge.runtime.computer import Computer
     from games.core import Game, Player
 
     class Stuck(Player):
@@ -160,7 +160,7 @@ def test_a_computer_that_cannot_choose_leaves_the_turn_to_the_people() -> None:
 def _stuck_doublecross(tmp_path: Path) -> dict[str, object]:
     """DoubleCross options where no one can lay a tile and the bag is empty: only a
     round of passes and the last passer's end can finish the game."""
-    from firmware_bridge.setup_file import game_options
+    from firmware_bridge.apps.setup_file import game_options
 
     words = tmp_path / "words.txt"
     words.write_text("cat\ncats\nact\n", encoding="utf-8")

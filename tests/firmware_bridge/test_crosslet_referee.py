@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.palette import HINT
-from firmware_bridge.referees.crosslet import CrossletReferee, tile_letter
-from firmware_bridge.referees.crosslet_turn import words_text
-from firmware_bridge.referees.crosslet_view import few_words
+from firmware_bridge.referees.crosslet.referee import CrossletReferee, tile_letter
+from firmware_bridge.referees.crosslet.turn import words_text
+from firmware_bridge.referees.crosslet.view import few_words
+from firmware_bridge.screen.palette import HINT
+from firmware_bridge.screen.whole_board import WholeBoard
 from firmware_bridge.sim.hands import hand_for
-from firmware_bridge.whole_board import WholeBoard
 from games.core import Pass, Resign
 from games.crosslet import Crosslet, Exchange, PlaceTiles
 from games.crosslet_board import FormedWord

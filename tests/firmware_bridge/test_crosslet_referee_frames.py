@@ -10,7 +10,7 @@ import random
 import pytest
 from PIL import Image
 
-from firmware_bridge.layout import render
+from firmware_bridge.screen.layout import render
 from games.crosslet import Crosslet
 from games.crosslet_player import CrossletPlayer
 from games.lexicon import Lexicon

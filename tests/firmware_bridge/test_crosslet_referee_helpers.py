@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.kits import words
-from firmware_bridge.lexicon_store import load_lexicon
-from firmware_bridge.referees.crosslet import CrossletReferee
+from firmware_bridge.kits.lexicon_store import load_lexicon
+from firmware_bridge.referees.crosslet.referee import CrossletReferee
 from games.crosslet import Crosslet
 from games.lexicon import Lexicon
 from games.movegen import MoveGenerator

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from firmware_bridge.referees.crosslet import CrossletReferee
+from firmware_bridge.referees.crosslet.referee import CrossletReferee
 from games.core import Pass
 from games.crosslet import Crosslet, PlaceTiles, RevealRack, SetRack, TableBag
 from games.lexicon import Lexicon

@@ -8,15 +8,15 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.facts import Facts
-from firmware_bridge.referee import TagReader
-from firmware_bridge.referees.crosslet_turn import (
+from firmware_bridge.referees.crosslet.turn import (
     label_letter,
     taken_tiles,
     tile_letter,
 )
-from firmware_bridge.referees.doublecross_turn import tile_letter as doublecross_letter
-from firmware_bridge.tags import TagTable
+from firmware_bridge.referees.doublecross.turn import tile_letter as doublecross_letter
+from firmware_bridge.referees.facts import Facts
+from firmware_bridge.referees.referee import TagReader
+from firmware_bridge.runtime.tags import TagTable
 from hardware.board import OCCUPIED
 
 

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.daemon import Table, choices
-from firmware_bridge.events import ButtonEvent
+from firmware_bridge.apps.daemon import Table, choices
 from firmware_bridge.journal import Journal, JournalError
-from firmware_bridge.lobby import Lobby
-from firmware_bridge.loop import Loop
-from firmware_bridge.session import Session
+from firmware_bridge.referees.events import ButtonEvent
+from firmware_bridge.runtime.lobby import Lobby
+from firmware_bridge.runtime.loop import Loop
+from firmware_bridge.runtime.session import Session
 from games.core import Resign
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.diag import pattern_frame
-from firmware_bridge.diag_sim import SimBench
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.diag import pattern_frame
+from firmware_bridge.apps.diag_sim import SimBench
 from hardware.board import OCCUPIED
 from hardware.pins import pi_model
 from wiring.loader import list_profiles, load_profile
@@ -255,7 +255,7 @@ def test_the_live_view_in_a_terminal_follows_keys() -> None:
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 60, 140, 0, 0))
     env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "140", "LINES": "60"}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "firmware_bridge.cli", "diag", "--sim"],
+        [sys.executable, "-m", "firmware_bridge.apps.cli", "diag", "--sim"],
         stdin=slave,
         stdout=slave,
         stderr=slave,
@@ -316,7 +316,7 @@ def test_an_rfid_board_shows_its_reader_census_and_sweep_time(tmp_path: Path) ->
 
 
 def test_one_tag_on_two_cells_is_flagged_as_a_cross_read() -> None:
-    from firmware_bridge.diag import cross_reads, reader_text
+    from firmware_bridge.apps.diag import cross_reads, reader_text
 
     tag = "04A224B2C35E80"
     observation = {"A1": tag, "A2": tag, "B1": "DEADBEEF", "C3": OCCUPIED}

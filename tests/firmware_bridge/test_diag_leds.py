@@ -9,10 +9,10 @@ from dataclasses import replace
 
 from rich.console import Console
 
-from firmware_bridge import palette
-from firmware_bridge.diag_leds import CHASE_S
-from firmware_bridge.diag_sim import SimBench
-from firmware_bridge.diag_view import render
+from firmware_bridge.apps.diag_leds import CHASE_S
+from firmware_bridge.apps.diag_sim import SimBench
+from firmware_bridge.apps.diag_view import render
+from firmware_bridge.screen import palette
 from wiring.loader import load_profile
 from wiring.profile import LedChain
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
-from firmware_bridge.dice_faces import SIZE, draw_die, pips
+from firmware_bridge.screen.dice_faces import SIZE, draw_die, pips
 
 PIP_AT = (2, 5, 8)
 

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from firmware_bridge.referee import TAKE_BACK
-from firmware_bridge.referees.dominoes import normalise_half, parse_half
+from firmware_bridge.referees.dominoes.referee import normalise_half, parse_half
+from firmware_bridge.referees.referee import TAKE_BACK
+from firmware_bridge.screen.whole_board import WholeBoard
 from firmware_bridge.sim.hands import hand_for
-from firmware_bridge.whole_board import WholeBoard
 from games.core import Piece
 from games.dominoes import Dominoes, Place
 from hardware.board import OCCUPIED

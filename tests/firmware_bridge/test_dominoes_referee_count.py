@@ -8,9 +8,9 @@ from typing import Any
 
 from PIL import Image
 
-from firmware_bridge.cli import main
-from firmware_bridge.layout import render
-from firmware_bridge.referees.dominoes_count import free_pairs, mismatch, pair_halves
+from firmware_bridge.apps.cli import main
+from firmware_bridge.referees.dominoes.count import free_pairs, mismatch, pair_halves
+from firmware_bridge.screen.layout import render
 from firmware_bridge.sim.hands import hand_for
 from games.dominoes import Domino, Dominoes, Place
 from hardware.board import OCCUPIED

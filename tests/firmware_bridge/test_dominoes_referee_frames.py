@@ -9,7 +9,7 @@ import random
 
 from PIL import Image
 
-from firmware_bridge.layout import render
+from firmware_bridge.screen.layout import render
 from games.dominoes import Dominoes
 
 from .test_dominoes_referee_helpers import Table

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_bridge.referees.dominoes import DominoesReferee
+from firmware_bridge.referees.dominoes.referee import DominoesReferee
 from games.dominoes import Dominoes
 from hardware.buttons import ButtonEvent
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.referees.double_take.referee import DoubleTakeReferee
 from games.core import Pass, Resign
 from games.double_take import GREEN, RED, DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled

@@ -10,8 +10,8 @@ import random
 import pytest
 from PIL import Image
 
-from firmware_bridge.layout import render
-from firmware_bridge.referees.doublecross import DoubleCrossReferee
+from firmware_bridge.referees.doublecross.referee import DoubleCrossReferee
+from firmware_bridge.screen.layout import render
 from games.doublecross import DoubleCross
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 
 def test_a_battle_won_just_before_the_playoff_has_its_spot_lifted_once() -> None:

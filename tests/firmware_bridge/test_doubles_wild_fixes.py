@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.fixes import reconcile
-from firmware_bridge.referees.doubles_wild_turn import shows
+from firmware_bridge.referees.doubles_wild.turn import shows
+from firmware_bridge.referees.fixes import reconcile
 from games.core import Piece
 from games.doubles_wild import COLOURS
 from games.doubles_wild_board import CELLS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import json
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 
 def test_lifting_the_main_games_balls_for_the_playoff_is_not_refused() -> None:

@@ -7,11 +7,18 @@ from collections.abc import Mapping
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware_bridge.dice_faces import SIZE, BattlePicture, BattleRow, RollPicture, draw_die, pips
-from firmware_bridge.layout import render
-from firmware_bridge.referee import TAKE_BACK
-from firmware_bridge.referees.doubles_wild import DoublesWildReferee
-from firmware_bridge.screens import Screen
+from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.referees.referee import TAKE_BACK
+from firmware_bridge.screen.dice_faces import (
+    SIZE,
+    BattlePicture,
+    BattleRow,
+    RollPicture,
+    draw_die,
+    pips,
+)
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.screens import Screen
 from firmware_bridge.sim.hands import hand_for
 from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled

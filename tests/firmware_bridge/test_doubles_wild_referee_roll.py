@@ -10,20 +10,20 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from firmware_bridge.cli import main
-from firmware_bridge.dice_faces import (
+from firmware_bridge.apps.cli import main
+from firmware_bridge.journal import Journal
+from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.referees.events import Event, Tick
+from firmware_bridge.runtime.loop import Loop
+from firmware_bridge.screen.dice_faces import (
     TUMBLE_FRAME_S,
     TUMBLE_S,
     BattlePicture,
     RollPicture,
     tumble_faces,
 )
-from firmware_bridge.events import Event, Tick
-from firmware_bridge.journal import Journal
-from firmware_bridge.layout import render
-from firmware_bridge.loop import Loop
-from firmware_bridge.palette import LAST, SPOT
-from firmware_bridge.referees.doubles_wild import DoublesWildReferee
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.palette import LAST, SPOT
 from games.doubles_wild import DoublesWild
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from hardware.buttons import ButtonEvent

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from firmware_bridge.layout import render
-from firmware_bridge.referees.doubles_wild import DoublesWildReferee
+from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.screen.layout import render
 from firmware_bridge.sim.hands import hand_for
 from firmware_bridge.sim.hands.doubles_wild import SWEEP_WAIT_S
 from games.core import Piece

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.enrol import BoardSilent, run_enrol
+from firmware_bridge.apps.enrol import BoardSilent, run_enrol
 from hardware.board import BoardEvent, BoardStatus
 from hardware.clock import FakeClock
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge.journal import Journal
+from firmware_bridge.runtime.transcript import print_move
 from firmware_bridge.sim.runner import SimOptions, Simulation
-from firmware_bridge.transcript import print_move
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "3"))
 GAMES = [

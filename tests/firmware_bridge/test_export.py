@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.export import export_game
+from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal, JournalError
 from games.core import Resign
 from games.double_take import DoubleTake

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from firmware_bridge.link.codec import LED_RUNS, decode, encode, led_parts
 from firmware_bridge.link.decoder import LinkDecoder
-from firmware_bridge.link.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
 from firmware_bridge.link.framing import MAX_PACKET
 from firmware_bridge.link.messages import RGB, BoardError, LedAck, LedRun, LedSet
-from firmware_bridge.link.simboard import SimulatedSerialBoard
+from firmware_bridge.sim.pico.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from tests.firmware_bridge.test_firmware_scan import ListPort
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.

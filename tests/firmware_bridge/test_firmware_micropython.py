@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.link.sim_config import SIM_CONFIG
-from firmware_bridge.link.simboard import SimulatedSerialBoard
-from firmware_bridge.link.upy_firmware import (
+from firmware_bridge.apps.cli import main
+from firmware_bridge.sim.pico.sim_config import SIM_CONFIG
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
+from firmware_bridge.sim.pico.upy_firmware import (
     FIRMWARE,
     PICO_HEAP,
     STANDIN,

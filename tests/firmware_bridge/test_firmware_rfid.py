@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware_bridge.link.fake_antenna_mux import AntennaMuxBoard
-from firmware_bridge.link.fake_card import (
+from firmware_bridge.sim.pico.fake_antenna_mux import AntennaMuxBoard
+from firmware_bridge.sim.pico.fake_card import (
     REQA,
     WUPA,
     Card,
@@ -24,8 +24,8 @@ from firmware_bridge.link.fake_card import (
     SpiProtocolError,
     crc_a,
 )
-from firmware_bridge.link.fake_machine import FakeMachine
-from firmware_bridge.link.fake_mfrc522 import (
+from firmware_bridge.sim.pico.fake_machine import FakeMachine
+from firmware_bridge.sim.pico.fake_mfrc522 import (
     BUFFER_OVFL,
     CALC_CRC,
     COM_IRQ,

@@ -14,11 +14,11 @@ import pytest
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import LinkDecoder
-from firmware_bridge.link.fake_antenna_mux import AntennaMuxBoard
-from firmware_bridge.link.fake_card import WUPA, Card
-from firmware_bridge.link.fake_machine import FakeMachine, ShiftRegisterMatrix
 from firmware_bridge.link.messages import BoardError, CellEvent, Hello, SnapshotPart
-from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
+from firmware_bridge.sim.pico.fake_antenna_mux import AntennaMuxBoard
+from firmware_bridge.sim.pico.fake_card import WUPA, Card
+from firmware_bridge.sim.pico.fake_machine import FakeMachine, ShiftRegisterMatrix
+from firmware_bridge.sim.pico.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import BoardSettled
 from hardware.clock import FakeClock
 from wiring.profile import SerialWiring

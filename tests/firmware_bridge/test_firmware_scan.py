@@ -13,7 +13,6 @@ import pytest
 
 from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import LinkDecoder
-from firmware_bridge.link.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 from firmware_bridge.link.messages import (
     BoardError,
     BoardInfo,
@@ -26,6 +25,7 @@ from firmware_bridge.link.messages import (
     SyncDone,
     SyncRequest,
 )
+from firmware_bridge.sim.pico.fake_machine import FakeMachine, FakeReaders, ShiftRegisterMatrix
 
 # The firmware is untyped MicroPython, outside mypy: imported by name.
 app: Any = importlib.import_module("firmware_bridge.firmware.app")

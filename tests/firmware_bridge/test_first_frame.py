@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge import daemon
+from firmware_bridge.apps import daemon
 from firmware_bridge.journal import Journal
-from firmware_bridge.loop import Loop
+from firmware_bridge.runtime.loop import Loop
+from firmware_bridge.runtime.table import open_display
 from firmware_bridge.sim.runner import SimOptions, Simulation
-from firmware_bridge.table import open_display
 from hardware.oled import dummy_oled
 from wiring.config import load_config
 from wiring.profile import Profile
@@ -26,14 +26,14 @@ import json, os, sys
 import hardware.oled
 
 def show(self, image):
-    names = ("gpiozero", "serial", "firmware_bridge.lobby", "firmware_bridge.link.simboard",
-             "firmware_bridge.sim.hands")
+    names = ("gpiozero", "serial", "firmware_bridge.runtime.lobby",
+             "firmware_bridge.sim.pico.simboard", "firmware_bridge.sim.hands")
     print(json.dumps(sorted(n for n in names if n in sys.modules)), flush=True)
     os._exit(0)
 
 hardware.oled.Oled.show = show
 sys.stdin = open(os.devnull)
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 main(["sim", "--game", sys.argv[1], "--json", "--script", "-"])
 """
 

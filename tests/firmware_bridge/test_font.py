@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw, ImageFont
 
-from firmware_bridge.font import (
+from firmware_bridge.screen.font import (
     FONT_FILE,
     draw_text,
     font_file_bytes,
@@ -55,8 +55,8 @@ def test_a_damaged_or_missing_file_falls_back_to_pillows_font(tmp_path: Path) ->
 
 PROBE = """
 import json, sys
-from firmware_bridge.layout import render
-from firmware_bridge.screens import Screen
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.screens import Screen
 render(Screen("Red to move", "R12 G12", ("Move a piece.",)))
 print(json.dumps(sorted(sys.modules)))
 """

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import lexicon_store
+from firmware_bridge.kits import lexicon_store
 from games.lexicon import Lexicon
 from games.movegen import Dawg
 

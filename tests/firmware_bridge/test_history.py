@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 
 OPENING = "lift a3\nplace b4 red\nlift b7\nplace a6 green\n"

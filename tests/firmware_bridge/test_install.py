@@ -15,8 +15,8 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.install import (
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.install import (
     CACHE_DIR,
     CONFIG,
     I2C_FAST,
@@ -29,7 +29,7 @@ from firmware_bridge.install import (
     on_root,
     uninstall,
 )
-from firmware_bridge.lexicon_store import SHIPPED_LIST_MD5
+from firmware_bridge.kits.lexicon_store import SHIPPED_LIST_MD5
 from tests.firmware_bridge.test_service_unit import MAX_EXPOSURE, exposure, settings
 from wiring.config import load_config
 
@@ -183,7 +183,7 @@ def test_a_word_game_board_builds_the_word_caches_as_the_service_user(root: Path
     run_install(root, system, profile_name="rfid-15x15-pico", i2c_fast=False)
     assert [
         "runuser", "-u", "tabletop", "--", f"{BIN}/python", "-m",
-        "firmware_bridge.lexicon_store", "--cache-dir", "/var/cache/tabletop",
+        "firmware_bridge.kits.lexicon_store", "--cache-dir", "/var/cache/tabletop",
     ] in system.commands  # fmt: skip
     unit = settings(system.path(UNIT))
     assert unit["SupplementaryGroups"] == ["gpio i2c dialout"]

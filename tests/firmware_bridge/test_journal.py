@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import (
     CHECKPOINT_EVERY,
     SCHEMA_VERSION,
@@ -308,7 +308,7 @@ def test_set_aside_takes_the_write_ahead_log_along(tmp_path: Path) -> None:
 
 
 def test_the_service_shows_the_notice_on_its_display() -> None:
-    from firmware_bridge.daemon import show_notice
+    from firmware_bridge.apps.daemon import show_notice
 
     class Display:
         def __init__(self) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 

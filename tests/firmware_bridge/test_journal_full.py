@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.decisions import Commit
-from firmware_bridge.events import Tick
-from firmware_bridge.held import RETRY_FULL_DISK_S
 from firmware_bridge.journal import Journal, JournalFull
+from firmware_bridge.referees.decisions import Commit
+from firmware_bridge.referees.events import Tick
+from firmware_bridge.runtime.held import RETRY_FULL_DISK_S
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 

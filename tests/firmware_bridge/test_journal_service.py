@@ -14,14 +14,15 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from firmware_bridge.daemon import show_notice
+from firmware_bridge.apps.daemon import show_notice
 from firmware_bridge.journal import Journal
 
 DRIVER = textwrap.dedent(
     """
     import sys
     from pathlib import Path
-    from firmware_bridge import daemon, table
+    from firmware_bridge.apps import daemon
+    from firmware_bridge.runtime import table
     from hardware.oled import dummy_oled
     from hardware.pins import mock_pin_factory
 

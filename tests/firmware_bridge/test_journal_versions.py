@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.export import export_game
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import SCHEMA_VERSION, Journal, current_options
 from firmware_bridge.spectate.follow import Follower
 

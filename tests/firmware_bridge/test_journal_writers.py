@@ -143,7 +143,7 @@ def test_sim_with_a_script_file_names_the_journal_when_its_copy_finds_no_room(
     script.write_text("", encoding="utf-8")
     before = fingerprint(tmp_path)
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "double-take",
+        [sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", "double-take",
          "--journal", str(path), "--script", str(script)],
         capture_output=True, text=True, timeout=120, check=False, preexec_fn=_small_files,
     )  # fmt: skip

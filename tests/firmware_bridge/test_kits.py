@@ -13,13 +13,13 @@ import sys
 import pytest
 
 from firmware_bridge import kits
-from firmware_bridge.facts import Facts
 from firmware_bridge.kits import KITS, Kit, find_kit, words
-from firmware_bridge.options import check_options, options_of
-from firmware_bridge.referee import Referee
+from firmware_bridge.kits.options import check_options, options_of
+from firmware_bridge.referees.facts import Facts
+from firmware_bridge.referees.referee import Referee
+from firmware_bridge.referees.view import View
 from firmware_bridge.sim.hands import Hand, hand_for
 from firmware_bridge.spectate.geometry import geometry
-from firmware_bridge.view import View
 from games.core import Game, Player, UnknownGame
 from games.crosslet import Crosslet
 from games.registry import GAMES, find_listed
@@ -97,7 +97,7 @@ def test_the_first_rank_of_an_upside_down_board_is_drawn_at_the_bottom() -> None
 
 PROBE = """
 import json, sys
-import firmware_bridge.kits, firmware_bridge.options, firmware_bridge.spectate.geometry
+import firmware_bridge.kits, firmware_bridge.kits.options, firmware_bridge.spectate.geometry
 from firmware_bridge.kits import KITS
 for kit in KITS.values():
     kit.options, kit.board, kit.word_game, kit.default_profile
@@ -114,8 +114,8 @@ def test_the_kits_import_no_referee_view_hand_or_word_list() -> None:
     heavy = {
         m
         for m in loaded
-        if m.startswith(("firmware_bridge.referees", "firmware_bridge.sim", "firmware_bridge.view"))
-        or m in {"firmware_bridge.lexicon_store", "games.movegen", "games.lexicon"}
+        if m.startswith(("firmware_bridge.referees", "firmware_bridge.sim"))
+        or m in {"firmware_bridge.kits.lexicon_store", "games.movegen", "games.lexicon"}
     }
     assert heavy == set()
     assert not {m for m in loaded if m.startswith("games.") and m != "games.core"} - {

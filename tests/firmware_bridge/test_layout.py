@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import ImageFont
 
-from firmware_bridge import layout
-from firmware_bridge.layout import PAGE_S, flow, lay_out, render
-from firmware_bridge.screens import BoardMap, Mark, Screen, printable, seat_mark
+from firmware_bridge.screen import layout
+from firmware_bridge.screen.layout import PAGE_S, flow, lay_out, render
+from firmware_bridge.screen.screens import BoardMap, Mark, Screen, printable, seat_mark
 
 FONT = ImageFont.load_default_imagefont()
 SIZE = (128, 64)

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import lexicon_store
-from firmware_bridge.lexicon_store import (
+from firmware_bridge.kits import lexicon_store
+from firmware_bridge.kits.lexicon_store import (
     SHIPPED_LIST_MD5,
     ProgressBar,
     cache_path,
@@ -23,7 +23,7 @@ from firmware_bridge.lexicon_store import (
 from games.lexicon import Lexicon, LexiconError
 from hardware.clock import FakeClock
 
-SHIPPED = Path(lexicon_store.__file__).parent.parent / "games" / "data" / "enable1.txt.gz"
+SHIPPED = Path(lexicon_store.__file__).parents[2] / "games" / "data" / "enable1.txt.gz"
 
 
 @pytest.fixture(scope="session")

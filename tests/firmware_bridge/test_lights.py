@@ -8,8 +8,8 @@ from collections.abc import Mapping
 
 import pytest
 
-from firmware_bridge.fixes import Fix, FixAction
-from firmware_bridge.lights import (
+from firmware_bridge.referees.fixes import Fix, FixAction
+from firmware_bridge.runtime.lights import (
     Lighting,
     Lit,
     Moved,
@@ -20,8 +20,8 @@ from firmware_bridge.lights import (
     layout_moved,
     position_lights,
 )
-from firmware_bridge.lightsink import NoLights
-from firmware_bridge.palette import (
+from firmware_bridge.runtime.lightsink import NoLights
+from firmware_bridge.screen.palette import (
     COLOURS,
     FROM,
     HINT,
@@ -52,7 +52,7 @@ class Hooks:
         return Moved(moved.frm + self.extra_from, moved.to)
 
     def fix_colour(self, fix: Fix, first: bool) -> str:
-        from firmware_bridge.lights import fix_colour
+        from firmware_bridge.runtime.lights import fix_colour
 
         return fix_colour(fix, first)
 

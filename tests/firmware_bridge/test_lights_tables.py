@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.palette import LIFT, LIFT_NOW
+from firmware_bridge.apps.cli import main
+from firmware_bridge.screen.palette import LIFT, LIFT_NOW
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import bag, kit_uses, shared_lexicon
@@ -56,7 +56,7 @@ def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(crosslet_lexi
     """The same refusal seen on the LEDs themselves: the firmware's chain, told by LED
     messages over the simulated serial line, lights H7 and H8 in the lift colours at the
     profile's brightness, and every LED is dark once the tiles are lifted."""
-    from firmware_bridge.palette import rgb
+    from firmware_bridge.screen.palette import rgb
     from firmware_bridge.sim.runner import SimOptions, Simulation
     from firmware_bridge.sim.script import parse_all
 
@@ -92,7 +92,7 @@ def test_the_simulators_frames_draw_the_board_at_every_change_of_the_lights(
 ) -> None:
     from PIL import Image
 
-    from firmware_bridge.board_png import CELL
+    from firmware_bridge.spectate.board_png import CELL
 
     frames = tmp_path / "frames"
     argv = ["sim", "--game", "double-take", "--seed", "2", "--frames", str(frames)]

@@ -27,7 +27,7 @@ from firmware_bridge.link.messages import (
     SnapshotPart,
     SnapshotRequest,
 )
-from firmware_bridge.link.simboard import SimulatedBoardError, SimulatedSerialBoard
+from firmware_bridge.sim.pico.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import (
     OCCUPIED,
     BoardEvent,
@@ -486,7 +486,7 @@ def test_what_the_firmware_writes_in_a_step_is_on_the_hosts_end_when_the_step_re
 
 
 def test_a_simulated_rfid_game_prints_the_same_states_every_time() -> None:
-    from firmware_bridge.cli import main
+    from firmware_bridge.apps.cli import main
 
     runs = []
     for _ in range(3):

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from firmware_bridge import palette
-from firmware_bridge.lightsink import NoLights
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.link.leds import CHECK_S, RESEND_S, SerialLights, check_chain
 from firmware_bridge.link.messages import LedAck, LedRun, LedSet, Message
-from firmware_bridge.link.simboard import SimulatedSerialBoard
-from firmware_bridge.table import light_sink
+from firmware_bridge.runtime.lightsink import NoLights
+from firmware_bridge.runtime.table import light_sink
+from firmware_bridge.screen import palette
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from hardware.clock import FakeClock
 from wiring.loader import load_profile
 from wiring.profile import LedChain, SerialWiring

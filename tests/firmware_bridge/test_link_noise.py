@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge.link.board import SerialSensorBoard
-from firmware_bridge.link.pty_line import LineNoise, SimulatedBoardError
-from firmware_bridge.link.simboard import SimulatedSerialBoard
+from firmware_bridge.sim.pico.pty_line import LineNoise, SimulatedBoardError
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line
 from hardware.board import OCCUPIED, BoardSettled

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from firmware_bridge.link.board import SerialSensorBoard
-from firmware_bridge.link.simboard import SimulatedSerialBoard
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from hardware.board import BoardEvent, BoardSettled
 from hardware.clock import FakeClock
 from wiring.profile import SerialWiring

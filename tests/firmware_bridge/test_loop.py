@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_bridge.events import ButtonEvent, Tick
-from firmware_bridge.facts import Facts
-from firmware_bridge.loop import Loop
-from firmware_bridge.referees.double_take import DoubleTakeReferee
+from firmware_bridge.referees.double_take.referee import DoubleTakeReferee
+from firmware_bridge.referees.events import ButtonEvent, Tick
+from firmware_bridge.referees.facts import Facts
+from firmware_bridge.runtime.loop import Loop
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from firmware_bridge.events import ButtonEvent
-from firmware_bridge.layout import render
-from firmware_bridge.screens import Screen
-from firmware_bridge.session import Session
+from firmware_bridge.referees.events import ButtonEvent
+from firmware_bridge.runtime.session import Session
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.screens import Screen
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
@@ -108,7 +108,7 @@ def test_text_outside_the_font_is_drawn_not_refused(text: str) -> None:
 
 
 def test_lobby_frames(update_golden: bool) -> None:
-    from firmware_bridge.lobby import Choice, Lobby
+    from firmware_bridge.runtime.lobby import Choice, Lobby
 
     lobby = Lobby(
         [Choice("double-take", "Double Take", 2, 2), Choice("dominoes", "Dominoes", 2, 6)]

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.checks import OLED_SIZES, check_profile
-from firmware_bridge.layout import lay_out
-from firmware_bridge.screens import Screen
+from firmware_bridge.apps.checks import OLED_SIZES, check_profile
+from firmware_bridge.screen.layout import lay_out
+from firmware_bridge.screen.screens import Screen
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from wiring.loader import load_profile
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import build_parser, main
+from firmware_bridge.apps.cli import build_parser, main
 from firmware_bridge.kits import KITS, find_kit
-from firmware_bridge.options import options_of, takes_words
+from firmware_bridge.kits.options import options_of, takes_words
 from games.registry import GAMES
 
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from firmware_bridge.overlap import while_waiting
+from firmware_bridge.runtime.overlap import while_waiting
 
 
 def test_the_work_runs_while_the_caller_waits() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 from .test_crosslet_referee_helpers import bag
 

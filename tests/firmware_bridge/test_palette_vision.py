@@ -13,8 +13,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from firmware_bridge.colour_vision import VISIONS, ciede2000, difference, simulate
-from firmware_bridge.palette import (
+from firmware_bridge.screen.palette import (
     COLOURS,
     DESTROYED,
     FIX_COLOURS,
@@ -27,7 +26,8 @@ from firmware_bridge.palette import (
     SPOT,
     TO,
 )
-from firmware_bridge.palette_png import MARGIN, SQUARE, palette_png, tile_box
+from firmware_bridge.spectate.colour_vision import VISIONS, ciede2000, difference, simulate
+from firmware_bridge.spectate.palette_png import MARGIN, SQUARE, palette_png, tile_box
 from firmware_bridge.spectate.style import hex_colour
 
 ROOT = Path(__file__).resolve().parents[2]

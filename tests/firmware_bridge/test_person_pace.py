@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
-from firmware_bridge.session import Session
+from firmware_bridge.runtime.session import Session
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all, with_board_cells
 from games.lexicon import Lexicon

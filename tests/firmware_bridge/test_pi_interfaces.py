@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_bridge.pi_interfaces import check_interfaces
+from firmware_bridge.apps.pi_interfaces import check_interfaces
 from wiring.loader import load_profile
 
 PINS = load_profile("double-take-gpio").used_pins()

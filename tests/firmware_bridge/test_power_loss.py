@@ -16,7 +16,7 @@ SECOND = ["lift e3", "place f4 red", "lift d7", "place d5 green", "lift f4", "pl
 
 def start(journal: Path) -> subprocess.Popen[str]:
     cmd = [
-        sys.executable, "-m", "firmware_bridge.cli", "sim", "--game", "double-take",
+        sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", "double-take",
         "--json", "--script", "-", "--journal", str(journal),
     ]  # fmt: skip
     return subprocess.Popen(

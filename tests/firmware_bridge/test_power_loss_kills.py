@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.export import export_game
+from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import KITS
 from firmware_bridge.sim.runner import SimOptions, Simulation

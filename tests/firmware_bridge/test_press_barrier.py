@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_bridge.events import BoardWait, ButtonEvent, Event
-from firmware_bridge.loop import READING_AFTER_S, Loop
-from firmware_bridge.session import Session
+from firmware_bridge.referees.events import BoardWait, ButtonEvent, Event
+from firmware_bridge.runtime.loop import READING_AFTER_S, Loop
+from firmware_bridge.runtime.session import Session
 from games.double_take import DoubleTake
 from hardware.board import (
     OCCUPIED,

@@ -17,12 +17,12 @@ from typing import Any
 
 from PIL import Image
 
-from firmware_bridge.board_png import CELL, board_png
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.kits import find_kit
-from firmware_bridge.lights import position_lights
-from firmware_bridge.palette import FROM, TO
-from firmware_bridge.replay import in_force, journaled_game, replay_action
+from firmware_bridge.runtime.lights import position_lights
+from firmware_bridge.runtime.replay import in_force, journaled_game, replay_action
+from firmware_bridge.screen.palette import FROM, TO
+from firmware_bridge.spectate.board_png import CELL, board_png
 from firmware_bridge.spectate.geometry import geometry
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.checks import PLANNED_GAMES
+from firmware_bridge.apps.checks import PLANNED_GAMES
 from firmware_bridge.kits import KITS
 from games.registry import GAMES
 

@@ -25,8 +25,8 @@ import pytest
 from PIL import ImageFont
 
 from firmware_bridge.kits import KITS
-from firmware_bridge.layout import PAGE_S, Layout, lay_out
-from firmware_bridge.screens import HEADER_H, Screen, printable
+from firmware_bridge.screen.layout import PAGE_S, Layout, lay_out
+from firmware_bridge.screen.screens import HEADER_H, Screen, printable
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import find_listed
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.sim.script import parse_all, with_board_cells
 
 

@@ -74,7 +74,7 @@ def test_a_service_that_keeps_failing_is_not_restarted_forever() -> None:
 
 
 def test_systemd_reads_every_line_of_the_fitted_unit(tmp_path: Path) -> None:
-    from firmware_bridge.install import needs, render_unit, shipped_unit
+    from firmware_bridge.apps.install import needs, render_unit, shipped_unit
     from wiring.loader import load_profile
 
     exposure(UNIT)  # fails or skips when systemd-analyze is missing

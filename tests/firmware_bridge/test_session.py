@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from firmware_bridge.journal import Journal
-from firmware_bridge.session import Session
+from firmware_bridge.runtime.session import Session
 from games.core import Resign
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.setup_file import SetupFileError, game_options
 from firmware_bridge.journal import Journal
-from firmware_bridge.options import OptionError
-from firmware_bridge.setup_file import SetupFileError, game_options
+from firmware_bridge.kits.options import OptionError
 
 
 def first_state(tmp_path: Path, game: str, *extra: str) -> dict[str, Any]:
@@ -248,7 +248,7 @@ def test_a_setup_the_game_or_the_board_refuses_makes_no_journal(
 
 
 def test_sim_help_names_the_setup_file(capsys: pytest.CaptureFixture[str]) -> None:
-    from firmware_bridge.cli import build_parser
+    from firmware_bridge.apps.cli import build_parser
 
     with pytest.raises(SystemExit):
         build_parser().parse_args(["sim", "--help"])

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageColor
 
-from firmware_bridge.board_png import CELL, PAD, cell_box, domino_pairs
-from firmware_bridge.cli import main
-from firmware_bridge.export import export_game
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
+from firmware_bridge.spectate.board_png import CELL, PAD, cell_box, domino_pairs
 from firmware_bridge.spectate.geometry import geometry
 from firmware_bridge.spectate.style import (
     CELL_FILL,
@@ -179,8 +179,8 @@ def test_bad_input_is_named_and_nothing_is_written(
 
 
 def test_a_doublecross_board_shows_its_specials_and_which_tiles_are_stable() -> None:
-    from firmware_bridge.board_png import board_png
     from firmware_bridge.kits import crosslet_lexicon
+    from firmware_bridge.spectate.board_png import board_png
     from games.doublecross import DoubleCross
 
     game = DoubleCross(2, random.Random(1), lexicon=crosslet_lexicon())
@@ -242,9 +242,9 @@ def test_a_journal_whose_moves_do_not_replay_is_named_damaged_and_nothing_is_dra
 def test_a_game_in_progress_shows_the_computers_move_lit_and_a_finished_one_dark(
     tmp_path: Path,
 ) -> None:
-    from firmware_bridge.lights import action_moved
-    from firmware_bridge.palette import FROM, LAST, TO
-    from firmware_bridge.show import lights_of, picture, saved_game
+    from firmware_bridge.apps.show import lights_of, picture, saved_game
+    from firmware_bridge.runtime.lights import action_moved
+    from firmware_bridge.screen.palette import FROM, LAST, TO
 
     path = tmp_path / "g.sqlite"
     journal = Journal(path)
@@ -260,7 +260,7 @@ def test_a_game_in_progress_shows_the_computers_move_lit_and_a_finished_one_dark
     lit = lights_of(saved)
     # The computer's reply, lit from and to, exactly the cells it moves (and the
     # person's move before it, dimly).
-    from firmware_bridge.computer import Computer
+    from firmware_bridge.runtime.computer import Computer
 
     reply = Computer(find_kit("double-take").make_player, 5, frozenset({1})).expected(saved.game)
     assert reply is not None
@@ -277,7 +277,7 @@ def test_a_game_in_progress_shows_the_computers_move_lit_and_a_finished_one_dark
 
 
 def test_a_finished_games_board_is_drawn_dark(journals: dict[str, Path]) -> None:
-    from firmware_bridge.show import lights_of, saved_game
+    from firmware_bridge.apps.show import lights_of, saved_game
 
     for path in journals.values():
         saved = saved_game(path)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import COUNTS, VALUES, bag, kit_uses, shared_lexicon

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from games.lexicon import Lexicon
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -191,7 +191,7 @@ def test_computer_game_scores_equal_a_recount_of_the_journal(
 ) -> None:
     from firmware_bridge.journal import Journal
     from firmware_bridge.kits import find_kit
-    from firmware_bridge.session import Session
+    from firmware_bridge.runtime.session import Session
 
     path = tmp_path / "game.sqlite"
     states = run_sim("--players", str(players), "--seed", str(seed), "--journal", str(path))

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 from games.doublecross import DoubleCross

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SERIAL = "double-take-pico"

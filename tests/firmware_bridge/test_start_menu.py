@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
-from firmware_bridge.events import ButtonEvent
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
-from firmware_bridge.layout import PAGE_S, lay_out
-from firmware_bridge.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
+from firmware_bridge.referees.events import ButtonEvent
+from firmware_bridge.runtime.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
+from firmware_bridge.screen.layout import PAGE_S, lay_out
 
 RESIGN = "hold back\npress right\npress ok\n"
 

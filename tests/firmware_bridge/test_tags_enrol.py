@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from firmware_bridge.enrol import run_enrol
+from firmware_bridge.apps.enrol import run_enrol
 from firmware_bridge.link.board import SerialSensorBoard
-from firmware_bridge.link.simboard import SimulatedSerialBoard
-from firmware_bridge.tags import TagTable
+from firmware_bridge.runtime.tags import TagTable
+from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardStatus
 from hardware.clock import FakeClock
 from wiring.profile import SerialWiring

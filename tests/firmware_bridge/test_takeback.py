@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal, JournalError
-from firmware_bridge.replay import in_force
+from firmware_bridge.runtime.replay import in_force
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all
 
@@ -27,7 +27,7 @@ MOVES = "lift a3\nplace b4 red\nlift d7\nplace e6 green\n"
 """Red a3-b4, green d7-e6 (Double Take's first moves)."""
 
 
-TABLETOP = (sys.executable, "-m", "firmware_bridge.cli")
+TABLETOP = (sys.executable, "-m", "firmware_bridge.apps.cli")
 
 
 def sim_states(script: str, tmp_path: Path, *args: str) -> list[dict[str, Any]]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from firmware_bridge.events import Tick
-from firmware_bridge.layout import PAGE_S
-from firmware_bridge.screens import Mark
+from firmware_bridge.referees.events import Tick
+from firmware_bridge.screen.layout import PAGE_S
+from firmware_bridge.screen.screens import Mark
 from games.double_take import GREEN, RED, DoubleTake, Step
 from games.doubles_wild import DoublesWild
 from hardware.board import OCCUPIED, BoardSettled

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.daemon import WATCHDOG_EVERY_S, watchdog_interval
+from firmware_bridge.apps.daemon import WATCHDOG_EVERY_S, watchdog_interval
 
 PET_EVERY_S = 0.05
 """Half the watchdog time the test gives the daemon (WATCHDOG_USEC=100000)."""
@@ -30,8 +30,8 @@ DRIVER = textwrap.dedent(
     """
     import socket, sys, os, time
     from pathlib import Path
-    from firmware_bridge.daemon import run_daemon
-    from firmware_bridge.table import Devices, sensor_board
+    from firmware_bridge.apps.daemon import run_daemon
+    from firmware_bridge.runtime.table import Devices, sensor_board
     from hardware.oled import Oled, dummy_oled
     from hardware.pins import mock_pin_factory
     from hardware.signals import Signals
@@ -182,7 +182,7 @@ def test_config_and_journal_errors_exit_so_systemd_does_not_restart(
     config = tmp_path / "tabletop.toml"
     config.write_text(text.format(tmp=tmp_path), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_bridge.cli", "run", "--config", str(config)],
+        [sys.executable, "-m", "firmware_bridge.apps.cli", "run", "--config", str(config)],
         capture_output=True,
         text=True,
         timeout=60,

@@ -27,7 +27,7 @@ def small_lexicon(extra: tuple[str, ...] = ()) -> Lexicon:
 @functools.cache
 def enable() -> Lexicon:
     """The shipped ENABLE list (its index is cached between runs)."""
-    from firmware_bridge.lexicon_store import load_lexicon
+    from firmware_bridge.kits.lexicon_store import load_lexicon
 
     return load_lexicon()
 

@@ -30,7 +30,7 @@ import json, random, sys
 from games import movegen
 from games.crosslet import Crosslet
 from games.crosslet_player import CrossletPlayer
-from firmware_bridge.lexicon_store import load_generator, load_lexicon
+from firmware_bridge.kits.lexicon_store import load_generator, load_lexicon
 
 lexicon = load_lexicon()
 generator = load_generator(lexicon)

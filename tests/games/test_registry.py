@@ -38,7 +38,7 @@ def test_unknown_name_suggests_the_nearest() -> None:
 # Run in a fresh interpreter: what the command line and a listing of the games load.
 PROBE = """
 import json, sys
-import firmware_bridge.cli as cli
+import firmware_bridge.apps.cli as cli
 from games.registry import GAMES
 cli.build_parser()
 listing = [(g.name, g.title, g.min_players, g.max_players) for g in GAMES]
@@ -53,4 +53,4 @@ def test_the_command_line_and_the_game_list_load_no_engine_and_no_device_library
     assert not loaded & engines
     heavy = {m for m in loaded if m.split(".")[0] in ("gpiozero", "luma", "PIL", "sqlite3")}
     assert heavy == set()
-    assert "firmware_bridge.cli" in loaded
+    assert "firmware_bridge.apps.cli" in loaded

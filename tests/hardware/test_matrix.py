@@ -5,7 +5,7 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from firmware_bridge.table import sensor_board
+from firmware_bridge.runtime.table import sensor_board
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled, BoardSynced, BoardSyncFailed
 from hardware.clock import FakeClock
 from hardware.matrix import GpioMatrixBoard, MatrixScanner

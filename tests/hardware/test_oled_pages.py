@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware_bridge.layout import render
-from firmware_bridge.screens import BoardMap, Screen
+from firmware_bridge.screen.layout import render
+from firmware_bridge.screen.screens import BoardMap, Screen
 from hardware.oled_pages import (
     ChangedPagesSH1106,
     ChangedPagesSSD1306,

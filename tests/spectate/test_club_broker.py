@@ -165,7 +165,7 @@ def test_a_board_cannot_publish_as_another_and_strangers_are_refused() -> None:
 
 
 def tabletop_cmd() -> list[str]:
-    return [sys.executable, "-m", "firmware_bridge.cli"]
+    return [sys.executable, "-m", "firmware_bridge.apps.cli"]
 
 
 @pytest.mark.parametrize(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_bridge.daemon import Table, choices
+from firmware_bridge.apps.daemon import Table, choices
 from firmware_bridge.journal import Journal
-from firmware_bridge.live import read_live
-from firmware_bridge.lobby import Lobby
-from firmware_bridge.loop import Loop
+from firmware_bridge.runtime.live import read_live
+from firmware_bridge.runtime.lobby import Lobby
+from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.spectate.follow import Follower
 from games.double_take import DoubleTake
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge import palette
+from firmware_bridge.screen import palette
 from firmware_bridge.spectate.page import board_part, card_html, parts
 from firmware_bridge.spectate.style import hex_colour
 from firmware_bridge.spectate.svg import board_svg

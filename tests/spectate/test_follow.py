@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 
 from firmware_bridge import kits
-from firmware_bridge.decisions import Played
-from firmware_bridge.export import export_game
+from firmware_bridge.apps.export import export_game
 from firmware_bridge.kits import KITS, JournaledWords, find_kit, lexicon_for, new_game
-from firmware_bridge.live import LiveFile, live_path, read_live
-from firmware_bridge.palette import FROM, LAST, TO
+from firmware_bridge.referees.decisions import Played
+from firmware_bridge.runtime.live import LiveFile, live_path, read_live
+from firmware_bridge.screen.palette import FROM, LAST, TO
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line
 from firmware_bridge.spectate.follow import Follower
@@ -118,7 +118,7 @@ def test_generic_description_of_actions() -> None:
 WEB_PROBE = """
 import json, sys
 from pathlib import Path
-import firmware_bridge.cli as cli
+import firmware_bridge.apps.cli as cli
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.server import BoardView, web_app
 from waitress.server import create_server
@@ -151,9 +151,9 @@ def test_the_web_view_loads_no_session_or_device_library(tmp_path: Path, game: s
     heavy = {m for m in loaded if m.split(".")[0] in ("gpiozero", "luma")}
     assert heavy == set()
     ours = {m for m in loaded if m.startswith(("firmware_bridge.", "hardware."))}
-    assert not ours & {"firmware_bridge.session", "firmware_bridge.install"}
+    assert not ours & {"firmware_bridge.runtime.session", "firmware_bridge.apps.install"}
     # Crosslet is followed without its word list: the journal's words are trusted.
-    assert "firmware_bridge.lexicon_store" not in ours
+    assert "firmware_bridge.kits.lexicon_store" not in ours
     assert "importlib.metadata" not in loaded
     # No event loop, and so no OpenSSL: the server is threaded.
     assert not {"asyncio", "ssl"} & loaded

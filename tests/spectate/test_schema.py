@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
-from firmware_bridge.palette import COLOURS
+from firmware_bridge.screen.palette import COLOURS
 from firmware_bridge.spectate import schema
 from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.geometry import geometry
@@ -185,7 +185,7 @@ def test_a_message_the_hub_cannot_take_never_ends_its_network_thread() -> None:
 
 
 def test_a_live_file_nested_deep_or_holding_nan_is_not_read(tmp_path: Path) -> None:
-    from firmware_bridge.live import live_path, read_live
+    from firmware_bridge.runtime.live import live_path, read_live
 
     journal = tmp_path / "j.sqlite"
     good = {"game_id": 1, "state": {"moves_played": 0, "scores": {"red": 0}}}
@@ -204,7 +204,7 @@ def test_a_web_view_whose_live_state_cannot_be_drawn_says_so_and_stays_up(
     tmp_path: Path,
 ) -> None:
     from firmware_bridge.journal import Journal
-    from firmware_bridge.live import live_path
+    from firmware_bridge.runtime.live import live_path
     from firmware_bridge.spectate.follow import Follower
     from firmware_bridge.spectate.server import BoardView
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.simlive import SimThread
 from firmware_bridge.spectate.mqtt import BrokerSettings, check_board_name, club_settings
 from firmware_bridge.spectate.server import parse_listen
-from firmware_bridge.spectate.simlive import SimThread
 
 
 def test_broker_urls() -> None:

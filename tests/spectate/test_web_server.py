@@ -301,7 +301,7 @@ def test_a_folder_given_as_the_journal_is_refused_before_serving(tmp_path: Path)
 
 
 def test_the_view_listens_on_the_loopback_unless_told() -> None:
-    from firmware_bridge.cli import build_parser
+    from firmware_bridge.apps.cli import build_parser
 
     for command in (["web", "--journal", "j.sqlite"], ["hub", "--broker", "mqtt://x"]):
         assert build_parser().parse_args(command).listen == "127.0.0.1:8080"

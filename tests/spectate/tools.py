@@ -73,7 +73,7 @@ def wait_for_port(
 def tabletop(*args: str, **kw: Any) -> subprocess.Popen[str]:
     """``tabletop ARGS`` as a child process of this Python."""
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware_bridge.cli", *args],
+        [sys.executable, "-m", "firmware_bridge.apps.cli", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

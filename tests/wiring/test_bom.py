@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from wiring.bom import bill_of_materials, board_shape, power_budget, reader_chips, totals
 from wiring.loader import list_profiles, load_profile
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from wiring.diagram import SVG_NS, wiring_svg
 from wiring.loader import list_profiles, load_profile
 from wiring.table import pin_rows

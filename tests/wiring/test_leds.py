@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from tests.wiring.conftest import VALID, WriteProfile, edit
 from wiring.loader import ProfileError, list_profiles, load_profile
 from wiring.pico import firmware_pins

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from wiring.bom import bill_of_materials, board_shape
 from wiring.leds_power import LED_MA, MAX_DROP_V, led_lines, led_supply
 from wiring.loader import list_profiles, load_profile

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.cli import main
+from firmware_bridge.apps.cli import main
 from wiring.leds_power import led_supply
 from wiring.loader import load_profile
 

@@ -9,7 +9,7 @@ from pkgutil import resolve_name
 from typing import Any
 
 from ...kits import KITS
-from ...referee import Referee
+from ...referees.referee import Referee
 from .base import Hand, Step
 
 __all__ = ["Hand", "Step", "hand_for"]

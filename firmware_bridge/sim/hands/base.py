@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 
 from games.core import Action
 
-from ...referee import Referee
+from ...referees.referee import Referee
 
 R = TypeVar("R", bound=Referee[Any])
 

@@ -14,8 +14,8 @@ from games.core import Action, Pass, Resign
 from games.crosslet import Exchange, PlaceTiles, RevealRack, SetRack
 from games.crosslet_board import ALL_CELLS, BLANK, RACK_SIZE, TILE_COUNTS
 
-from ...referees.crosslet import CrossletReferee
-from ...referees.crosslet_turn import TURN_MENU, order, short, spell, tile_letter
+from ...referees.crosslet.referee import CrossletReferee
+from ...referees.crosslet.turn import TURN_MENU, order, short, spell, tile_letter
 from .base import Hand, Step
 
 SWEEP_WAIT_S = 0.3

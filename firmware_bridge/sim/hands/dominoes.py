@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from games.core import Action
 from games.dominoes import Discard, Draw, EndTurn, Place
 
-from ...referees.dominoes import DominoesReferee
-from ...referees.dominoes_count import LONG_STEP, free_pairs
-from ...referees.dominoes_turn import discards, parse_half, tied
+from ...referees.dominoes.count import LONG_STEP, free_pairs
+from ...referees.dominoes.referee import DominoesReferee
+from ...referees.dominoes.turn import discards, parse_half, tied
 from .base import Hand, Step
 
 SWEEP_WAIT_S = 0.3

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from games.core import Action
 from games.double_take import Step as Move
 
-from ...referees.double_take import DoubleTakeReferee
+from ...referees.double_take.referee import DoubleTakeReferee
 from .base import Hand, Step
 
 

@@ -10,9 +10,9 @@ from games.core import Action, Pass, Resign
 from games.doublecross import EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb, Undo
 from games.doublecross_board import COLUMNS, DIRECTIONAL, SIZE
 
-from ...fixes import FixAction
-from ...referees.doublecross import DoubleCrossReferee
-from ...referees.doublecross_turn import MARKERS_A_PAGE, Choice, tile_letter, turn_menu
+from ...referees.doublecross.referee import DoubleCrossReferee
+from ...referees.doublecross.turn import MARKERS_A_PAGE, Choice, tile_letter, turn_menu
+from ...referees.fixes import FixAction
 from .base import Hand, Step
 
 SWEEP_WAIT_S = 0.3

@@ -8,9 +8,9 @@ from games.core import Action, Cell
 from games.doubles_wild import COLOURS, Attack, BattleRoll, EndTurn, Keep, Place, Reroll, Roll
 from games.doubles_wild_actions import BATTLE_DICE
 
-from ...fixes import FixAction
-from ...referees.doubles_wild import REROLL_BUTTONS, DoublesWildReferee
-from ...referees.doubles_wild_turn import attackable, ball_colour
+from ...referees.doubles_wild.referee import REROLL_BUTTONS, DoublesWildReferee
+from ...referees.doubles_wild.turn import attackable, ball_colour
+from ...referees.fixes import FixAction
 from .base import Hand, Step
 
 SWEEP_WAIT_S = 0.05

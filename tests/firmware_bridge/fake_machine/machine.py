@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from firmware_bridge.link.fake_machine import Bench, FakeMachine
+from firmware_bridge.sim.pico.fake_machine import Bench, FakeMachine
 
 _machine = FakeMachine(Bench())
 bench = _machine.bench

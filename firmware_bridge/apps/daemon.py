@@ -1,0 +1,359 @@
+"""``tabletop run``: the referee on a real board, as a long-running service.
+
+It resumes the newest unfinished game in the journal (checking the board against
+the replayed layout first), or starts the configured game. It tells systemd when
+it is ready and pets the watchdog from the loop, so a hung loop is restarted.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import random
+import secrets
+import signal
+import sqlite3
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from hardware.clock import Clock, SystemClock
+from wiring.config import RunConfig
+from wiring.loader import check_fits
+from wiring.profile import Profile
+
+from ..journal import Journal, JournalError, open_or_set_aside
+from ..kits import find_kit
+from ..referees.events import Event
+from ..runtime.lightsink import LightSink
+from ..runtime.live import LiveFile
+from ..runtime.lobby import Choice, Lobby, Memory, lobby_choices, menu_file
+from ..runtime.loop import Loop
+from ..runtime.replay import in_force
+from ..runtime.session import Session
+from ..runtime.table import Devices, new_session, open_display, open_inputs
+from ..runtime.tags import TagTable
+from .pi_interfaces import check_interfaces
+
+log = logging.getLogger("tabletop")
+
+WATCHDOG_EVERY_S = 5.0
+NOTICE_S = 10.0
+"""How long a start-up notice (a damaged journal set aside) stays on the OLED."""
+
+
+def choices(profile: Profile) -> list[Choice]:
+    """The games the board's profile is made for, as the lobby offers them."""
+    return lobby_choices(profile)
+
+
+class Table:
+    """What is on the table: the lobby choosing a game, or a game's session.
+
+    Starts by resuming the newest unfinished game, else the configured game, else
+    the lobby; after a game, ok opens the lobby again on the same game. Built
+    without its loop, it shows what it starts with on the display and waits for
+    :meth:`attach` to be given the loop and the buzzer and LED.
+    """
+
+    def __init__(
+        self,
+        config: RunConfig,
+        journal: Journal,
+        loop: Loop | None,
+        display: Any,
+        signals: Any,
+    ) -> None:
+        self.config = config
+        self.journal = journal
+        self.loop = loop
+        self.display = display
+        self.signals = signals
+        self.labels = TagTable.load(config.tags).lookup
+        self.session: Session[Any] | None = None
+        self.lobby: Lobby | None = None
+        self.lights: LightSink | None = None
+        """The LED chain under the squares, once the devices are open."""
+
+    def attach(self, loop: Loop, signals: Any, lights: LightSink | None = None) -> None:
+        """Give the table started without them its loop, its buzzer and LED and its LED
+        chain: from now on events reach what is on the table, as if it had had them
+        from the start."""
+        self.loop = loop
+        self.signals = signals
+        self.lights = lights
+        if self.session is not None:
+            if signals is not None:
+                self.session.signals = signals
+            if lights is not None:
+                self.session.lights = lights
+            loop.switch(self.session)
+            self.session.refresh()
+        elif self.lobby is not None:
+            loop.switch(self.lobby)
+            self.lobby.refresh()
+
+    def start(self) -> None:
+        record = self.journal.unfinished()
+        if record is not None:
+            kit = find_kit(record.game)
+            game, last_played = Session.rebuild(self.journal, record.id, kit.new_game)
+            self._play(
+                new_session(
+                    kit,
+                    game,
+                    self.journal,
+                    record.id,
+                    display=self.display,
+                    signals=self.signals,
+                    profile=self.config.profile,
+                    labels=self.labels,
+                    last_played=last_played,
+                    lights=self.lights,
+                )
+            )
+            log.info(
+                "resumed game %d of %s after %d inputs", record.id, record.game, len(game.history)
+            )
+        elif self.config.game is not None:
+            self.new_game(self.config.game, self.config.players or 2)
+        else:
+            self.open_lobby(None)
+
+    def open_lobby(self, preselect: str | None) -> None:
+        self.session = None
+        memory = Memory(menu_file(self.config.journal))
+        self.lobby = Lobby(choices(self.config.profile), self.display, preselect, memory)
+        if self.loop is not None:
+            self.loop.switch(self.lobby)
+        self.lobby.refresh()
+
+    def new_game(
+        self,
+        name: str,
+        players: int,
+        computer: frozenset[int] = frozenset(),
+        chosen: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Start a game; ``computer`` the seats the computer plays, ``chosen`` the options
+        picked on the start menu."""
+        kit = find_kit(name)
+        seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
+        options = {**kit.table_options, **(chosen or {})}
+        if kit.word_game and self.config.words is not None:
+            options["words"] = str(self.config.words)
+        game = kit.new_game(players, random.Random(seed), options)
+        problems = check_fits(self.config.profile, name, game.cells())
+        if problems:
+            raise ValueError("; ".join(problems))
+        game_id = self.journal.new_game(name, players, seed, options, self.config.profile.name)
+        log.info("new game %d of %s for %d players", game_id, name, players)
+        self._play(
+            new_session(
+                kit,
+                game,
+                self.journal,
+                game_id,
+                display=self.display,
+                signals=self.signals,
+                profile=self.config.profile,
+                labels=self.labels,
+                lights=self.lights,
+            ),
+            computer,
+        )
+
+    def _play(self, session: Session[Any], computer: frozenset[int] = frozenset()) -> None:
+        if computer:
+            session.seat_computer(computer)
+        # Whatever stands on the board must first match the game's layout.
+        session.restoring = True
+        self.lobby = None
+        self.session = session
+        # Spectators (tabletop web, publish) read what only the session knows from here.
+        session.listeners.append(LiveFile(self.journal.path, session.game_id))
+        if self.loop is None:
+            # Before the board is open: the game's screen, and nothing else yet.
+            session.show_first()
+            return
+        self.loop.switch(session)
+        session.refresh()
+
+    def event_failed(self, event: Event, exc: Exception) -> None:
+        """One event could not be handled: log it and play on, unless the journal is hurt.
+
+        A journal that cannot be written, or a game that no longer matches its journal
+        (it failed between journaling an input and playing it), stops the daemon:
+        systemd starts it again and the game resumes from the journal.
+        """
+        if isinstance(exc, JournalError | sqlite3.Error | OSError):
+            raise exc
+        session = self.session
+        if session is not None:
+            entries = self.journal.entries(session.game_id)
+            journaled = len(in_force(entries, f"game {session.game_id}"))
+            if journaled != len(session.game.history):
+                raise JournalError(
+                    f"game {session.game_id} no longer matches its journal after a failed "
+                    f"{type(event).__name__} ({exc!r}); restarting resumes it from the journal"
+                ) from exc
+        log.error("could not handle %s; play goes on", event, exc_info=exc)
+
+    def after_step(self) -> None:
+        """Move on when the lobby has its answer or a finished game is left."""
+        if self.lobby is not None and self.lobby.chosen is not None:
+            start = self.lobby.chosen
+            try:
+                self.new_game(start.game, start.players, start.computer, start.options)
+            except ValueError as exc:  # options the board cannot play (GameError too)
+                log.warning("the start menu's game cannot start: %s", exc)
+                self.lobby.refused(str(exc))
+        elif (
+            self.session is not None
+            and self.session.game.outcome is not None
+            and self.session.referee.new_game_requested
+        ):
+            self.open_lobby(self.session.game.name)
+
+
+EXIT_CONFIG = 78
+"""``tabletop run``'s exit status when the config or profile is wrong (sysexits' EX_CONFIG):
+restarting cannot help, so the unit lists it in ``RestartPreventExitStatus=``."""
+EXIT_JOURNAL = 73
+"""The exit status when the journal cannot be opened (EX_CANTCREAT); not restarted either."""
+
+
+def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float:
+    """How often the loop pets the watchdog: half systemd's ``WatchdogSec=``, at most
+    ``WATCHDOG_EVERY_S``."""
+    try:
+        half = int(environ.get("WATCHDOG_USEC", "")) / 2e6
+    except ValueError:
+        return WATCHDOG_EVERY_S
+    return min(WATCHDOG_EVERY_S, half) if half > 0 else WATCHDOG_EVERY_S
+
+
+def open_pi_display(profile: Profile) -> Any:
+    """The profile's OLED, on a Raspberry Pi (anywhere else, that is what is said)."""
+    from hardware.pi import require_pi
+
+    require_pi()
+    return open_display(profile)
+
+
+def run_daemon(
+    config_path: Path,
+    out: TextIO,
+    display: Callable[[Profile], Any] = open_pi_display,
+    inputs: Callable[[Profile, Clock, Any], Devices] = open_inputs,
+) -> int:
+    """Run the referee until SIGTERM or SIGINT; the exit status.
+
+    The OLED is opened first and shows the game (or the start menu) at once; then
+    ``inputs`` opens the pins, the buzzer and LED and the sensor board beside it, and
+    the buttons follow. Nothing is read before then, so no input can be missed.
+
+    The sd_notify messages go to systemd from this loop only, never from a thread:
+    READY=1 once the devices are open and the game is on the table, WATCHDOG=1 as
+    long as the loop keeps stepping, so a stuck loop stops petting and is restarted.
+    """
+    from hardware.buttons import ButtonStation
+    from wiring.errors import WiringError
+
+    from .checks import checked_config
+
+    try:
+        config = checked_config(config_path)
+    except WiringError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(level=config.log_level, format="%(levelname)s %(name)s: %(message)s")
+    profile = config.profile
+    interfaces = check_interfaces(profile.used_pins())
+    for problem in interfaces.problems:
+        print(f"tabletop: warning: {problem}", file=sys.stderr)
+    for what in interfaces.unchecked:
+        print(f"tabletop: not checked: {what}", file=sys.stderr)
+    clock = SystemClock()
+    try:
+        journal, notice = open_or_set_aside(config.journal)
+    except JournalError as exc:
+        print(f"tabletop: {exc}", file=sys.stderr)
+        return EXIT_JOURNAL
+    try:
+        oled = display(profile)
+    except BaseException:
+        journal.close()
+        raise
+    try:
+        if notice is not None:
+            log.error("%s", notice)
+            show_notice(oled, notice)
+            time.sleep(NOTICE_S)
+        table = Table(config, journal, None, oled, None)
+        table.start()
+        hardware = inputs(profile, clock, oled)
+    except BaseException:
+        oled.close()
+        journal.close()
+        raise
+    loop = Loop(Lobby(choices(profile)), hardware.board)
+    loop.on_error = table.event_failed
+    table.attach(loop, hardware.signals, hardware.lights)
+    station = ButtonStation(
+        profile.buttons, pin_factory=hardware.pin_factory, clock=clock, on_event=loop.put
+    )
+    notifier = _notifier()
+    stop = False
+
+    def _stop(signum: int, frame: object) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGINT, _stop)
+    hardware.signals.connected()
+    # What start-up built lives as long as the process: keep it out of the
+    # collector's full passes, which would otherwise walk it on the event path.
+    gc.collect()
+    gc.freeze()
+    notifier("READY=1")
+    print(f"tabletop: running on {profile.name}", file=out, flush=True)
+    interval = 1.0 / profile.matrix.scan_hz if profile.matrix else 0.02
+    pet_every = watchdog_interval()
+    last_pet = clock.now() - pet_every
+    try:
+        while not stop:
+            now = clock.now()
+            loop.step(now)
+            hardware.signals.release()
+            table.after_step()
+            if now - last_pet >= pet_every:
+                notifier("WATCHDOG=1")
+                last_pet = now
+            time.sleep(max(0.0, interval - (clock.now() - now)))
+    finally:
+        notifier("STOPPING=1")
+        station.close()
+        hardware.close()
+        journal.close()
+    return 0
+
+
+def show_notice(display: Any, notice: str) -> None:
+    """Put a start-up notice on the display, before the table's own screen."""
+    from ..screen.layout import render, wrap_text
+    from ..screen.screens import WIDTH, Screen
+
+    display.show(render(Screen("Notice", "", tuple(wrap_text(notice, WIDTH)))))
+
+
+def _notifier() -> Any:
+    """sd_notify, or nothing when not started by systemd."""
+    import sdnotify
+
+    n = sdnotify.SystemdNotifier()
+    return n.notify

@@ -1,0 +1,101 @@
+"""A game record exported from the journal: every input with what it did.
+
+The journal is opened read-only: exporting never changes the file, and a file that
+is damaged or is not a tabletop journal is refused with a message naming it.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from ..journal import GameRecord, Journal
+from ..kits import find_kit
+from ..referees.facts import Facts
+from ..runtime.replay import journaled_game, replay_entries
+
+
+def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
+    """Replay a journaled game and report each accepted input with its effects."""
+    with journaled_game(path, game_id) as (journal, record):
+        return _replay(journal, record)
+
+
+def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
+    kit = find_kit(record.game)
+    game = kit.new_game(record.players, random.Random(record.seed), record.options)
+    # The game's view words each move as the table did; no table is needed for it.
+    words = kit.make_referee(game, Facts(record=record)).view
+    moves: list[dict[str, Any]] = []
+    for entry, mover, verdict in replay_entries(journal, record.id, game, words.before_play):
+        points = verdict.points(game.players)
+        moves.append(
+            {
+                "seq": entry.seq,
+                "at": entry.at,
+                "player": game.seat_name(mover),
+                "action": entry.payload,
+                "text": words.describe(game.history[-1]),
+                "points": {game.seat_name(p): n for p, n in enumerate(points)},
+                "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+            }
+        )
+    state = game.state_dict()
+    return {
+        "id": record.id,
+        "game": record.game,
+        "title": game.title,
+        "players": record.players,
+        "seats": [game.seat_name(p) for p in range(game.players)],
+        "seed": record.seed,
+        "options": record.options,
+        "profile": record.profile,
+        "started": record.started,
+        "finished": record.finished,
+        "moves": moves,
+        "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
+        "layout": state["layout"],
+        "outcome": state["outcome"],
+    }
+
+
+def text_record(record: dict[str, Any]) -> str:
+    """An exported game as a text a person reads: who played what, and how it ended."""
+    seats = ", ".join(record["seats"])
+    lines = [
+        f"Game {record['id']}: {record['title']}, {record['players']} players ({seats}), "
+        f"seed {record['seed']}, board {record['profile']}",
+        f"Started {_when(record['started'])}"
+        + (f", finished {_when(record['finished'])}" if record["finished"] else ", not finished"),
+    ]
+    if record["options"]:
+        options = ", ".join(f"{k}={v}" for k, v in sorted(record["options"].items()))
+        lines.append(f"Options: {options}")
+    lines.append("")
+    width = max((len(m["player"]) for m in record["moves"]), default=0)
+    for n, move in enumerate(record["moves"], start=1):
+        points = {k: v for k, v in move["points"].items() if v}
+        extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
+        lines.append(f"{n:4d}. {move['player']:<{width}}  {move['text']}{extra}")
+    lines.append("")
+    lines.append(f"Result: {result_text(record['outcome'], record['seats'])}")
+    lines.append("Scores: " + ", ".join(f"{k} {v}" for k, v in record["scores"].items()))
+    return "\n".join(lines)
+
+
+def result_text(outcome: dict[str, Any] | None, seats: list[str]) -> str:
+    """``"red wins: green resigned"``, ``"draw: ..."`` or ``"not finished"``."""
+    if not outcome:
+        return "not finished"
+    reason = outcome.get("reason", "")
+    if outcome.get("draw"):
+        return f"draw: {reason}"
+    names = [seats[p] if 0 <= p < len(seats) else f"player {p + 1}" for p in outcome["winners"]]
+    verb = "wins" if len(names) == 1 else "win"
+    return f"{' and '.join(names)} {verb}: {reason}"
+
+
+def _when(stamp: str) -> str:
+    """An ISO time from the journal as ``2026-11-25 14:12 UTC``."""
+    return stamp[:16].replace("T", " ") + " UTC"

@@ -1,0 +1,144 @@
+"""``tabletop sim --serve/--broker``: a simulated game that people can watch.
+
+The simulation journals to a file (a temporary one unless ``--journal`` names
+one) and writes the live file beside it, exactly as the daemon does; the web
+view and the publisher follow that file as they would a real board's. With
+``--realtime`` the computer waits between moves, at a human pace.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..runtime.live import LiveFile
+from ..runtime.transcript import print_move, result_line
+
+DEFAULT_PACE_S = 1.5
+
+
+class SimThread(threading.Thread):
+    """Plays one simulated game to its end in the background."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        journal: Path,
+        pace_s: float | None,
+        out: TextIO | None = None,
+    ) -> None:
+        super().__init__(name="tabletop-sim", daemon=True)
+        self.args = args
+        self.out = out
+        """Where the transcript goes (None: nowhere)."""
+        self.journal = journal
+        self.pace_s = pace_s
+        self.error: BaseException | None = None
+        self.ready = threading.Event()
+        self.final: dict[str, Any] | None = None
+
+    def run(self) -> None:
+        from ..sim.runner import SimOptions, Simulation
+        from .setup_file import game_options
+
+        args = self.args
+        try:
+            options = game_options(
+                args.game, args.option, getattr(args, "setup", None), args.players, args.words
+            )
+            sim = Simulation(
+                SimOptions(
+                    game=args.game,
+                    players=args.players,
+                    seed=args.seed if args.seed is not None else 1,
+                    profile=args.profile,
+                    journal=self.journal,
+                    options=options,
+                )
+            )
+        except BaseException as exc:
+            self.error = exc
+            self.ready.set()
+            return
+        try:
+            sim.listeners.append(LiveFile(self.journal, sim.session.game_id))
+            out = self.out
+            if out is not None:
+                game = sim.session.game
+                sim.commits.append(lambda played: print_move(played, game.seat_name, out))
+            if self.pace_s:
+                pace = self.pace_s
+                sim.commits.append(lambda _session: time.sleep(pace))
+            sim.start()
+            self.ready.set()
+            sim.play_computer()
+            self.final = sim.final()
+            if out is not None:
+                print(result_line(self.final), file=out, flush=True)
+                if self.args.serve:
+                    print("tabletop: the page stays up; Ctrl-C stops it", file=out, flush=True)
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            self.ready.set()
+            sim.close()
+
+
+def run_watched(args: argparse.Namespace, out: TextIO) -> int:
+    """Play the simulated game in the background while serving and/or publishing it."""
+    from ..spectate.commands import need_web_extra
+    from ..spectate.wsgi import parse_listen
+
+    need_web_extra()
+    if args.serve:
+        parse_listen(args.serve, "--serve")
+    if args.realtime is not None and not args.realtime >= 0:
+        raise ValueError(
+            f"--realtime {args.realtime:g}: give the seconds to wait after each move, "
+            "0 or more (e.g. --realtime 1.5)"
+        )
+    broker = None
+    if args.broker:
+        from ..spectate.mqtt import BrokerSettings
+
+        broker = BrokerSettings.from_url(args.broker)
+        if not args.board_name:
+            raise ValueError("--broker needs --board-name NAME: the name the club sees")
+    with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as tmp:
+        journal = args.journal or Path(tmp) / "journal.sqlite"
+        pace = args.realtime if args.realtime else None
+        sim = SimThread(args, journal, pace, out)
+        sim.start()
+        sim.ready.wait()
+        if sim.error is not None:
+            raise sim.error
+        publisher = None
+        if broker is not None:
+            from ..spectate.publish import Publisher
+
+            publisher = Publisher(journal, broker, args.board_name)
+            publisher.start()
+        try:
+            if args.serve:
+                from ..spectate.follow import Follower
+                from ..spectate.server import BoardView, web_app
+                from ..spectate.wsgi import serve
+
+                print(
+                    f"tabletop: watch at http://{args.serve}/ (Ctrl-C stops it)",
+                    file=out,
+                    flush=True,
+                )
+                serve(web_app(BoardView(Follower(journal, args.board_name))), args.serve)
+            else:
+                sim.join()
+        finally:
+            if publisher is not None:
+                publisher.stop(flush_s=10.0)
+        if sim.error is not None and not isinstance(sim.error, KeyboardInterrupt):
+            raise sim.error
+    return 0

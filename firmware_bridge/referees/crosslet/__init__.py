@@ -1,0 +1,1 @@
+"""Crosslet at the table: its referee, its turn state and its view."""

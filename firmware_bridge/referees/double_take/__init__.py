@@ -1,0 +1,1 @@
+"""Double Take at the table: its referee, its turn state and its view."""

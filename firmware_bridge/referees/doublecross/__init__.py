@@ -1,0 +1,1 @@
+"""DoubleCross at the table: its referee, its turn state and its view."""

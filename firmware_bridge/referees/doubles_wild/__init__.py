@@ -1,0 +1,1 @@
+"""Doubles Wild at the table: its referee, its turn state and its view."""

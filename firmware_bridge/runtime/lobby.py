@@ -1,0 +1,399 @@
+"""The start menu at the station: the game, the number of players, who plays each
+seat (a person or the computer) and the game's options, the last choices remembered.
+
+Shown when the daemon starts with no unfinished game and no game in its config, and
+after a game ends (ok). Left and right change the choice, ok takes it and goes on,
+back goes one step back. The choices made are kept in a small JSON file next to the
+journal, so the menu opens on them after a restart.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..journal import current_options
+from ..kits.option_spec import OptionSpec
+from ..kits.options import options_of
+from ..referees.events import ButtonEvent, Event
+from ..screen.layout import render
+from ..screen.screens import Screen
+
+if TYPE_CHECKING:
+    from wiring.profile import Profile
+
+log = logging.getLogger("tabletop")
+
+HUMAN = "person"
+COMPUTER = "computer"
+
+
+class Display(Protocol):
+    def show(self, image: Any) -> None: ...
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One game the board can referee, with the player counts it allows."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    seat_names: tuple[str, ...] = ()
+    table_options: Mapping[str, Any] = field(default_factory=dict)
+    """The options the game takes at a real table unless the menu changes them."""
+
+    def seat(self, index: int) -> str:
+        if index < len(self.seat_names):
+            return self.seat_names[index].capitalize()
+        return f"Player {index + 1}"
+
+
+@dataclass(frozen=True)
+class Start:
+    """What the start menu chose: the game, its players, the computer's seats, options."""
+
+    game: str
+    players: int
+    computer: frozenset[int] = frozenset()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "players": self.players,
+            "computer": sorted(self.computer),
+            "options": dict(self.options),
+        }
+
+
+def menu_options(game: str) -> tuple[OptionSpec, ...]:
+    """The options the menu offers: those chosen from a short list (not files or tiles)."""
+    return tuple(s for s in options_of(game) or () if s.kind in ("choice", "number"))
+
+
+UNBOUNDED_STEPS = 10
+"""How many values the menu offers for an option with no top (from its least)."""
+
+
+def option_values(spec: OptionSpec, players: int) -> list[tuple[str, Any]]:
+    """The values the menu cycles through for ``spec``, as (label, value); None is the
+    game's own default."""
+    if spec.kind == "choice":
+        return [(c, c) for c in spec.choices]
+    lo = spec.lo or 0
+    hi = spec._last_seat(players) if spec.seat else spec.hi
+    if hi is None:
+        hi = lo + UNBOUNDED_STEPS - 1
+    values: list[tuple[str, Any]] = [("default", None)]
+    # A seat is named from 1, whether the option counts from 0 or from 1.
+    values += [(f"seat {v + 1 - lo}" if spec.seat else str(v), v) for v in range(lo, hi + 1)]
+    return values
+
+
+MEMORY_VERSION = 2
+"""The version of the start menu's file: 2 counts Crosslet's ``first`` from 1, as the
+journal's version 2 does; a file without a version was written before, from 0."""
+
+
+class Memory:
+    """The start menu's last choices, kept in a JSON file (next to the journal)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+
+    def load(self) -> dict[str, Any]:
+        """The remembered choices: ``{"last": game, "games": {game: Start.to_dict()}}``.
+
+        A missing file is no choices yet; a damaged one is logged and forgotten.
+        """
+        if self.path is None or not self.path.exists():
+            return {}
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            log.warning(
+                "the start menu's last choices in %s cannot be read (%s); "
+                "the menu starts from the defaults",
+                self.path,
+                exc,
+            )
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        games = data.get("games")
+        written = data.get("version", 1)
+        if isinstance(games, dict) and isinstance(written, int) and written < MEMORY_VERSION:
+            for game, saved in games.items():
+                options = saved.get("options") if isinstance(saved, dict) else None
+                if isinstance(options, dict):
+                    saved["options"] = current_options(game, options, written)
+        return data
+
+    def save(self, start: Start) -> None:
+        """Remember ``start`` (written whole, then renamed: a power cut keeps the old file)."""
+        if self.path is None:
+            return
+        data = self.load()
+        saved = data.get("games")
+        games: dict[str, Any] = dict(saved) if isinstance(saved, dict) else {}
+        games[start.game] = start.to_dict()
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        try:
+            data = {"version": MEMORY_VERSION, "last": start.game, "games": games}
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError as exc:
+            log.warning("the start menu's choices could not be kept in %s: %s", self.path, exc)
+
+
+class Lobby:
+    """Asks which game to play, for how many, who plays each seat, and the options."""
+
+    def __init__(
+        self,
+        games: Sequence[Choice],
+        display: Display | None = None,
+        preselect: str | None = None,
+        memory: Memory | None = None,
+    ) -> None:
+        if not games:
+            raise ValueError("the board's profile lists no game that can be played on it")
+        self.games = list(games)
+        self.display = display
+        self.memory = memory or Memory(None)
+        self.remembered = self.memory.load()
+        last = preselect or self.remembered.get("last")
+        self.index = next((i for i, g in enumerate(self.games) if g.name == last), 0)
+        self._load_game()
+        self.stage = "game"
+        self.chosen: Start | None = None
+        """The start menu's answer, once ok is pressed on the last page."""
+        self.problem = ""
+        """Why the chosen game could not start (shown on the last page until changed)."""
+        self.now = 0.0
+        self._shown: Screen | None = None
+
+    @property
+    def game(self) -> Choice:
+        return self.games[self.index]
+
+    def _load_game(self) -> None:
+        """Set the choices to what was chosen for this game last time, or its defaults."""
+        game = self.game
+        saved = self.remembered.get("games", {}).get(game.name, {})
+        if not isinstance(saved, dict):
+            saved = {}
+        players = saved.get("players")
+        if not isinstance(players, int) or not game.min_players <= players <= game.max_players:
+            players = max(2, game.min_players)
+        self.players = players
+        computer = saved.get("computer", [])
+        self.computer = {s for s in computer if isinstance(s, int) and 0 <= s < players}
+        self.seat = 0
+        self.option = 0
+        options = dict(game.table_options)
+        remembered = saved.get("options", {})
+        specs = {s.name: s for s in menu_options(game.name)}
+        for name, value in remembered.items() if isinstance(remembered, dict) else ():
+            spec = specs.get(name)
+            if spec is not None and (value is None or spec.problem(value, players) is None):
+                options[name] = value
+        self.options: dict[str, Any] = options
+
+    def wants_ticks(self) -> bool:
+        return False
+
+    def waits_for_board(self, event: ButtonEvent) -> bool:
+        """The menu's choices do not depend on the board."""
+        return False
+
+    def handle(self, event: Event) -> None:
+        if isinstance(event, ButtonEvent) and self.chosen is None:
+            self.problem = ""
+            self._button(event.name)
+        self.refresh()
+
+    def refused(self, why: str) -> None:
+        """The chosen game cannot start on this board (``why``): back to the last page."""
+        self.chosen = None
+        self.problem = why
+        self.stage = "ready"
+        self.refresh()
+
+    # -- the pages ------------------------------------------------------------------
+    def _pages(self) -> list[str]:
+        game = self.game
+        pages = ["game"]
+        if game.min_players != game.max_players:
+            pages.append("players")
+        pages.append("seats")
+        pages += [f"option:{s.name}" for s in menu_options(game.name)]
+        pages.append("ready")
+        return pages
+
+    def _go(self, step: int) -> None:
+        pages = self._pages()
+        at = pages.index(self.stage) if self.stage in pages else 0
+        self.stage = pages[max(0, min(len(pages) - 1, at + step))]
+        self.seat = 0
+
+    def _button(self, name: str) -> None:
+        if name not in ("left", "right", "ok", "back"):
+            return
+        step = -1 if name == "left" else 1
+        stage = self.stage
+        if stage == "game":
+            if name in ("left", "right"):
+                self.index = (self.index + step) % len(self.games)
+                self._load_game()
+            elif name == "ok":
+                self._go(1)
+        elif stage == "players":
+            game = self.game
+            if name in ("left", "right"):
+                self.players = max(game.min_players, min(game.max_players, self.players + step))
+                self.computer = {s for s in self.computer if s < self.players}
+            else:
+                self._go(1 if name == "ok" else -1)
+        elif stage == "seats":
+            if name in ("left", "right"):
+                self.computer ^= {self.seat}
+            elif name == "ok" and self.seat + 1 < self.players:
+                self.seat += 1
+            elif name == "back" and self.seat > 0:
+                self.seat -= 1
+            else:
+                self._go(1 if name == "ok" else -1)
+        elif stage.startswith("option:"):
+            if name in ("left", "right"):
+                self._change_option(stage.partition(":")[2], step)
+            else:
+                self._go(1 if name == "ok" else -1)
+        elif stage == "ready":
+            if name == "ok":
+                self.chosen = Start(
+                    self.game.name, self.players, frozenset(self.computer), self._given()
+                )
+                self.memory.save(self.chosen)
+            elif name == "back":
+                self._go(-1)
+
+    def _spec(self, name: str) -> OptionSpec:
+        return next(s for s in menu_options(self.game.name) if s.name == name)
+
+    def _change_option(self, name: str, step: int) -> None:
+        values = [v for _, v in option_values(self._spec(name), self.players)]
+        now = self.options.get(name)
+        at = values.index(now) if now in values else 0
+        self.options[name] = values[(at + step) % len(values)]
+
+    def _given(self) -> dict[str, Any]:
+        """The options to start the game with (the game's defaults left out)."""
+        return {k: v for k, v in self.options.items() if v is not None}
+
+    def _option_label(self, name: str) -> str:
+        spec = self._spec(name)
+        values = option_values(spec, self.players)
+        now = self.options.get(name)
+        if spec.kind == "choice" and now is None:
+            now = spec.default.strip("'")
+        return next((label for label, v in values if v == now), str(now))
+
+    # -- the screen -----------------------------------------------------------------
+    def _seat_line(self, seat: int) -> str:
+        who = COMPUTER if seat in self.computer else HUMAN
+        return f"{self.game.seat(seat)}: {who}"
+
+    def screen(self) -> Screen:
+        game = self.game
+        stage = self.stage
+        if self.chosen is not None:
+            return Screen("New game", "", (f"{game.title}, {self.players} players", "Starting..."))
+        if stage == "game":
+            where = f"{self.index + 1}/{len(self.games)}"
+            return Screen("New game", where, (f"< {game.title} >", "ok: choose"))
+        if stage == "players":
+            return Screen(
+                game.title,
+                "",
+                (f"Players: < {self.players} >", f"{game.min_players} to {game.max_players}"),
+                prompt="ok: next  back: game",
+            )
+        if stage == "seats":
+            who = COMPUTER if self.seat in self.computer else HUMAN
+            return Screen(
+                game.title,
+                f"seat {self.seat + 1}/{self.players}",
+                (
+                    f"{game.seat(self.seat)}: < {who} >",
+                    "left/right: person",
+                    "or computer; ok: next",
+                ),
+            )
+        if stage.startswith("option:"):
+            name = stage.partition(":")[2]
+            spec = self._spec(name)
+            return Screen(
+                game.title,
+                "option",
+                (f"{name}: < {self._option_label(name)} >", spec.help),
+                prompt="ok: next  back: before",
+            )
+        seats = [self._seat_line(s) for s in range(self.players)]
+        chosen = ", ".join(
+            f"{s.name} {self._option_label(s.name)}" for s in menu_options(game.name)
+        )
+        lines = [f"{game.title}, {self.players} players", *seats]
+        if chosen:
+            lines.append(chosen)
+        if self.problem:
+            return Screen("Cannot start", "", (self.problem,), prompt="back: change")
+        # The keys are the prompt, on every page of a long summary.
+        return Screen("Ready?", "", tuple(lines), prompt="ok: start  back: change")
+
+    def refresh(self) -> None:
+        screen = self.screen()
+        if screen != self._shown:
+            self._shown = screen
+            if self.display is not None:
+                self.display.show(render(screen))
+
+
+def lobby_choices(profile: Profile, table: bool = True) -> list[Choice]:
+    """The games the board's profile is made for, as the start menu offers them.
+
+    ``table``: the options a game takes at a real table (Crosslet's tiles from the
+    table's bag); the simulation's own defaults otherwise.
+    """
+    from games.core import GameError
+    from games.registry import find_game, find_listed
+
+    from ..kits import find_kit
+
+    out = []
+    for name in profile.games:
+        try:
+            listed = find_listed(name)
+            kit = find_kit(name)
+            seats = find_game(name).seat_names
+        except GameError:
+            continue
+        options = dict(kit.table_options) if table else {}
+        out.append(
+            Choice(name, listed.title, listed.min_players, listed.max_players, seats, options)
+        )
+    return out
+
+
+def menu_file(journal: Path | None) -> Path | None:
+    """Where the start menu keeps its last choices: beside the journal."""
+    if journal is None or str(journal) == ":memory:":
+        return None
+    return journal.with_suffix(".lobby.json")

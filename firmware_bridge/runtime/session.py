@@ -1,0 +1,400 @@
+"""The referee session: one game, its journal, its referee and what the table sees.
+
+The session owns all state. Events come in one at a time from the loop; the
+referee turns each into decisions and the session carries them out: an action is
+judged once, written to the journal, applied, and shown only once the journal has
+it on disk. The journal's commit, a file sync, is waited for while the frame is
+drawn on another thread (:mod:`.overlap`); nothing leaves the session before the
+commit has returned.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Generic, TypeVar
+
+from games.core import Action, Game, Verdict
+from hardware.board import BoardSettled, BoardStatus
+from hardware.dice import DiceSource
+from wiring.profile import Profile
+
+from ..journal import Journal, JournalError, JournalFull
+from ..referees.decisions import Commit, Confirm, Decision, Played, TakeBack
+from ..referees.events import BoardWait, ButtonEvent, Event, Tick
+from ..referees.facts import Facts
+from ..referees.fixes import Fix
+from ..referees.referee import Referee
+from ..screen.layout import Layout
+from ..screen.screens import Screen
+from . import seats as seats_
+from . import takeback
+from .held import Held
+from .lights import Lighting
+from .lightsink import LightSink, NoLights
+from .replay import computer_seats, mover_of
+from .saving import Outbox
+from .session_facts import FactsView, record_of
+from .session_screen import Oled, game_screen, oled_size, table_screen
+from .session_signals import Display, Signals, Silent
+from .session_state import Listener, Stream, played_record, table_state
+from .takeback import LastPlayed
+
+G = TypeVar("G", bound=Game)
+T = TypeVar("T")
+
+log = logging.getLogger("tabletop")
+
+BOARD_BUTTONS = ("ok", "back", "roll")
+"""The buttons whose meaning depends on the board (ok commits, a long ok asks for a
+hint, back opens the take-back, roll starts a turn): each waits for the board to be
+read after it was pressed. Left and right only move through a menu."""
+
+
+class Session(FactsView, Generic[G]):
+    """Plays one game on one board."""
+
+    def __init__(
+        self,
+        game: G,
+        journal: Journal,
+        game_id: int,
+        make_referee: Callable[[G, Facts], Referee[G]],
+        display: Display | None = None,
+        signals: Signals | None = None,
+        labels: Callable[[str], str | None] | None = None,
+        dice: DiceSource | None = None,
+        profile: Profile | None = None,
+        last_played: LastPlayed | None = None,
+    ) -> None:
+        self.game = game
+        self.journal = journal
+        self.game_id = game_id
+        self.display = display
+        self.signals: Signals = signals or Silent()
+        dice, record = dice or DiceSource.system(), record_of(journal, game_id)
+        animated = display is not None
+        self.facts = Facts(
+            labels=labels, profile=profile, dice=dice, animated=animated, record=record
+        )
+        self.size = oled_size(profile)
+        """The display's pixels, from the profile."""
+        self.connected = True
+        self.link_message = ""
+        self.reading = False
+        """A press waits for the board to be read (shown once it has waited a while)."""
+        self.board_failure = ""
+        """Why the last press was not judged: the board did not answer in time."""
+        self.last_verdict: Verdict | None = None
+        self.listeners: list[Listener] = []
+        """Called with the ``--json`` state after every change; none, and it is not built."""
+        self.played: list[Callable[[Played], None]] = []
+        """Called with every accepted action, in order, once it is journaled and applied."""
+        self._stream = Stream(self.listeners)
+        self._oled = Oled(self.size)
+        """The screen last drawn, when it first appeared, and the status LED."""
+        self.lighting = Lighting()
+        self._lights: LightSink = NoLights()
+        self.disk_full: str | None = None
+        """Why an accepted input could not be journaled (the disk is full), until it is."""
+        self._held = Held()
+        self._outbox = Outbox()
+        self._make_referee = make_referee
+        self.referee: Referee[G] = make_referee(game, self.facts)
+        self.computer = seats_.computer_for(
+            game.name, self.facts.record, computer_seats(journal.entries(game_id))
+        )
+        """The computer's choice for a hint, and the seats it plays (journaled)."""
+        self.facts.advise = self.computer.advise if self.computer is not None else None
+        self.restore_reason = ""
+        self.restore_title = "Set up the board"
+        """The title of the fixes that set the board up (after a resume or a take-back)."""
+        if last_played is not None:
+            # A resumed game shows its last move as it was shown before the stop.
+            self.facts.last = self._record(*last_played)
+
+    @property
+    def lights(self) -> LightSink:
+        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides.
+        A new sink is sent the whole lit map at the next refresh."""
+        return self._lights
+
+    @lights.setter
+    def lights(self, sink: LightSink) -> None:
+        self._lights = sink
+        self.lighting.shown = None
+
+    def seat_computer(self, seats: frozenset[int]) -> None:
+        """Let the computer play ``seats`` (journaled, so a resumed game keeps them)."""
+        computer = seats_.check_seats(self.game, self.computer, seats)
+        self.journal.append(self.game_id, "seats", {"computer": sorted(seats)})
+        computer.seats = frozenset(seats)
+
+    def expected(self) -> Action | None:
+        """The computer's move now, when it is a computer seat's turn."""
+        return self.computer.expected(self.game) if self.computer is not None else None
+
+    def note(self) -> str:
+        """What the OLED says above the game's screen: a hint, or the computer's move."""
+        return seats_.note(self.referee.hint, self.expected, self.referee.view.instruct)
+
+    @property
+    def last_move(self) -> dict[str, Any] | None:
+        """The last accepted action as the ``--json`` stream reports it."""
+        last = self.facts.last
+        return last.to_dict(self.game.seat_name) if last is not None else None
+
+    @staticmethod
+    def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
+        """Rebuild a game from its journal entries."""
+        return Session.rebuild(journal, game_id, make_game)[0]
+
+    rebuild = staticmethod(takeback.rebuild)
+
+    def _carry_out(self) -> None:
+        """Do what the referee decided; what it decides in answer comes first."""
+        pending: list[Decision] = self.referee.decisions()
+        while pending:
+            decision = pending.pop(0)
+            if isinstance(decision, Commit):
+                self._commit(decision.action)
+            elif isinstance(decision, Confirm):
+                self.signals.accepted()
+            elif isinstance(decision, TakeBack):
+                self._take_back()
+            else:
+                self._reject(decision.reason)
+            pending[0:0] = self.referee.decisions()
+
+    def commit(self, action: Action) -> Verdict:
+        """Judge ``action`` and, if legal, journal and play it (for set-up and tests)."""
+        try:
+            verdict = self._commit(action)
+            self._carry_out()
+            self._save(lambda: None)
+        except JournalError:
+            self._unsaved()
+            raise
+        return verdict
+
+    def _commit(self, action: Action) -> Verdict:
+        game = self.game
+        mover = mover_of(game, action)
+        verdict = game.judge(action)
+        wanted = self.computer.refuses(game, action, mover) if self.computer else None
+        if verdict.accepted and wanted is not None:
+            instruction = self.referee.view.instruct(wanted)
+            verdict = Verdict.reject(f"the computer plays {instruction}: put the board back")
+        if not verdict.accepted:
+            self.referee.on_refused(action, verdict)
+            return verdict
+        # Saved with the event's other inputs, before anything is shown (see _save).
+        self.journal.stage(self.game_id, "action", action.to_dict())
+        before = dict(game.layout())
+        verdict = game.apply(action)
+        self.lighting.played(before, game.layout())
+        played = self._record(mover, action, verdict)
+        self.facts.last = played
+        self.last_verdict = verdict
+        outcome = game.outcome
+        if outcome is not None:
+            self.journal.finish(self.game_id, outcome.to_dict())
+            self._outbox.append(self.signals.game_over)
+        else:
+            self._outbox.append(self.signals.accepted)
+        self.referee.after_commit(action, verdict)
+        if self.listeners:
+            # Every accepted action reaches the stream, also one followed at once by
+            # another (an automatic pass).
+            self._outbox.append(partial(self._stream.emit, self.state()))
+        self._outbox.extend(partial(hook, played) for hook in self.played)
+        return verdict
+
+    def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
+        return played_record(self.game, self.referee.view.describe, mover, action, verdict)
+
+    def _take_back(self) -> None:
+        """Take back the last action (:func:`.takeback.take_back`) and replay the game
+        without it; the board is then set back as the fixes say."""
+        seats = self.computer.seats if self.computer is not None else frozenset[int]()
+        auto, last = self.referee.automatic, self.facts.last
+        try:
+            reason = takeback.take_back(self.journal, self.game_id, self.game, auto, seats, last)
+        except takeback.Refused as refused:
+            self._reject(str(refused))
+            return
+        self.restore_reason = reason
+        self._rebuild()
+        self._outbox.append(self.signals.attention)
+        self.restore_title = "Take back"
+        self.restoring = bool(self.fixes())
+
+    def _rebuild(self) -> None:
+        """Replay the game from its journal and give it a fresh referee."""
+        from ..kits import find_kit
+
+        game, last = Session.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
+        self.game = game  # type: ignore[assignment]
+        self.referee = self._make_referee(self.game, self.facts)
+        self.facts.last = self._record(*last) if last is not None else None
+        self.last_verdict = None
+        self.lighting.event()
+
+    def _reject(self, reason: str) -> None:
+        if self.last_verdict is None or self.last_verdict.reason != reason:
+            self._outbox.append(self.signals.rejected)
+        self.last_verdict = Verdict.reject(reason)
+
+    def fixes(self) -> list[Fix]:
+        """Fixes that make the game's cells match its layout."""
+        return self.referee.board_fixes()
+
+    def waits_for_board(self, event: ButtonEvent) -> bool:
+        return event.name in BOARD_BUTTONS
+
+    def wants_ticks(self) -> bool:
+        return self._held.waiting() or self._oled.page_due(self.now) or self.referee.wants_ticks()
+
+    def handle(self, event: Event) -> None:
+        """Handle ``event``; on a full disk, hold it and what follows until it is saved.
+
+        What an event plays is saved to the journal in one commit before anything of
+        it is shown or told. When the journal cannot take it (a full disk) the game
+        goes back to what the journal holds, and the events are held (:class:`.Held`).
+        """
+        if isinstance(event, Tick):
+            self.now = event.now
+        fresh, held, again = self._held.sort(event, self.now)
+        before = self.facts.observation
+        try:
+            for each in fresh + again:
+                self._dispatch(each)
+            self.refresh()
+        except JournalFull as exc:
+            self._unsaved()
+            if self.disk_full is None:
+                log.error("%s", exc)
+                self.signals.attention()
+            self.disk_full = str(exc)
+            self._held.hold(fresh, held, self.now, before)
+            self.refresh()
+        except JournalError:
+            self._unsaved()
+            raise
+        except Exception:
+            # Not the journal: what was played stays played, and is saved, as it
+            # would have been before it was played.
+            try:
+                self._save(lambda: None)
+            except JournalError:
+                self._unsaved()
+            raise
+        else:
+            if held:
+                self.disk_full = None
+                self._held.saved()
+        # Once the frame is out: the journal's housekeeping waits until now.
+        self.journal.tidy()
+
+    def _save(self, meanwhile: Callable[[], T]) -> T:
+        """Save, doing ``meanwhile`` as the disk syncs, then tell (:meth:`.Outbox.save`)."""
+        return self._outbox.save(self.journal, meanwhile)
+
+    def _unsaved(self) -> None:
+        """Go back to the game as the journal holds it: what was not saved is undone."""
+        self.journal.discard()
+        self._outbox.clear()
+        self._rebuild()
+
+    def _dispatch(self, event: Event) -> None:
+        """Give ``event`` to the referee and carry out what it decides."""
+        if isinstance(event, Tick):
+            self.now = event.now
+            self.referee.on_tick(event.now)
+        elif isinstance(event, BoardSettled):
+            self.facts.observation = dict(event.observation)
+            self.referee.hint = ""
+            self.lighting.event()
+            if self.restoring and not self.fixes():
+                self.restoring = False
+                self.restore_title = "Set up the board"
+                self.restore_reason = ""
+            self.referee.on_board()
+        elif isinstance(event, BoardStatus):
+            self.connected = event.connected
+            self.link_message = event.message
+        elif isinstance(event, BoardWait):
+            self.reading = event.reading
+            self.board_failure = event.failure
+        elif isinstance(event, ButtonEvent):
+            self.board_failure = ""
+            self.referee.hint = ""
+            self.lighting.event()
+            self.referee.on_button(event)
+        self._carry_out()
+
+    def screen(self) -> Screen:
+        link = (self.connected, self.link_message, self.board_failure, self.reading)
+        return table_screen(self.disk_full, *link, self._game_screen)
+
+    def _game_screen(self) -> Screen:
+        restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
+        menu_open = self.referee.menu is not None
+        return game_screen(self.referee.view, *restore, self.note(), menu_open, self.pending_fixes)
+
+    @property
+    def layout(self) -> Layout | None:
+        """The screen last drawn, as laid out (None before the first)."""
+        return self._oled.last
+
+    def _layout(self) -> Layout:
+        return self._oled.lay_out(self.screen(), self.now)
+
+    def show_first(self) -> None:
+        """Hand the display the screen as it stands, before the board has been read.
+
+        A table shows its game this way as soon as the game is set, before its board
+        and buttons are opened. Nothing else is done: the screen's pages count, the
+        status LED and the listeners are told, from the first :meth:`refresh`, which
+        draws the screen again (a display skips a frame identical to the last).
+        """
+        if self.display is not None:
+            self.display.show(self._oled.first_frame(self.screen()))
+
+    def refresh(self) -> None:
+        """Save what the journal has staged and show the screen as it now stands, laid
+        out and drawn while the save waits for the disk."""
+        layout, changed, image = self._save(self._frame)
+        if changed:
+            self._oled.last = layout
+            if self.display is not None:
+                self.display.show(image)
+            # The status LED: steady when all is well, blinking while the board needs a fix.
+            led = self._oled.led_change(self.connected, self.pending_fixes)
+            if led is not None:
+                self.signals.led_status(led)
+        self.lighting.show(self.leds(), self.lights)
+        if self.listeners:
+            self._stream.emit(self.state(layout))
+
+    def _frame(self) -> tuple[Layout, bool, Any]:
+        """The screen as it stands, laid out; whether it changed; its frame if so."""
+        return self._oled.frame(self.screen(), self.now, self.display is not None)
+
+    def state(self, layout: Layout | None = None) -> dict[str, Any]:
+        """Everything the ``--json`` stream reports about the table now; ``oled`` is
+        the text as drawn, wrapped and on the page shown."""
+        layout = layout or self._layout()
+        fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
+        leds, extra = self.leds(), self.referee.view.extra_state()
+        return table_state(self.game, layout, fixes, verdict, move, self.connected, leds, extra)
+
+    def leds(self) -> dict[str, str]:
+        """The cells lit under the squares now, cell → colour name (``lights.py``)."""
+        return self.lighting.of(self)
+
+    def pending_fixes(self) -> list[Fix]:
+        if self.restoring:
+            return self.fixes()
+        return self.referee.pending_fixes()

@@ -1,0 +1,64 @@
+"""What the referee reads of a session, kept in its facts: the board as last read,
+the squares' labels, the profile, the dice, the clock, whether the board is being set
+up, and the last accepted action."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from wiring.profile import Profile
+
+from ..journal import GameRecord, Journal, JournalError
+from ..referees.decisions import Played
+from ..referees.facts import Dice, Facts
+
+
+def record_of(journal: Journal, game_id: int) -> GameRecord | None:
+    """The game's record in ``journal``; None when the journal cannot give it."""
+    try:
+        return journal.game(game_id)
+    except JournalError:
+        return None
+
+
+class FactsView:
+    """The facts the referee reads, as attributes of the session that keeps them."""
+
+    facts: Facts
+
+    @property
+    def observation(self) -> dict[str, str]:
+        return self.facts.observation
+
+    @property
+    def labels(self) -> Callable[[str], str | None] | None:
+        return self.facts.labels
+
+    @property
+    def profile(self) -> Profile | None:
+        return self.facts.profile
+
+    @property
+    def dice(self) -> Dice:
+        return self.facts.dice
+
+    @property
+    def now(self) -> float:
+        return self.facts.now
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self.facts.now = value
+
+    @property
+    def restoring(self) -> bool:
+        return self.facts.restoring
+
+    @restoring.setter
+    def restoring(self, value: bool) -> None:
+        self.facts.restoring = value
+
+    @property
+    def last(self) -> Played | None:
+        """The last accepted action."""
+        return self.facts.last

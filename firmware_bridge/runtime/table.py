@@ -1,0 +1,203 @@
+"""One way to build a table from a profile: its devices, and each game's session on them.
+
+``tabletop run``, ``tabletop sim`` and the tests all build the sensor board (with
+its settle filter, whichever kind of board it is), the OLED, the buzzer and LED,
+and a game's session here, so the three cannot drift apart. The OLED opens apart
+from the rest (``open_display``, then ``open_inputs``), so that a table can show its
+game before its board and buttons are opened. Only what differs is passed in: the
+pin factory (the Pi's or gpiozero's mock pins), the OLED device (luma's real driver
+or its dummy) and, in simulation, the serial port of the simulated Pico.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from games.core import Game
+from hardware.board import SensorBoard
+from hardware.clock import Clock
+from hardware.dice import DiceSource
+from hardware.settle import SettleFilter
+from wiring.profile import Profile
+
+from ..journal import Journal
+from ..kits import Kit
+from .lightsink import LightSink, NoLights
+from .session import Session
+from .takeback import LastPlayed
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Devices:
+    """The hardware a table runs: pins, OLED, buzzer and LED, the sensor board and the
+    LEDs under the squares (``lights``: the session shows what is lit there)."""
+
+    pin_factory: Any
+    oled: Any
+    signals: Any
+    board: SensorBoard
+    lights: LightSink = field(default_factory=NoLights)
+
+    def close(self) -> None:
+        self.board.close()
+        self.signals.close()
+        self.oled.close()
+
+
+def settle_filter(profile: Profile) -> SettleFilter:
+    """The settle filter over the profile's cells, with its settle window."""
+    return SettleFilter(profile.cells, profile.settle_ms / 1000)
+
+
+def sensor_board(
+    profile: Profile, pin_factory: Any, clock: Clock, *, port: str | None = None
+) -> SensorBoard:
+    """The sensor board the profile describes, given its settle filter.
+
+    ``port`` replaces the profile's serial port (the simulated Pico's pseudo-terminal).
+    """
+    if profile.matrix is not None:
+        from hardware.matrix import GpioMatrixBoard, MatrixScanner
+
+        if profile.matrix.scan_hz <= 0:
+            raise ValueError(f"matrix scan_hz must be positive, not {profile.matrix.scan_hz}")
+        scanner = MatrixScanner(profile.matrix, profile.cells, pin_factory=pin_factory)
+        return GpioMatrixBoard(scanner, settle_filter(profile), 1.0 / profile.matrix.scan_hz)
+    if profile.serial is None:
+        raise ValueError(
+            f"profile {profile.name!r} has neither [matrix] nor [serial] wiring: "
+            "say how the board's sensors are read"
+        )
+    from ..link.board import SerialSensorBoard
+
+    wiring = profile.serial if port is None else replace(profile.serial, port=port)
+    sweep_s = profile.timing.sweep_s(len(profile.cells), wiring.sensor == "rfid")
+    return SerialSensorBoard(
+        wiring, profile.cells, clock=clock, settle=settle_filter(profile), sweep_s=sweep_s
+    )
+
+
+def light_sink(profile: Profile, board: SensorBoard, clock: Clock) -> LightSink:
+    """The LEDs under the squares: the profile's chain on its serial board, driven over
+    the link; :class:`NoLights` for a board without one."""
+    if profile.leds is None:
+        return NoLights()
+    from ..link.board import SerialSensorBoard
+
+    if not isinstance(board, SerialSensorBoard):
+        log.warning(
+            "profile %r has an LED chain but no Pico to drive it: the lights stay dark",
+            profile.name,
+        )
+        return NoLights()
+    from ..link.leds import SerialLights
+
+    return SerialLights(board, profile.leds, clock)
+
+
+def open_devices(
+    profile: Profile,
+    clock: Clock,
+    *,
+    pin_factory: Any = None,
+    oled_device: Any = None,
+    port: str | None = None,
+    frames_dir: Path | None = None,
+) -> Devices:
+    """Open the devices the profile wires: the Pi's own unless a factory or device is given."""
+    if pin_factory is None:
+        # First: on a machine that is not a Pi, that is what to hear about.
+        from hardware.pins import real_pin_factory
+
+        pin_factory = real_pin_factory()
+    oled = open_display(profile, oled_device=oled_device, frames_dir=frames_dir)
+    try:
+        return open_inputs(profile, clock, oled, pin_factory=pin_factory, port=port)
+    except BaseException:
+        oled.close()
+        raise
+
+
+def open_display(
+    profile: Profile, *, oled_device: Any = None, frames_dir: Path | None = None
+) -> Any:
+    """The profile's OLED (the real one unless a luma device is given): all the first
+    frame needs of the hardware, so that it can be shown before the rest is opened."""
+    from hardware.oled import Oled, open_oled
+
+    device = oled_device if oled_device is not None else open_oled(profile.oled)
+    return Oled(device, wiring=profile.oled, frames_dir=frames_dir)
+
+
+def open_inputs(
+    profile: Profile,
+    clock: Clock,
+    oled: Any,
+    *,
+    pin_factory: Any = None,
+    port: str | None = None,
+) -> Devices:
+    """The rest of the table beside its open ``oled``: the pins, the buzzer and LED, and
+    the sensor board; on failure what was opened here is closed again (not the OLED)."""
+    from hardware.signals import Signals
+
+    if pin_factory is None:
+        from hardware.pins import real_pin_factory
+
+        pin_factory = real_pin_factory()
+    # Deferred: a move's beep starts after the loop step that drew its frame.
+    signals = Signals(profile.buzzer_pin, profile.led_pin, pin_factory=pin_factory, deferred=True)
+    try:
+        board = sensor_board(profile, pin_factory, clock, port=port)
+    except BaseException:
+        signals.close()
+        raise
+    try:
+        lights = light_sink(profile, board, clock)
+    except BaseException:
+        board.close()
+        signals.close()
+        raise
+    return Devices(pin_factory, oled, signals, board, lights)
+
+
+def new_session(
+    kit: Kit,
+    game: Game,
+    journal: Journal,
+    game_id: int,
+    *,
+    display: Any,
+    signals: Any,
+    profile: Profile | None,
+    labels: Any = None,
+    dice: DiceSource | None = None,
+    last_played: LastPlayed | None = None,
+    lights: LightSink | None = None,
+    referee: Callable[..., Any] | None = None,
+) -> Session[Any]:
+    """A session of ``game`` shown on ``display`` (the devices' OLED, or none), on the
+    board ``profile`` describes (none: a board of the game's cells and the default OLED),
+    its lights on ``lights`` (the devices' LED chain; none until the devices are open),
+    refereed by the kit's referee unless ``referee`` makes another (a test's stand-in)."""
+    session: Session[Any] = Session(
+        game,
+        journal,
+        game_id,
+        referee if referee is not None else kit.make_referee,
+        display=display,
+        signals=signals,
+        labels=labels,
+        dice=dice,
+        profile=profile,
+        last_played=last_played,
+    )
+    if lights is not None:
+        session.lights = lights
+    return session

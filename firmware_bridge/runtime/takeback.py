@@ -1,0 +1,109 @@
+"""The take-back: which journal entries a take-back withdraws, and the game replayed
+from its journal without them."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from functools import partial
+
+from games.core import Action, Game, Verdict
+
+from ..journal import Entry, Journal
+from ..referees.decisions import Played
+from .replay import in_force, replay_action, replay_entries
+
+LastPlayed = tuple[int, Action, Verdict]
+"""An accepted action with the seat it is credited to and its verdict."""
+
+
+def rebuild(
+    journal: Journal, game_id: int, make_game: Callable[..., Game]
+) -> tuple[Game, LastPlayed | None]:
+    """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
+    record = journal.game(game_id)
+    game = make_game(record.players, random.Random(record.seed), record.options)
+    last: LastPlayed | None = None
+    for _, mover, verdict in replay_entries(journal, game_id, game):
+        last = (mover, game.history[-1], verdict)
+    if game.outcome is not None and record.finished is None:
+        # The power went between journaling the last input and marking the game
+        # over; left so, the ended game would be resumed at every start.
+        journal.finish(game_id, game.outcome.to_dict())
+    return game, last
+
+
+class Refused(Exception):
+    """There is nothing to take back, or the game is over: the reason is the message."""
+
+
+def take_back(
+    journal: Journal,
+    game_id: int,
+    game: Game,
+    automatic: Callable[[Action], bool],
+    seats: frozenset[int],
+    last: Played | None,
+) -> str:
+    """Journal the take-back of ``game``'s last action (with the automatic ones after
+    it, such as a pass the table made for a player who could not move) as an entry of
+    its own; return what the set-up screen says was taken back. The game is then
+    replayed without them (:func:`rebuild`): it is deterministic from its seed, so no
+    engine needs an undo. Raises Refused, journaling nothing, when nothing can be
+    taken back."""
+    standing = in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}")
+    if game.outcome is not None or not standing:
+        raise Refused("there is nothing to take back" if not standing else "the game is over")
+    to_move = partial(computer_to_move_after, journal, game_id, game.name, game.players, seats)
+    undo = withdrawn(standing, game.history, automatic, to_move)
+    journal.append(game_id, "takeback", {"undo": undo})
+    return reason(undo, last)
+
+
+def withdrawn(
+    standing: list[Entry],
+    history: list[Action],
+    automatic: Callable[[Action], bool],
+    computer_to_move_after: Callable[[list[Entry]], bool],
+) -> list[int]:
+    """The entries a take-back withdraws from ``standing`` (which it shortens): the last
+    action with the automatic ones after it, such as a pass the table made for a
+    player who could not move."""
+    undo: list[int] = []
+    while standing:
+        undo.append(standing.pop().seq)
+        if automatic(history[len(standing)]):
+            continue
+        if standing and computer_to_move_after(standing):
+            continue  # against the computer, a take-back gives the people their move back
+        break
+    return undo
+
+
+def computer_to_move_after(
+    journal: Journal,
+    game_id: int,
+    game_name: str,
+    players: int,
+    seats: frozenset[int],
+    standing: list[Entry],
+) -> bool:
+    """Whether, with only ``standing`` played, a computer seat would be to move while
+    people play other seats."""
+    if not seats or len(seats) == players:
+        return False
+    from ..kits import find_kit
+
+    record = journal.game(game_id)
+    game = find_kit(game_name).new_game(record.players, random.Random(record.seed), record.options)
+    where = f"journal {journal.path}, game {game_id}"
+    for entry in standing:
+        replay_action(game, entry.payload, f"{where}, entry {entry.seq}")
+    return game.to_move in seats
+
+
+def reason(undo: list[int], last: Played | None) -> str:
+    """What the set-up screen says was taken back."""
+    if len(undo) == 1 and last is not None:
+        return f"Taken back: {last.text}"
+    return f"{len(undo)} moves taken back"
