@@ -3,10 +3,10 @@
 The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains,
 one RFID reader behind the antenna multiplexer); the firmware from
 ``firmware_bridge/firmware`` scans it through the fake ``machine`` pins and
-writes real frames into the pty, which the host opens with pyserial like any
-device. Nothing runs in a thread: ``step`` runs the
-firmware's loop once and returns when what it wrote has reached the host's end of
-the pty, so a test with a FakeClock, and a simulated game, stays deterministic.
+writes real frames into the pty, which the host opens with pyserial like any device.
+Nothing runs in a thread: ``step`` runs the firmware's loop once and returns when what
+it wrote has reached the host's end of the pty, so a test with a FakeClock, and a
+simulated game, stays deterministic.
 
 Given the profile's :class:`wiring.profile.Timing`, the board keeps the real parts'
 time, in simulated time: each pass of the firmware's loop lasts as long as its
