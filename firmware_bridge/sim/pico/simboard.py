@@ -29,20 +29,16 @@ from collections.abc import Sequence
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
-from firmware_bridge.sim.pico.fake_antenna_mux import AntennaMuxBoard
-from firmware_bridge.sim.pico.fake_card import Card, CardError
-from firmware_bridge.sim.pico.fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
-from firmware_bridge.sim.pico.pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
-from firmware_bridge.sim.pico.sim_config import (
-    FIRMWARES,
-    SENSORS,
-    SIM_CONFIG,
-    select_pins,
-)
-from firmware_bridge.sim.pico.timed_readers import TimedReaders
-from firmware_bridge.sim.pico.upy_firmware import MicroPythonFirmware, PassFigures
 from hardware.clock import Clock
 from wiring.profile import Timing
+
+from .fake_antenna_mux import AntennaMuxBoard
+from .fake_card import Card, CardError
+from .fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
+from .pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
+from .sim_config import FIRMWARES, SENSORS, SIM_CONFIG, select_pins
+from .timed_readers import TimedReaders
+from .upy_firmware import MicroPythonFirmware, PassFigures
 
 
 def _firmware(module: str) -> ModuleType:
