@@ -38,7 +38,18 @@ class TakeBack:
     game without it."""
 
 
-Decision = Commit | Reject | Confirm | TakeBack
+@dataclass(frozen=True)
+class RollDice:
+    """Roll ``count`` of the station's dice and play what ``make`` makes of the faces:
+    the session rolls them from the table's dice (the OS's randomness on the Pi, the
+    seeded dice in simulation), so the journal holds the faces and a referee never
+    touches a source of randomness."""
+
+    count: int
+    make: Callable[[tuple[int, ...]], Action]
+
+
+Decision = Commit | Reject | Confirm | TakeBack | RollDice
 
 
 @dataclass(frozen=True)

@@ -7,28 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from games.core import Action, Game
 from wiring.profile import Profile
 
 from .decisions import Played
 from .game_record import GameRecord
-
-
-class Dice(Protocol):
-    """The station's dice as a referee rolls them (``hardware.dice.DiceSource`` is one)."""
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        """Roll ``n`` dice."""
-        ...
-
-
-class NoDice:
-    """The dice of facts that belong to no table (a spectator's words, a test)."""
-
-    def roll(self, n: int) -> tuple[int, ...]:
-        raise RuntimeError("these facts belong to no table, so there are no dice to roll")
 
 
 @dataclass
@@ -39,9 +23,6 @@ class Facts:
     """Tag id → enrolled piece label, on RFID boards."""
     profile: Profile | None = None
     """The board's profile (rack cells and the like), when the table has it."""
-    dice: Dice = field(default_factory=NoDice)
-    """The station's dice: the OS's randomness on the Pi, seeded in simulation (the
-    session gives them)."""
     now: float = 0.0
     """The loop's clock at the last tick."""
     animated: bool = False

@@ -18,7 +18,7 @@ from typing import Any, Generic, TypeVar
 from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
 
-from .decisions import Commit, Confirm, Decision, Reject, TakeBack
+from .decisions import Commit, Confirm, Decision, Reject, RollDice, TakeBack
 from .events import ButtonEvent
 from .facts import Facts
 from .fixes import Fix, occupancy_matcher, reconcile
@@ -77,6 +77,10 @@ class Referee(ABC, Generic[G]):
     def commit(self, action: Action) -> None:
         """Decide to play ``action``; the session judges it and reports back."""
         self._decisions.append(Commit(action))
+
+    def roll_dice(self, count: int, make: Callable[[tuple[int, ...]], Action]) -> None:
+        """Decide to roll ``count`` dice and play ``make(faces)``; the session rolls them."""
+        self._decisions.append(RollDice(count, make))
 
     def refuse(self, reason: str) -> None:
         """Decide that what the table tried is refused, for ``reason``."""

@@ -21,7 +21,7 @@ from hardware.dice import DiceSource
 from wiring.profile import Profile
 
 from ..journal import Journal, JournalError, JournalFull
-from ..referees.decisions import Commit, Confirm, Decision, Played, TakeBack
+from ..referees.decisions import Commit, Confirm, Decision, Played, RollDice, TakeBack
 from ..referees.events import BoardWait, ButtonEvent, Event, Tick
 from ..referees.facts import Facts
 from ..referees.fixes import Fix
@@ -73,11 +73,12 @@ class Session(FactsView, Generic[G]):
         self.game_id = game_id
         self.display = display
         self.signals: Signals = signals or Silent()
-        dice, record = dice or DiceSource.system(), record_of(journal, game_id)
+        self.dice = dice or DiceSource.system()
+        """The station's dice: the session rolls them when a referee decides to (the OS's
+        randomness on the Pi, seeded in simulation)."""
+        record = record_of(journal, game_id)
         animated = display is not None
-        self.facts = Facts(
-            labels=labels, profile=profile, dice=dice, animated=animated, record=record
-        )
+        self.facts = Facts(labels=labels, profile=profile, animated=animated, record=record)
         self.size = oled_size(profile)
         """The display's pixels, from the profile."""
         self.connected = True
@@ -163,6 +164,8 @@ class Session(FactsView, Generic[G]):
                 self.signals.accepted()
             elif isinstance(decision, TakeBack):
                 self._take_back()
+            elif isinstance(decision, RollDice):
+                self._commit(decision.make(self.dice.roll(decision.count)))
             else:
                 self._reject(decision.reason)
             pending[0:0] = self.referee.decisions()

@@ -1,5 +1,5 @@
 """What the referee reads of a session, kept in its facts: the board as last read,
-the squares' labels, the profile, the dice, the clock, whether the board is being set
+the squares' labels, the profile, the clock, whether the board is being set
 up, and the last accepted action."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal, JournalError
 from ..referees.decisions import Played
-from ..referees.facts import Dice, Facts
+from ..referees.facts import Facts
 
 
 def record_of(journal: Journal, game_id: int) -> GameRecord | None:
@@ -37,10 +37,6 @@ class FactsView:
     @property
     def profile(self) -> Profile | None:
         return self.facts.profile
-
-    @property
-    def dice(self) -> Dice:
-        return self.facts.dice
 
     @property
     def now(self) -> float:

@@ -41,6 +41,8 @@ colour outlined.
 
 from __future__ import annotations
 
+from functools import partial
+
 from games.core import Action, Cell, Piece, Verdict
 from games.doubles_wild import (
     BATTLE,
@@ -254,6 +256,11 @@ class DoublesWildReferee(Referee[DoublesWild]):
         self.turn.battle_before = self.game.battle
         self.commit(action)
 
+    def _roll_dice(self, kind: str, count: int) -> None:
+        """Ask the session to roll ``count`` dice for the ``kind`` of roll and play them."""
+        self.turn.battle_before = self.game.battle
+        self.roll_dice(count, partial(dice_action, kind))
+
     def on_refused(self, action: Action, verdict: Verdict) -> None:
         if not isinstance(action, Place):
             # A button that means nothing now: noted in the stream, the board is fine.
@@ -342,7 +349,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
         if fixes:
             self._reject("fix the board", f"fix the board before rolling: {fixes[0].text()}")
             return
-        self._commit(dice_action("roll", self.facts.dice.roll(4)))
+        self._roll_dice("roll", 4)
 
     def _turn_button(self, name: str) -> None:
         game = self.game
@@ -352,7 +359,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
                 self.refuse("the dice were re-rolled already: play the roll")
                 return
             count = 4 if pair == "both" else 2
-            self._commit(dice_action(f"reroll-{pair}", self.facts.dice.roll(count)))
+            self._roll_dice(f"reroll-{pair}", count)
         elif name == "ok":
             target = game.target()
             balls = attackable(game)
@@ -383,8 +390,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
         turn = self.turn
         rolled = battle.rolls[battle.side] > 0
         if name == "roll":
-            values = self.facts.dice.roll(BATTLE_DICE - battle.kept_count())
-            self._commit(dice_action("battle-roll", values))
+            self._roll_dice("battle-roll", BATTLE_DICE - battle.kept_count())
         elif name in ("left", "right") and rolled:
             step = 1 if name == "right" else -1
             turn.die_cursor = (turn.die_cursor + step) % BATTLE_DICE
