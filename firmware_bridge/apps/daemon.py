@@ -214,7 +214,7 @@ class Table:
         elif (
             self.session is not None
             and self.session.game.outcome is not None
-            and self.session.referee.new_game_requested
+            and self.session.facts.prompt.new_game_requested
         ):
             self.open_lobby(self.session.game.name)
 

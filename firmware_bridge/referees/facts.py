@@ -12,13 +12,21 @@ from games.core import Action, Game
 from wiring.profile import Profile
 
 from .decisions import Played
+from .fixes import Fix
 from .game_record import GameRecord
+from .prompt import Prompt
 
 
 @dataclass
 class Facts:
     observation: dict[str, str] = field(default_factory=dict)
     """The settled board: cell → OCCUPIED or a tag id."""
+    prompt: Prompt = field(default_factory=Prompt)
+    """The station's menu, hint and new-game wish: the one part of the facts the
+    referee writes (it opens and answers menus); the session clears the hint."""
+    board_fixes: list[Fix] = field(default_factory=list)
+    """The fixes that make the board match the game, as the referee reckons them: the
+    session sets them before each screen, and the view draws them from here."""
     labels: Callable[[str], str | None] | None = None
     """Tag id → enrolled piece label, on RFID boards."""
     profile: Profile | None = None

@@ -49,29 +49,39 @@ class Referee(ABC, Generic[G]):
     def __init__(self, game: G, facts: Facts) -> None:
         self.game = game
         self.facts = facts
-        self.menu: Menu | None = None
-        self.menu_action: str = ""
-        self.new_game_requested = False
-        self._hint = ""
-        self.hint_action: Action | None = None
-        """The move the hint advises, while its text is shown (its cells are lit)."""
         self._decisions: list[Decision] = []
+
+    # -- the station's prompt (kept in ``facts.prompt``, which the session owns) ---------
+    @property
+    def menu(self) -> Menu | None:
+        """The menu open at the station."""
+        return self.facts.prompt.menu
+
+    @menu.setter
+    def menu(self, menu: Menu | None) -> None:
+        self.facts.prompt.menu = menu
+
+    @property
+    def menu_action(self) -> str:
+        """What the open menu asks."""
+        return self.facts.prompt.menu_action
 
     @property
     def hint(self) -> str:
         """The hint asked for with a long press of ok, shown until the next event;
         clearing it clears its move."""
-        return self._hint
+        return self.facts.prompt.hint
 
     @hint.setter
     def hint(self, text: str) -> None:
-        self._hint = text
-        if not text:
-            self.hint_action = None
+        if text:
+            self.facts.prompt.hint = text
+        else:
+            self.facts.prompt.clear_hint()
 
     def hinted(self) -> Action | None:
         """The move of the hint shown now, whose cells light; None without one."""
-        return self.hint_action
+        return self.facts.prompt.hint_action
 
     # -- deciding -------------------------------------------------------------------
     def commit(self, action: Action) -> None:
@@ -157,7 +167,7 @@ class Referee(ABC, Generic[G]):
             self.on_menu_button(event)
             return
         if self.game.outcome is not None:
-            self.new_game_requested = event.name == "ok"
+            self.facts.prompt.new_game_requested = event.name == "ok"
             return
         if event.name == "back" and event.long:
             self.open_back_menu()
@@ -191,7 +201,7 @@ class Referee(ABC, Generic[G]):
             self.hint = f"No hint: {exc}"
             return
         self.hint = f"Hint: {self.view.instruct(action)}"
-        self.hint_action = action
+        self.facts.prompt.hint_action = action
 
     def on_game_button(self, event: ButtonEvent) -> None:
         """A button pressed while no menu is open."""
@@ -199,8 +209,8 @@ class Referee(ABC, Generic[G]):
     def open_menu(
         self, action: str, title: str, options: list[tuple[str, Any]], subject: str = ""
     ) -> None:
-        self.menu = Menu(title, options, subject)
-        self.menu_action = action
+        self.facts.prompt.menu = Menu(title, options, subject)
+        self.facts.prompt.menu_action = action
 
     def on_menu_button(self, event: ButtonEvent) -> None:
         menu = self.menu

@@ -8,7 +8,7 @@ nothing. The session asks it for the screen, the words for a played action and t
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from games.core import Action, Game, Piece, Resign
 
@@ -17,7 +17,6 @@ from ..screen.screens import BoardMap, Mark, Screen, seat_mark, window
 from .facts import Facts
 from .fixes import Fix
 from .light_cells import Lit, Moved, fix_colour
-from .menu import Menu
 
 G = TypeVar("G", bound=Game)
 
@@ -28,24 +27,12 @@ NEW_GAME = "ok: new game"
 """What the game-over screen asks: ok opens the start menu on the same game."""
 
 
-class Controls(Protocol):
-    """What a view may ask of its referee: the open menu and the fixes it waits for."""
-
-    @property
-    def menu(self) -> Menu | None: ...
-
-    def board_fixes(self) -> list[Fix]: ...
-
-    def pending_fixes(self) -> list[Fix]: ...
-
-
 class View(Generic[G]):
     """Game-specific screens and state, read from the game and the turn."""
 
-    def __init__(self, game: G, facts: Facts, controls: Controls) -> None:
+    def __init__(self, game: G, facts: Facts) -> None:
         self.game = game
         self.facts = facts
-        self.controls = controls
 
     # -- the map --------------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
@@ -141,7 +128,7 @@ class View(Generic[G]):
         return Screen("Game over", "", lines, board, prompt=NEW_GAME, scores=self.scores())
 
     def menu_screen(self) -> Screen:
-        menu = self.controls.menu
+        menu = self.facts.prompt.menu
         assert menu is not None
         choice, *keys = menu.lines()
         return Screen(menu.title, "", (choice,), prompt=" ".join(keys), scores=self.scores())

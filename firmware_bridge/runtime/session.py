@@ -21,10 +21,12 @@ from hardware.dice import DiceSource
 from wiring.profile import Profile
 
 from ..journal import Journal, JournalError, JournalFull
+from ..kits import find_kit
 from ..referees.decisions import Commit, Confirm, Decision, Played, RollDice, TakeBack
 from ..referees.events import BoardWait, ButtonEvent, Event, Tick
 from ..referees.facts import Facts
 from ..referees.fixes import Fix
+from ..referees.prompt import Prompt
 from ..referees.referee import Referee
 from ..screen.layout import Layout
 from ..screen.screens import Screen
@@ -73,14 +75,10 @@ class Session(FactsView, Generic[G]):
         self.game_id = game_id
         self.display = display
         self.signals: Signals = signals or Silent()
-        self.dice = dice or DiceSource.system()
-        """The station's dice: the session rolls them when a referee decides to (the OS's
-        randomness on the Pi, seeded in simulation)."""
-        record = record_of(journal, game_id)
-        animated = display is not None
+        self.dice = dice or DiceSource.system()  # rolled when a referee decides RollDice
+        record, animated = record_of(journal, game_id), display is not None
         self.facts = Facts(labels=labels, profile=profile, animated=animated, record=record)
-        self.size = oled_size(profile)
-        """The display's pixels, from the profile."""
+        self.size = oled_size(profile)  # the display's pixels, from the profile
         self.connected = True
         self.link_message = ""
         self.reading = False
@@ -117,8 +115,7 @@ class Session(FactsView, Generic[G]):
 
     @property
     def lights(self) -> LightSink:
-        """Where what is lit goes (the LED chain under the squares); ``lighting`` decides.
-        A new sink is sent the whole lit map at the next refresh."""
+        """Where what is lit goes (the LED chain); a new sink gets the whole map next."""
         return self._lights
 
     @lights.setter
@@ -138,7 +135,7 @@ class Session(FactsView, Generic[G]):
 
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
-        return seats_.note(self.referee.hint, self.expected, self.referee.view.instruct)
+        return seats_.note(self.facts.prompt.hint, self.expected, self.referee.view.instruct)
 
     @property
     def last_move(self) -> dict[str, Any] | None:
@@ -235,10 +232,9 @@ class Session(FactsView, Generic[G]):
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
-        from ..kits import find_kit
-
         game, last = Session.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
         self.game = game  # type: ignore[assignment]
+        self.facts.prompt = Prompt()
         self.referee = self._make_referee(self.game, self.facts)
         self.facts.last = self._record(*last) if last is not None else None
         self.last_verdict = None
@@ -317,7 +313,7 @@ class Session(FactsView, Generic[G]):
             self.referee.on_tick(event.now)
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
-            self.referee.hint = ""
+            self.facts.prompt.clear_hint()
             self.lighting.event()
             if self.restoring and not self.fixes():
                 self.restoring = False
@@ -332,7 +328,7 @@ class Session(FactsView, Generic[G]):
             self.board_failure = event.failure
         elif isinstance(event, ButtonEvent):
             self.board_failure = ""
-            self.referee.hint = ""
+            self.facts.prompt.clear_hint()
             self.lighting.event()
             self.referee.on_button(event)
         self._carry_out()
@@ -343,7 +339,8 @@ class Session(FactsView, Generic[G]):
 
     def _game_screen(self) -> Screen:
         restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
-        menu_open = self.referee.menu is not None
+        self.facts.board_fixes = self.referee.board_fixes()
+        menu_open = self.facts.prompt.menu is not None
         return game_screen(self.referee.view, *restore, self.note(), menu_open, self.pending_fixes)
 
     @property

@@ -151,7 +151,7 @@ class ScriptInterpreter(SimTable):
         elif verb == "dice":
             self.dice.load(tuple(int(v) for v in args))
         elif verb == "blank":
-            menu = self.session.referee.menu
+            menu = self.session.facts.prompt.menu
             if len(args) > 1 and menu is not None and menu.subject.upper() != args[1].upper():
                 raise ValueError(
                     f"the OLED asks about the blank on {menu.subject}, not on {args[1]}"
@@ -240,16 +240,15 @@ class ScriptInterpreter(SimTable):
         """Answer the open menu with ``value``, pressing right and ok as a player would:
         once the OLED asks (a piece laid is asked about once the board has read it)."""
         end = self.clock.now() + LOOK_S
-        while self.session.referee.menu is None and self.clock.now() < end:
+        while self.session.facts.prompt.menu is None and self.clock.now() < end:
             self.advance(self.step_s)
-        referee = self.session.referee
-        menu = referee.menu
+        menu = self.session.facts.prompt.menu
         if menu is None:
             raise ValueError("nothing is being asked on the OLED now")
         values = [v for _, v in menu.options]
         if value not in values:
             raise ValueError(f"{value} is not one of the choices ({menu.title})")
-        while referee.menu is menu and menu.choice != value:
+        while self.session.facts.prompt.menu is menu and menu.choice != value:
             self.buttons.press("right")
             self.advance(0.05)
         self.buttons.press("ok")

@@ -349,7 +349,7 @@ class SimTable:
         if (
             session is not None
             and session.game.outcome is not None
-            and session.referee.new_game_requested
+            and session.facts.prompt.new_game_requested
         ):
             session.listeners.clear()
             self.loop.switch(self._menu(session.game.name))

@@ -123,11 +123,11 @@ def test_each_tied_hand_is_summed_lifted_and_then_the_winner_is_named_on_pips() 
 def test_ok_starts_a_new_game_only_after_the_count() -> None:
     table = tied()
     table.press("ok")
-    assert not table.referee.new_game_requested
+    assert not table.referee.facts.prompt.new_game_requested
     count_hand(table, "0-0", "6-6")
     count_hand(table, "2-2")
     table.press("ok")
-    assert table.referee.new_game_requested
+    assert table.referee.facts.prompt.new_game_requested
 
 
 def test_a_wrong_domino_in_the_laid_hand_is_named_and_counted_again() -> None:

@@ -108,7 +108,7 @@ class CrossletReferee(Referee[Crosslet]):
         """Seats whose rack the rules refused while this board is read."""
         self._submitted: Action | None = None
         """The count's RevealRack submitted with ok (a turn), not read off rack cells."""
-        self.view = CrossletView(game, facts, self, self.turn, self.rack_cells)
+        self.view = CrossletView(game, facts, self.turn, self.rack_cells)
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""

@@ -29,7 +29,7 @@ from ...screen.whole_board import beside_the_map, whole_board
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..light_cells import Moved
-from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..view import NEW_GAME, LetteredBoardView
 from .turn import (
     TURNS,
     CrossletTurn,
@@ -62,11 +62,10 @@ class CrossletView(LetteredBoardView[Crosslet]):
         self,
         game: Crosslet,
         facts: Facts,
-        controls: Controls,
         turn: CrossletTurn,
         rack_cells: dict[int, tuple[str, ...]],
     ) -> None:
-        super().__init__(game, facts, controls)
+        super().__init__(game, facts)
         self.turn = turn
         self.rack_cells = rack_cells
 
@@ -222,7 +221,7 @@ class CrossletView(LetteredBoardView[Crosslet]):
         title, status = self.header()
         game = self.game
         scores = self.scores()
-        fixes = self.controls.board_fixes() if self.turn.wants_fixes() else []
+        fixes = self.facts.board_fixes if self.turn.wants_fixes() else []
         if game.outcome is not None:
             if self.turn.clearing and fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
@@ -231,7 +230,7 @@ class CrossletView(LetteredBoardView[Crosslet]):
                 clearing = (self.turn.clearing,)
                 return Screen(title, status, clearing, board, prompt=prompt, scores=scores)
             return Screen(title, status, self.result_lines(), prompt=NEW_GAME, scores=scores)
-        if self.controls.menu is not None:
+        if self.facts.prompt.menu is not None:
             return self.menu_screen()
         if fixes:
             why = self.turn.problem or self.turn.rejection
@@ -275,7 +274,7 @@ class CrossletView(LetteredBoardView[Crosslet]):
         return lines, self.preview_line()
 
     def menu_screen(self) -> Screen:
-        menu = self.controls.menu
+        menu = self.facts.prompt.menu
         assert menu is not None
         if not menu.subject:
             return super().menu_screen()

@@ -74,7 +74,7 @@ class DominoesReferee(Referee[Dominoes]):
     def __init__(self, game: Dominoes, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DominoesTurn()
-        self.view = DominoesView(game, facts, self, self.turn)
+        self.view = DominoesView(game, facts, self.turn)
         self._halves = TagReader(facts, normalise_half)
         self._kept: dict[str, tuple[str, str]] = {}
         """Cell → (the label of the half laid there, what was sensed there) when the

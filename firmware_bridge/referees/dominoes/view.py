@@ -15,7 +15,7 @@ from ...screen.whole_board import beside_the_map, whole_board
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..light_cells import Lit
-from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..view import NEW_GAME, LetteredBoardView
 from .count import LAY, LIFT, LONG_STEP
 from .turn import DominoesTurn, discards, dominoes_text, parse_half, short
 
@@ -27,9 +27,9 @@ class DominoesView(LetteredBoardView[Dominoes]):
     size = SIZE
 
     def __init__(
-        self, game: Dominoes, facts: Facts, controls: Controls, turn: DominoesTurn
+        self, game: Dominoes, facts: Facts, turn: DominoesTurn
     ) -> None:
-        super().__init__(game, facts, controls)
+        super().__init__(game, facts)
         self.turn = turn
 
     # -- the map --------------------------------------------------------------------
@@ -137,10 +137,10 @@ class DominoesView(LetteredBoardView[Dominoes]):
                 return self.count_screen()
             ended = self.result_lines()
             return Screen(title, status, ended, prompt=NEW_GAME, scores=self.scores())
-        if self.controls.menu is not None:
+        if self.facts.prompt.menu is not None:
             return self.menu_screen()
         if turn.rejection:
-            fixes = self.controls.board_fixes()
+            fixes = self.facts.board_fixes
             if fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""
                 prompt = self.fix_text(fixes[0]) + more
@@ -191,7 +191,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
         prompt = ""
         focus = None
         if count.stage == LIFT:
-            fixes = self.controls.board_fixes()
+            fixes = self.facts.board_fixes
             lines = [f"{who}: {count.counted[count.seat]} pips.", "Take it off:"]
             if fixes:
                 more = f" (1/{len(fixes)})" if len(fixes) > 1 else ""

@@ -34,7 +34,7 @@ class DoubleTakeReferee(Referee[DoubleTake]):
     def __init__(self, game: DoubleTake, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DoubleTakeTurn()
-        self.view = DoubleTakeView(game, facts, self, self.turn)
+        self.view = DoubleTakeView(game, facts, self.turn)
         self._footprints: tuple[tuple[Step, ...], list[Footprint]] = ((), [])
 
     # -- recognition --------------------------------------------------------------

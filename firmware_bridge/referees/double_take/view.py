@@ -12,7 +12,7 @@ from ...screen.screens import Screen
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..recognition import Kind
-from ..view import Controls, View
+from ..view import View
 from .turn import DoubleTakeTurn
 
 
@@ -24,9 +24,9 @@ def _grid(rows: int) -> tuple[tuple[str | None, ...], ...]:
 
 class DoubleTakeView(View[DoubleTake]):
     def __init__(
-        self, game: DoubleTake, facts: Facts, controls: Controls, turn: DoubleTakeTurn
+        self, game: DoubleTake, facts: Facts, turn: DoubleTakeTurn
     ) -> None:
-        super().__init__(game, facts, controls)
+        super().__init__(game, facts)
         self.turn = turn
 
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
@@ -101,10 +101,10 @@ class DoubleTakeView(View[DoubleTake]):
             result = self.result_screen()
             ended = (*result.lines, self.left_line())
             return Screen(title, status, ended, result.board, prompt=result.prompt, scores=scores)
-        if self.controls.menu is not None:
+        if self.facts.prompt.menu is not None:
             return self.menu_screen()
         if turn.rejection:
-            fixes = self.controls.board_fixes()
+            fixes = self.facts.board_fixes
             if fixes:
                 return self.fix_screen(title, fixes, "No: " + turn.rejection)
         rec = turn.recognition

@@ -81,7 +81,7 @@ class DoubleCrossReferee(Referee[DoubleCross]):
         printed = facts.profile is not None and facts.profile.specials_printed
         if not game.history and not printed:
             self.turn.markers = list(game.set_up_specials)
-        self.view = DoubleCrossView(game, facts, self, self.turn)
+        self.view = DoubleCrossView(game, facts, self.turn)
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells."""
@@ -272,15 +272,6 @@ class DoubleCrossReferee(Referee[DoubleCross]):
             self.turn.note = "Fix the board first."
             return
         self._commit(action)
-
-    def cursor(self) -> str | None:
-        """The cell the bomb menus point at now, for the map."""
-        menu = self.menu
-        if menu is None or self.menu_action not in (Ask.COLUMN, Ask.ROW):
-            return None
-        if self.menu_action == Ask.COLUMN:
-            return f"{menu.choice}8"
-        return f"{self.turn.column}{menu.choice}"
 
     def pending_fixes(self) -> list[Fix]:
         return self.board_fixes() if self.wants_fixes() else []

@@ -12,6 +12,8 @@ from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTi
 from games.doublecross_board import ALL_CELLS, COLUMNS, DIRECTIONAL, SIZE
 from games.doublecross_score import Note
 
+from ..prompt import Prompt
+
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ORDER = {cell: i for i, cell in enumerate(ALL_CELLS)}
 MARKERS_A_PAGE = 3
@@ -182,3 +184,13 @@ class DoubleCrossTurn:
 
     def wants_fixes(self) -> bool:
         return bool(self.problem or self.after)
+
+
+def aim_cursor(prompt: Prompt, turn: DoubleCrossTurn) -> str | None:
+    """The cell the bomb's aim menus point at now, for the map (None: not aiming)."""
+    menu = prompt.menu
+    if menu is None or prompt.menu_action not in (Ask.COLUMN, Ask.ROW):
+        return None
+    if prompt.menu_action == Ask.COLUMN:
+        return f"{menu.choice}8"
+    return f"{turn.column}{menu.choice}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any
 
 from games.core import Action
 from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb
@@ -14,11 +14,12 @@ from ...screen.whole_board import PATTERN_NAMES, WholeBoard, beside_the_map, who
 from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..light_cells import Lit
-from ..view import NEW_GAME, Controls, LetteredBoardView
+from ..view import NEW_GAME, LetteredBoardView
 from .turn import (
     MARKERS_FIRST,
     Ask,
     DoubleCrossTurn,
+    aim_cursor,
     happened,
     points_text,
     short,
@@ -27,25 +28,14 @@ from .turn import (
 )
 
 
-class Aiming(Controls, Protocol):
-    """What the view asks of its referee besides the menu and the fixes: which menu is
-    open and where the bomb's cursor stands."""
-
-    @property
-    def menu_action(self) -> str: ...
-
-    def cursor(self) -> str | None: ...
-
-
 class DoubleCrossView(LetteredBoardView[DoubleCross]):
     columns = COLUMNS
     size = SIZE
 
     def __init__(
-        self, game: DoubleCross, facts: Facts, controls: Aiming, turn: DoubleCrossTurn
+        self, game: DoubleCross, facts: Facts, turn: DoubleCrossTurn
     ) -> None:
-        super().__init__(game, facts, controls)
-        self.aiming = controls
+        super().__init__(game, facts)
         self.turn = turn
 
     # -- the maps -------------------------------------------------------------------
@@ -128,8 +118,8 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         game = self.game
         turn = self.turn
         scores = self.scores()
-        fixes = self.controls.board_fixes() if turn.wants_fixes() else []
-        if self.controls.menu is not None:
+        fixes = self.facts.board_fixes if turn.wants_fixes() else []
+        if self.facts.prompt.menu is not None:
             return self.menu_screen()
         if turn.setting_up() and game.outcome is None:
             return self.markers_screen()
@@ -159,7 +149,7 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         it at once (the header counts the ones shown); no scores yet. A tile laid
         meanwhile is refused here, with the cell to clear."""
         turn = self.turn
-        fixes = self.controls.board_fixes() if turn.problem == MARKERS_FIRST else []
+        fixes = self.facts.board_fixes if turn.problem == MARKERS_FIRST else []
         lifts = [f for f in fixes if f.action is FixAction.LIFT]
         if lifts:
             prompt = self.fix_text(lifts[0]) + (f" (1/{len(lifts)})" if len(lifts) > 1 else "")
@@ -175,12 +165,12 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         return Screen(f"Markers {where}", "", lines, prompt=prompt)
 
     def menu_screen(self) -> Screen:
-        menu = self.controls.menu
+        menu = self.facts.prompt.menu
         assert menu is not None
-        if self.aiming.menu_action not in (Ask.COLUMN, Ask.ROW):
+        if self.facts.prompt.menu_action not in (Ask.COLUMN, Ask.ROW):
             return super().menu_screen()
-        cursor = self.aiming.cursor()
-        what = "Column" if self.aiming.menu_action == Ask.COLUMN else "Row"
+        cursor = aim_cursor(self.facts.prompt, self.turn)
+        what = "Column" if self.facts.prompt.menu_action == Ask.COLUMN else "Row"
         lines = (f"{what}? {menu.choice}", "left/right", "ok: choose", "back: stop")
         board = self.beside_the_map()
         picture = self.whole_board(cursor)
@@ -215,7 +205,7 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
 
     def lights(self, hint: Action | None) -> Lit:
         """The bomb's cursor while it is aimed."""
-        cursor = self.aiming.cursor()
+        cursor = aim_cursor(self.facts.prompt, self.turn)
         return {cursor: SPOT} if cursor is not None else {}
 
     def extra_state(self) -> dict[str, Any]:
@@ -235,7 +225,11 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
             "said": turn.said,
             "dealt": dealt,
             "markers": turn.page() if turn.setting_up() else [],
-            "bomb": {"kind": turn.bomb, "cursor": self.aiming.cursor()} if turn.bomb else None,
+            "bomb": (
+                {"kind": turn.bomb, "cursor": aim_cursor(self.facts.prompt, turn)}
+                if turn.bomb
+                else None
+            ),
         }
 
 

@@ -87,7 +87,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
     def __init__(self, game: DoublesWild, facts: Facts) -> None:
         super().__init__(game, facts)
         self.turn = DoublesWildTurn()
-        self.view = DoublesWildView(game, facts, self, self.turn)
+        self.view = DoublesWildView(game, facts, self.turn)
         self._resume_swap()
 
     def _resume_swap(self) -> None:

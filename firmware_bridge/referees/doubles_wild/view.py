@@ -28,7 +28,7 @@ from ...screen.screens import Screen
 from ..facts import Facts
 from ..fixes import Fix, FixAction, describe
 from ..light_cells import Lit
-from ..view import Controls, View
+from ..view import View
 from .turn import (
     ROWS,
     DoublesWildTurn,
@@ -43,9 +43,9 @@ GRID: tuple[tuple[str | None, ...], ...] = tuple(tuple(f"r{r}c{c}" for c in ROWS
 
 class DoublesWildView(View[DoublesWild]):
     def __init__(
-        self, game: DoublesWild, facts: Facts, controls: Controls, turn: DoublesWildTurn
+        self, game: DoublesWild, facts: Facts, turn: DoublesWildTurn
     ) -> None:
-        super().__init__(game, facts, controls)
+        super().__init__(game, facts)
         self.turn = turn
 
     # -- the map --------------------------------------------------------------------
@@ -156,11 +156,11 @@ class DoublesWildView(View[DoublesWild]):
         if game.outcome is not None:
             result = self.result_screen()
             return replace(result, lines=(*result.lines, *self.lines_lines()))
-        if self.controls.menu is not None:
+        if self.facts.prompt.menu is not None:
             return self.menu_screen()
         if self.turn.shown_battle is not None:
             return self._battle_screen(title, status, self.turn.shown_battle)
-        fixes = self.controls.board_fixes()
+        fixes = self.facts.board_fixes
         if fixes:
             return self.fix_screen(title, fixes, self._fix_reason())
         if game.phase == BATTLE and game.battle is not None:
