@@ -26,7 +26,7 @@ PICO_HEAP = "192K"
 
 _HERE = Path(__file__).resolve().parent
 STANDIN = _HERE / "pico_standin"
-FIRMWARE = _HERE.parent / "firmware"
+FIRMWARE = _HERE.parents[1] / "firmware"
 
 
 class MicroPythonError(RuntimeError):
