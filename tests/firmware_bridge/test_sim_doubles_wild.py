@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -225,3 +228,24 @@ def test_computer_transcript_names_the_winner() -> None:
     assert text[0] == "Doubles Wild, seed 7: blue vs red (computer)"
     assert "wins" in text[-1] or "share" in text[-1]
     assert any("rolls" in line for line in text)
+
+
+def test_the_lit_spots_come_in_board_order_whatever_the_hash_seed() -> None:
+    """The ``--json`` stream of a seeded game is the same text run after run: the spots a
+    roll lights are listed in board order, not in the order a set happens to hold them."""
+    script = str(SCENARIOS / "dw_wild_line.txt")
+    code = "import sys; from firmware_bridge.apps.cli import main; sys.exit(main(sys.argv[1:]))"
+    args = ["sim", "--game", "doubles-wild", "--json", "--script", script]
+    outs = []
+    for seed in ("1", "2"):
+        done = subprocess.run(
+            [sys.executable, "-c", code, *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            check=True,
+        )
+        outs.append(done.stdout)
+    spots = [list(json.loads(line).get("leds", {})) for line in outs[0].splitlines()]
+    assert any(len(s) > 2 for s in spots), "the wild line lights several spots"
+    assert outs[0] == outs[1]

@@ -291,7 +291,7 @@ class DoublesWildView(View[DoublesWild]):
         if game.phase == BATTLE and game.battle is not None:
             return {game.battle.cell: SPOT}
         if game.phase in (REROLL_OR_ACT, PLACE):
-            return dict.fromkeys(game.spots(), SPOT)
+            return dict.fromkeys(board_order(game.spots()), SPOT)
         return {}
 
     def extra_state(self) -> dict[str, Any]:
