@@ -40,7 +40,7 @@ from .saving import Outbox
 from .session_facts import FactsView, record_of
 from .session_screen import Oled, game_screen, oled_size, table_screen
 from .session_signals import Display, Signals, Silent
-from .session_state import Listener, Stream, played_record, table_state
+from .session_state import Listener, Stream, TableState, played_record, table_state
 from .takeback import LastPlayed
 
 G = TypeVar("G", bound=Game)
@@ -207,7 +207,7 @@ class Session(FactsView, Generic[G]):
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
-            self._outbox.append(partial(self._stream.emit, self.state()))
+            self._outbox.append(partial(self._stream.emit, self.state().to_json()))
         self._outbox.extend(partial(hook, played) for hook in self.played)
         return verdict
 
@@ -376,15 +376,15 @@ class Session(FactsView, Generic[G]):
                 self.signals.led_status(led)
         self.lighting.show(self.leds(), self.lights)
         if self.listeners:
-            self._stream.emit(self.state(layout))
+            self._stream.emit(self.state(layout).to_json())
 
     def _frame(self) -> tuple[Layout, bool, Any]:
         """The screen as it stands, laid out; whether it changed; its frame if so."""
         return self._oled.frame(self.screen(), self.now, self.display is not None)
 
-    def state(self, layout: Layout | None = None) -> dict[str, Any]:
-        """Everything the ``--json`` stream reports about the table now; ``oled`` is
-        the text as drawn, wrapped and on the page shown."""
+    def state(self, layout: Layout | None = None) -> TableState:
+        """Everything the table reports now; ``oled`` is the text as drawn, wrapped and
+        on the page shown."""
         layout = layout or self._layout()
         fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
         leds, extra = self.leds(), self.referee.view.extra_state()

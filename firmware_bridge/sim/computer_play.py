@@ -50,7 +50,7 @@ class ComputerPlay(ScriptInterpreter):
             if len(self.session.game.history) == before:
                 raise SimError(
                     f"the board did not take the computer's move {expected.to_dict()}: "
-                    f"{self.session.state()['oled']}"
+                    f"{self.session.state().oled}"
                 )
         raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
 
@@ -107,7 +107,7 @@ class ComputerPlay(ScriptInterpreter):
             if len(self.session.game.history) == before:
                 raise SimError(
                     f"the board did not take the computer's move {action.to_dict()}: "
-                    f"{self.session.state()['oled']}"
+                    f"{self.session.state().oled}"
                 )
             plies += 1
 
@@ -125,4 +125,4 @@ class ComputerPlay(ScriptInterpreter):
                 self.world.place(fix.cell, fix.piece.label if fix.piece else "piece")
             # Otherwise the sensors have not yet reported what stands there: wait.
             self.advance(self.pace)
-        raise SimError(f"the board could not be set up: {self.session.state()['oled']}")
+        raise SimError(f"the board could not be set up: {self.session.state().oled}")

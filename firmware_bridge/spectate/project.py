@@ -12,6 +12,7 @@ from typing import Any
 from games.core import Game
 
 from ..kits import KITS
+from ..runtime.session_state import TableState
 
 EXTRA_KEYS = (
     "phase",
@@ -99,23 +100,13 @@ def state(
     played = len(game.history)
     if live is not None and live.get("moves_played") == played:
         return {k: v for k, v in live.items() if k != "t"}
-    outcome = game.outcome
     last = moves[-1] if moves else None
-    return {
-        "turn": game.seat_name(game.to_move) if outcome is None else None,
-        "scores": scores(game),
-        "oled": [],
-        "fixes": [],
-        "verdict": None,
-        "move": None
-        if last is None
-        else {k: last[k] for k in ("player", "action", "text", "points")},
-        "moves_played": played,
-        "layout": game.state_dict()["layout"],
-        "connected": None,
-        "outcome": outcome.to_dict() if outcome else None,
-        "leds": dict(lit()) if lit is not None else {},
-    }
+    move = None if last is None else {k: last[k] for k in ("player", "action", "text", "points")}
+    leds = dict(lit()) if lit is not None else {}
+    state = TableState.of(
+        game, oled=[], fixes=[], verdict=None, move=move, connected=None, leds=leds
+    )
+    return state.to_json()
 
 
 def view(

@@ -18,7 +18,7 @@ from games.doubles_wild_actions import Roll
 
 
 def shown(sim: Simulation) -> str:
-    return " ".join(sim.session.state()["oled"])
+    return " ".join(sim.session.state().oled)
 
 
 def test_a_person_plays_the_computer_whose_moves_are_made_as_the_oled_says() -> None:
@@ -66,9 +66,9 @@ def test_a_move_that_is_not_the_computers_is_refused_with_fixes() -> None:
         sim.run_line(Line("person", 1, "lift", (other.frm,)))
         sim.run_line(Line("person", 2, "place", (other.to, "green")))
         state = sim.session.state()
-        assert state["verdict"]["accepted"] is False
-        assert state["verdict"]["reason"].startswith("the computer plays")
-        assert {f["cell"] for f in state["fixes"]} == {other.frm, other.to}
+        assert state.verdict["accepted"] is False
+        assert state.verdict["reason"].startswith("the computer plays")
+        assert {f["cell"] for f in state.fixes} == {other.frm, other.to}
         assert len(sim.session.game.history) == 1
     finally:
         sim.close()
@@ -134,7 +134,7 @@ def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) ->
                 assert f"Computer: {sim.session.referee.view.instruct(expected)}" in shown(sim)
                 sim.play_computer_seats()
                 assert same_move(expected, sim.session.game.history[before])
-            assert len(sim.session.game.history) > before, sim.session.state()["oled"]
+            assert len(sim.session.game.history) > before, sim.session.state().oled
         assert sim.session.game.outcome is not None
     finally:
         sim.close()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 
 from firmware_bridge.referees.crosslet.referee import CrossletReferee, tile_letter
 from firmware_bridge.referees.crosslet.turn import words_text
 from firmware_bridge.referees.crosslet.view import few_words
+from firmware_bridge.runtime.session_state import TableState
 from firmware_bridge.screen.palette import HINT
 from firmware_bridge.screen.whole_board import WholeBoard
 from firmware_bridge.sim.hands import hand_for
@@ -35,7 +35,7 @@ def table(lexicon: Lexicon) -> Table:
     return Table(new_game(lexicon, FIRST, SECOND))
 
 
-def state(table: Table) -> dict[str, Any]:
+def state(table: Table) -> TableState:
     return table.session.state()
 
 
@@ -44,7 +44,7 @@ def test_laid_tiles_preview_their_words_until_ok(table: Table) -> None:
     table.lay("H8,I8,J8", "CAT")
     assert "CAT 10: ok?" in table.oled()
     assert table.game.history == []
-    assert state(table)["preview"] == {"words": [{"word": "CAT", "points": 10}], "points": 10}
+    assert state(table).extra["preview"] == {"words": [{"word": "CAT", "points": 10}], "points": 10}
 
 
 def test_ok_plays_the_placement_and_shows_words_points_total_and_the_deal(table: Table) -> None:
@@ -60,9 +60,9 @@ def test_ok_plays_the_placement_and_shows_words_points_total_and_the_deal(table:
         "P1 10 P2 0",
     ]
     s = state(table)
-    assert s["dealt"] == {"player": "player 1", "tiles": ["A", "A", "A"]}
-    assert sorted(s["racks"]["player 1"]) == sorted("ERS?AAA")
-    assert s["fixes"] == [] and s["move"]["points"] == {"player 1": 10, "player 2": 0}
+    assert s.extra["dealt"] == {"player": "player 1", "tiles": ["A", "A", "A"]}
+    assert sorted(s.extra["racks"]["player 1"]) == sorted("ERS?AAA")
+    assert s.fixes == [] and s.move["points"] == {"player 1": 10, "player 2": 0}
 
 
 def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted(
@@ -71,8 +71,8 @@ def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted
     table.lay("A1,B1", "AT")
     table.press("ok")
     s = state(table)
-    assert s["verdict"] == {"accepted": False, "reason": "the first move must cover H8"}
-    assert [(f["action"], f["cell"]) for f in s["fixes"]] == [("lift", "A1"), ("lift", "B1")]
+    assert s.verdict == {"accepted": False, "reason": "the first move must cover H8"}
+    assert [(f["action"], f["cell"]) for f in s.fixes] == [("lift", "A1"), ("lift", "B1")]
     assert table.oled()[1:] == [
         "No: the first move must cover H8",
         "Lift A from A1 (1/2)",
@@ -85,7 +85,7 @@ def test_refused_placement_shows_the_reason_and_fixes_until_the_tiles_are_lifted
     assert table.oled()[2] == "Lift T from B1"
     table.lift("B1")
     s = state(table)
-    assert s["fixes"] == [] and "Lay tiles, then ok." in s["oled"]
+    assert s.fixes == [] and "Lay tiles, then ok." in s.oled
 
 
 @pytest.mark.parametrize(
@@ -179,7 +179,7 @@ def test_a_laid_blank_is_named_from_the_letter_menu(table: Table) -> None:
     assert table.game.history == [
         PlaceTiles((("H8", "C"), ("I8", "A"), ("J8", "?")), (("J8", "T"),))
     ]
-    assert state(table)["layout"]["J8"] == {
+    assert state(table).layout["J8"] == {
         "kind": "tile",
         "label": "?",
         "owner": 0,
@@ -282,11 +282,11 @@ def test_exchange_takes_the_laid_tiles_and_asks_to_bag_them(table: Table) -> Non
     assert table.game.history == [Exchange(("C", "T"))]
     s = state(table)
     assert table.oled()[1:] == ["Put C T in the bag.", "Lift C from A1 (1/2)", "P1 0 P2 0"]
-    assert s["dealt"]["player"] == "player 1" and len(s["dealt"]["tiles"]) == 2
+    assert s.extra["dealt"]["player"] == "player 1" and len(s.extra["dealt"]["tiles"]) == 2
     table.press("ok")
     assert table.game.history == [Exchange(("C", "T"))]
     table.lift("A1", "B1")
-    assert state(table)["fixes"] == [] and table.oled()[1] == "P1 exchanges C T"
+    assert state(table).fixes == [] and table.oled()[1] == "P1 exchanges C T"
 
 
 def test_exchange_with_nothing_laid_says_how(table: Table) -> None:
@@ -309,7 +309,7 @@ def test_long_ok_shows_the_generators_best_placement(table: Table) -> None:
     best = table.game.hint()
     assert best is not None
     table.press("ok", long=True)
-    hint = state(table)["hint"]
+    hint = state(table).extra["hint"]
     assert hint["tiles"] == [list(t) for t in best.tiles]
     assert hint["points"] == sum(w["points"] for w in hint["words"]) + (
         15 if len(best.tiles) == 7 else 0

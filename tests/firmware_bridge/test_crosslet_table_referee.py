@@ -71,8 +71,9 @@ def test_after_a_play_the_oled_says_how_many_tiles_to_draw(table: Table) -> None
         "P1 10 P2 0",
     ]
     state = table.session.state()
-    assert state["drawn"] == {"player": "player 1", "count": 3} and state["dealt"] is None
-    assert state["racks_mode"] == "table" and state["rack_sizes"]["player 1"] == 7
+    assert state.extra["drawn"] == {"player": "player 1", "count": 3}
+    assert state.extra["dealt"] is None
+    assert state.extra["racks_mode"] == "table" and state.extra["rack_sizes"]["player 1"] == 7
 
 
 def test_a_tile_the_bag_cannot_have_held_is_refused_with_fixes(table: Table) -> None:
@@ -81,8 +82,8 @@ def test_a_tile_the_bag_cannot_have_held_is_refused_with_fixes(table: Table) -> 
     table.lay("G9,H9", "QI")
     table.press("ok")
     state = table.session.state()
-    assert state["verdict"]["reason"] == "no Q can be on the rack: 1 in the set, 1 on the board"
-    assert [f["cell"] for f in state["fixes"]] == ["G9", "H9"]
+    assert state.verdict["reason"] == "no Q can be on the rack: 1 in the set, 1 on the board"
+    assert [f["cell"] for f in state.fixes] == ["G9", "H9"]
 
 
 def test_the_count_asks_each_rack_in_turn_clears_it_then_shows_the_result(table: Table) -> None:
@@ -177,7 +178,7 @@ def test_a_rack_that_cannot_be_is_named_on_the_screen(racked: Table) -> None:
     assert racked.oled()[1] == (
         "P2 rack: only 1 Q can be on the rack, not 2: 1 in the set, 0 on the board"
     )
-    assert racked.session.state()["fixes"] == []
+    assert racked.session.state().fixes == []
 
 
 def test_the_count_reads_racks_from_their_cells(racked: Table) -> None:

@@ -65,11 +65,11 @@ def test_configured_game_starts_and_asks_for_the_board_to_be_set_up(tmp_path: Pa
         assert session is not None and session.game.name == "double-take"
         assert journal.game(session.game_id).seed == 7
         loop.step(0.0)
-        assert session.restoring and session.state()["oled"][0] == "Set up the board"
+        assert session.restoring and session.state().oled[0] == "Set up the board"
         board.pending = [BoardSettled(opening())]
         loop.step(0.1)
         assert not session.restoring
-        assert session.state()["oled"][0].startswith("Red to move")
+        assert session.state().oled[0].startswith("Red to move")
 
 
 def test_unfinished_game_is_resumed(tmp_path: Path) -> None:

@@ -250,7 +250,7 @@ def test_every_screen_shows_scores_and_track_pips() -> None:
     # Space 10 shows 3 pips, space 4 shows 4.
     assert "P1 10 P2 4" in table.oled(), "the scores, nothing else"
     assert "Track pips: P1 3 P2 4" in table.oled()
-    assert table.session.state()["track"] == {
+    assert table.session.state().extra["track"] == {
         "player 1": {"space": 10, "pips": 3},
         "player 2": {"space": 4, "pips": 4},
     }
@@ -264,7 +264,7 @@ def test_the_last_move_names_who_gained_the_track_bonus() -> None:
     table.lay("J8,K8", "2-4")
     assert table.game.scores() == [0, 7]
     assert "P1 2-4 on J8–K8, takes 1-5 2-2 2-5: P2+3" in table.oled(), "the journal's words"
-    events = table.session.state()["verdict"]["events"]
+    events = table.session.state().verdict["events"]
     assert [e["player"] for e in events] == ["player 2"], "seats named as everywhere else"
 
 

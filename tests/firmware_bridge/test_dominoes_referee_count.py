@@ -97,8 +97,8 @@ def test_a_points_tie_asks_the_first_tied_player_to_lay_the_hand() -> None:
         "P1 10 P2 10",
     ]
     state = table.session.state()
-    assert state["phase"] == "count" and state["fixes"] == []
-    assert state["count"]["player"] == "player 1" and state["count"]["by"] == "tags"
+    assert state.extra["phase"] == "count" and state.fixes == []
+    assert state.extra["count"]["player"] == "player 1" and state.extra["count"]["by"] == "tags"
 
 
 def test_each_tied_hand_is_summed_lifted_and_then_the_winner_is_named_on_pips() -> None:
@@ -108,14 +108,15 @@ def test_each_tied_hand_is_summed_lifted_and_then_the_winner_is_named_on_pips() 
     assert table.oled()[1:4] == ["P1: 12 pips.", "Take it off:", "Lift A15 (0-0) (1/4)"]
     board = table.session.screen().board
     assert board is not None and board.framed == ("A15",)
-    assert [f["cell"] for f in table.session.state()["fixes"]] == cells
+    assert [f["cell"] for f in table.session.state().fixes] == cells
     table.lift(*cells)
     assert table.oled()[2] == "Counted: P1 12"
     assert table.oled()[3] == "P2: lay your hand on free cells, then ok."
     count_hand(table, "2-2")
     assert table.oled() == RESULT
     state = table.session.state()
-    assert state["phase"] == "over" and state["count"]["counted"] == {"player 1": 12, "player 2": 4}
+    assert state.extra["phase"] == "over"
+    assert state.extra["count"]["counted"] == {"player 1": 12, "player 2": 4}
     outcome = table.game.outcome
     assert outcome is not None and outcome.winners == (0,)
 
@@ -139,13 +140,13 @@ def test_a_wrong_domino_in_the_laid_hand_is_named_and_counted_again() -> None:
         "Laid 10 pips: put it right, then ok.",
         "P1 10 P2 10",
     ]
-    verdict = table.session.state()["verdict"]
+    verdict = table.session.state().verdict
     assert not verdict["accepted"] and "6-6, not 5-5" in verdict["reason"]
-    assert table.session.state()["count"]["counted"] == {}
+    assert table.session.state().extra["count"]["counted"] == {}
     table.lift(*cells[2:])
     table.lay(f"{cells[2]},{cells[3]}", "6-6")
     table.press("ok")
-    assert table.session.state()["count"]["counted"] == {"player 1": 12}
+    assert table.session.state().extra["count"]["counted"] == {"player 1": 12}
 
 
 def test_a_missing_domino_is_asked_for() -> None:
@@ -165,7 +166,7 @@ def test_a_board_domino_moved_while_counting_must_go_back_first() -> None:
         "Put it right, then ok.",
         "P1 10 P2 10",
     ]
-    assert table.session.state()["count"]["counted"] == {}
+    assert table.session.state().extra["count"]["counted"] == {}
 
 
 def test_a_half_whose_tag_is_not_read_is_laid_again() -> None:
@@ -180,13 +181,13 @@ def test_a_half_whose_tag_is_not_read_is_laid_again() -> None:
 def test_back_counts_the_hand_on_the_buttons_instead() -> None:
     table = tied()
     table.press("back")
-    assert table.session.state()["count"]["stage"] == "enter"
+    assert table.session.state().extra["count"]["stage"] == "enter"
     table.press("right", long=True)
     table.press("right", long=True)
     table.press("right")
     table.press("right")
     table.press("ok")
-    assert table.session.state()["count"]["counted"] == {"player 1": 12}
+    assert table.session.state().extra["count"]["counted"] == {"player 1": 12}
     assert "P2: lay your hand on free cells, then ok." in table.oled(), "laid again"
 
 
@@ -208,7 +209,7 @@ def test_a_tie_of_equal_hands_is_a_shared_win() -> None:
         "Tie on 10; pips in hand: P1 8 P2 8",
         "ok: new game",
     ]
-    assert table.session.state()["count"]["counted"] == {"player 1": 8, "player 2": 8}
+    assert table.session.state().extra["count"]["counted"] == {"player 1": 8, "player 2": 8}
 
 
 def test_a_game_won_on_points_is_not_counted() -> None:
@@ -223,7 +224,7 @@ def test_a_game_won_on_points_is_not_counted() -> None:
     table.press("roll")
     table.lay("J8,K8", "1-5")
     assert table.oled()[0] == "Game over Boneyard 0"
-    assert table.session.state()["count"] is None
+    assert table.session.state().extra["count"] is None
 
 
 # -- entered with the buttons ------------------------------------------------------------
@@ -242,7 +243,7 @@ def test_without_tag_readers_the_total_is_entered_with_the_buttons() -> None:
     table.press("right", long=True)
     table.press("right", long=True)
     table.press("left")
-    assert table.session.state()["count"]["entry"] == 14
+    assert table.session.state().extra["count"]["entry"] == 14
     table.press("ok")
     assert table.oled()[1] == "P1's hand should hold 12 pips, not 14: count again"
     table.press("left")

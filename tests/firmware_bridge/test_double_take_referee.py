@@ -20,7 +20,7 @@ def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
     assert game.history == [Pass()]
     assert [e.payload for e in journal.entries(session.game_id)] == [Pass().to_dict()]
     assert session.screen().lines[0] == "Red cannot move: passes"
-    assert session.state()["oled"][1:3] == ["Red cannot", "move: passes"], "wrapped as drawn"
+    assert session.state().oled[1:3] == ["Red cannot", "move: passes"], "wrapped as drawn"
 
 
 def test_footprints_follow_the_position_move_after_move() -> None:

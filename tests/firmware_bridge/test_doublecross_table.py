@@ -193,7 +193,7 @@ def test_the_simulated_hand_ends_the_game_only_for_the_last_passer() -> None:
             sim.run_line(Line("hand", 1, step[0], tuple(step[1:])))
         assert game.history[-1] == EndGame(1)
         assert game.outcome is not None
-        assert sim.session.state()["said"] == "P2 ends the game"
+        assert sim.session.state().extra["said"] == "P2 ends the game"
     finally:
         sim.close()
 
@@ -215,7 +215,7 @@ def test_a_person_who_made_the_last_pass_ends_the_game_while_the_computer_is_to_
             sim.run_line(line)
         assert game.history[-1] == EndGame(0)
         assert game.outcome is not None
-        assert sim.session.state()["said"] == "P1 ends the game"
+        assert sim.session.state().extra["said"] == "P1 ends the game"
     finally:
         sim.close()
 

@@ -66,7 +66,7 @@ class Table:
         self.press("roll")
 
     def fixes(self) -> list[tuple[str, str]]:
-        return [(f["action"], f["cell"]) for f in self.session.state()["fixes"]]
+        return [(f["action"], f["cell"]) for f in self.session.state().fixes]
 
     def text(self) -> list[str]:
         return self.session.screen().text()
@@ -101,7 +101,7 @@ def test_second_reroll_is_refused_and_rolls_no_dice() -> None:
     assert t.game.dice == ((5, 6), (2, 3)) and t.game.rerolled
     t.press("right")
     assert t.game.dice == ((5, 6), (2, 3))
-    verdict = t.session.state()["verdict"]
+    verdict = t.session.state().verdict
     assert verdict is not None and not verdict["accepted"]
     assert "L/R/roll: new" not in t.text()
 
@@ -306,11 +306,11 @@ def test_hand_puts_the_board_right_before_rolling() -> None:
 def test_state_reports_lines_per_colour() -> None:
     t = table({"r3c3": "blue", "r3c4": "blue", "r3c5": "blue", "r4c4": "red"})
     state = t.session.state()
-    assert state["lines"] == {"blue": 1, "red": 0}
-    assert state["scores"] == {"blue": 1, "red": 0}
-    assert state["balls_left"] == {"blue": 21, "red": 23}
+    assert state.extra["lines"] == {"blue": 1, "red": 0}
+    assert state.scores == {"blue": 1, "red": 0}
+    assert state.extra["balls_left"] == {"blue": 21, "red": 23}
     assert t.session.screen().scores == ("B1", "R0")
-    assert t.session.state()["oled"][0] == "Blue's turn B1 R0", "the scores share the bar"
+    assert t.session.state().oled[0] == "Blue's turn B1 R0", "the scores share the bar"
 
 
 # -- dice faces ------------------------------------------------------------------------
@@ -401,4 +401,4 @@ def test_game_over_screen_names_the_winner() -> None:
     assert t.game.outcome is not None and t.game.outcome.winners == (0,)
     text = t.text()
     assert text[0] == "Game over" and "Blue wins" in text and text[-1] == "B1 R0"
-    assert t.session.state()["oled"][0] == "Game over B1 R0"
+    assert t.session.state().oled[0] == "Game over B1 R0"

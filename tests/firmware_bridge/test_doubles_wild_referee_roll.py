@@ -136,7 +136,7 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     t.press("roll", 3, 4, 2, 3)
     picture = t.session.screen().picture
     assert isinstance(picture, RollPicture) and picture.rolling == (True, True)
-    assert t.session.state()["rolling"] is True
+    assert t.session.state().extra["rolling"] is True
     rolling = t.session.screen()
     assert rolling.lines == () and rolling.prompt == "", "tumbling dice say nothing yet"
     assert rolling.board is not None and rolling.board.focus is None
@@ -154,7 +154,7 @@ def test_rolled_dice_tumble_then_settle_and_the_ticks_stop() -> None:
     assert [round(tick - rolled_at, 6) for tick in ticks] == expected
     settled = t.session.screen().picture
     assert settled == RollPicture((3, 4), (2, 3))
-    assert t.session.state()["rolling"] is False
+    assert t.session.state().extra["rolling"] is False
 
 
 def test_the_frames_tumble_before_the_final_one_which_is_the_reference_frame(

@@ -71,10 +71,10 @@ class TagTable:
         self.press("roll")
 
     def fixes(self) -> list[str]:
-        return [f["text"] for f in self.session.state()["fixes"]]
+        return [f["text"] for f in self.session.state().fixes]
 
     def reason(self) -> str:
-        verdict = self.session.state()["verdict"]
+        verdict = self.session.state().verdict
         assert verdict is not None and not verdict["accepted"]
         return str(verdict["reason"])
 
@@ -217,7 +217,7 @@ def test_restart_after_a_won_battle_sees_the_swap_already_done() -> None:
     referee = again.referee
     assert isinstance(referee, DoublesWildReferee) and referee.turn.swap is not None
     again.handle(BoardSettled(dict(t.board)))
-    assert referee.turn.swap is None and again.state()["fixes"] == []
+    assert referee.turn.swap is None and again.state().fixes == []
 
 
 # -- the simulated hand ---------------------------------------------------------------------

@@ -27,11 +27,11 @@ def test_a_long_ok_shows_the_computers_choice_and_changes_nothing(name: str) -> 
         if FIRST_HINTS[name] is not None:
             assert instruction == FIRST_HINTS[name]
         sim.run_script(parse_all("hold ok\n"))
-        text = " ".join(sim.session.state()["oled"])
+        text = " ".join(sim.session.state().oled)
         assert f"Hint: {instruction}" in text
         assert sim.session.game.state_dict() == before and sim.session.game.history == []
         sim.run_script(parse_all("press left\n"))
-        assert "Hint:" not in " ".join(sim.session.state()["oled"])
+        assert "Hint:" not in " ".join(sim.session.state().oled)
     finally:
         sim.close()
 
@@ -41,7 +41,7 @@ def test_crosslet_keeps_its_own_hint_with_the_points() -> None:
     try:
         sim.start()
         sim.run_script(parse_all("hold ok\n"))
-        lines = sim.session.state()["oled"]
+        lines = sim.session.state().oled
         assert any(line.startswith("Hint: ") for line in lines)
         assert sim.session.game.history == [] or all(
             a.type == "set-rack" for a in sim.session.game.history
@@ -55,7 +55,7 @@ def test_the_double_take_hint_is_a_step_in_its_own_words() -> None:
     try:
         sim.start()
         sim.run_script(parse_all("hold ok\n"))
-        text = " ".join(sim.session.state()["oled"])
+        text = " ".join(sim.session.state().oled)
         assert "Hint: " in text and " to " in text.split("Hint: ", 1)[1]
     finally:
         sim.close()

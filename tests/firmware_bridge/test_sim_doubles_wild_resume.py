@@ -41,8 +41,8 @@ def snapshot(sim: Simulation) -> dict[str, Any]:
     return {
         "game": game.state_dict(),
         "history": [a.to_dict() for a in game.history],
-        "lines": state["lines"],
-        "fixes": state["fixes"],
+        "lines": state.extra["lines"],
+        "fixes": state.fixes,
         "world": dict(sim.world.contents),
     }
 
@@ -102,5 +102,5 @@ def test_interrupted_computer_game_resumes_to_its_end(tmp_path: Path, draws: lis
     resumed.play_computer()
     game = resumed.session.game
     assert game.outcome is not None
-    assert resumed.session.state()["outcome"] == game.outcome.to_dict()
+    assert resumed.session.state().outcome == game.outcome.to_dict()
     resumed.close()

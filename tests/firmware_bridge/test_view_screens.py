@@ -37,7 +37,7 @@ def test_a_wild_row_is_outlined_and_the_prompts_are_in_words() -> None:
     assert screen.prompt == "Place a ball"
     assert "Or re-roll: left red, right blue, roll both" in screen.lines
     assert screen.scores == ("B0", "R0", "P0", "G0")
-    assert t.session.state()["oled"][0] == "Blue B0 R0 P0 G0", "the scores share the bar"
+    assert t.session.state().oled[0] == "Blue B0 R0 P0 G0", "the scores share the bar"
 
 
 def test_double_take_says_a_run_of_passes_once() -> None:
@@ -87,13 +87,13 @@ def test_every_cell_a_capture_names_is_framed() -> None:
 def test_a_screen_that_does_not_fit_turns_its_page_on_the_clock() -> None:
     t = Table(DoublesWild())
     t.roll(3, 4, 2, 3)
-    first = t.session.state()["oled"]
+    first = t.session.state().oled
     assert "Spot r7c5" in first and "Place a ball" in first
     assert not t.session.wants_ticks(), "no tick until the next page is due"
     t.session.now = PAGE_S
     assert t.session.wants_ticks()
     t.session.handle(Tick(PAGE_S))
-    second = t.session.state()["oled"]
+    second = t.session.state().oled
     assert "Spot r7c5" not in second and second[-1] == "Place a ball", "the prompt stays"
     assert " ".join(second).startswith("Blue's turn B0 R0 red 3 4 (7), blue 2 3 (5) Or re-roll:")
     layout = t.session.layout

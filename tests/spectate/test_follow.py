@@ -77,7 +77,7 @@ def test_follower_keeps_up_move_by_move_and_agrees_with_export(tmp_path: Path) -
                 # (Moves one event plays together, such as a move and the pass it
                 # forces, are saved in one commit and told after it: the state is
                 # the session's once the last of them is told.)
-                assert state["oled"] == sim.session.state()["oled"]
+                assert state["oled"] == sim.session.state().oled
                 told.append(played.number)
 
         sim.commits.append(check)
