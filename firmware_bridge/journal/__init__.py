@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from ..referees.game_record import GameRecord
 from .aside import open_or_set_aside, set_aside
+from .entries import ActionEntry, Entry, SeatsEntry, TakeBackEntry
 from .errors import LOW_SPACE_BYTES, JournalDamaged, JournalError, JournalFull, check_writable
-from .reading import Entry, GameSummary
+from .reading import GameSummary
 from .schema import CACHE_KIB, COLUMNS, GAME_COLUMNS, KINDS, SCHEMA, SCHEMA_VERSION, current_options
 from .writing import CHECKPOINT_EVERY, Journal
 
@@ -33,6 +34,7 @@ __all__ = [
     "LOW_SPACE_BYTES",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "ActionEntry",
     "Entry",
     "GameRecord",
     "GameSummary",
@@ -40,6 +42,8 @@ __all__ = [
     "JournalDamaged",
     "JournalError",
     "JournalFull",
+    "SeatsEntry",
+    "TakeBackEntry",
     "check_writable",
     "current_options",
     "open_or_set_aside",

@@ -8,17 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..referees.game_record import GameRecord
+from .entries import ActionEntry, Entry, entry_of
 from .errors import JournalError
 from .file import JournalFile
 from .schema import COLUMNS, GAME_COLUMNS, KINDS, current_options
-
-
-@dataclass(frozen=True)
-class Entry:
-    seq: int
-    kind: str
-    payload: dict[str, Any]
-    at: str
 
 
 @dataclass(frozen=True)
@@ -80,7 +73,7 @@ class JournalReader(JournalFile):
             for game_id, *entry in db.execute(
                 "SELECT game_id, seq, kind, payload, at FROM inputs ORDER BY game_id, seq"
             ):
-                if _entry(tuple(entry)).kind == "action":
+                if isinstance(_entry(tuple(entry)), ActionEntry):
                     if game_id not in moves:
                         raise ValueError(f"inputs of a game {game_id!r} that is not listed")
                     moves[game_id] += 1
@@ -162,9 +155,6 @@ def _entry(row: tuple[Any, ...]) -> Entry:
     seq = _int(seq, "an input's number")
     if kind not in KINDS:
         raise ValueError(f"input {seq}'s kind is {kind!r}, not one of {', '.join(KINDS)}")
-    return Entry(
-        seq,
-        kind,
-        _object(payload, f"input {seq}'s payload"),
-        _str(at, f"input {seq}'s time"),
+    return entry_of(
+        seq, kind, _object(payload, f"input {seq}'s payload"), _str(at, f"input {seq}'s time")
     )

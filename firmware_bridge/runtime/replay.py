@@ -10,7 +10,16 @@ from typing import Any
 
 from games.core import Game, GameError, Verdict
 
-from ..journal import Entry, GameRecord, Journal, JournalDamaged, JournalError
+from ..journal import (
+    ActionEntry,
+    Entry,
+    GameRecord,
+    Journal,
+    JournalDamaged,
+    JournalError,
+    SeatsEntry,
+    TakeBackEntry,
+)
 from ..referees.decisions import mover_of
 
 __all__ = [
@@ -23,21 +32,20 @@ __all__ = [
 ]
 
 
-def in_force(entries: Iterable[Entry], where: str) -> list[Entry]:
+def in_force(entries: Iterable[Entry], where: str) -> list[ActionEntry]:
     """The action entries that still stand: a take-back entry withdraws the actions it
     names (they stay in the journal, so the game's whole story is kept)."""
-    kept: dict[int, Entry] = {}
+    kept: dict[int, ActionEntry] = {}
     for entry in entries:
-        if entry.kind == "action":
+        if isinstance(entry, ActionEntry):
             kept[entry.seq] = entry
-        elif entry.kind == "takeback":
-            undo = entry.payload.get("undo")
-            if not isinstance(undo, list) or not all(seq in kept for seq in undo):
+        elif isinstance(entry, TakeBackEntry):
+            if not all(seq in kept for seq in entry.undo):
                 raise JournalError(
-                    f"{where}, entry {entry.seq}: the take-back names {undo!r}, not actions "
-                    "that stand before it; start a new game or restore the file"
+                    f"{where}, entry {entry.seq}: the take-back names {list(entry.undo)!r}, "
+                    "not actions that stand before it; start a new game or restore the file"
                 )
-            for seq in undo:
+            for seq in entry.undo:
                 del kept[seq]
     return list(kept.values())
 
@@ -46,21 +54,21 @@ def computer_seats(entries: Iterable[Entry]) -> frozenset[int]:
     """The seats the computer plays, as the game's last ``seats`` entry names them."""
     seats: frozenset[int] = frozenset()
     for entry in entries:
-        if entry.kind == "seats":
-            seats = frozenset(int(s) for s in entry.payload.get("computer", ()))
+        if isinstance(entry, SeatsEntry):
+            seats = entry.computer
     return seats
 
 
 def replay_entries(
     journal: Journal, game_id: int, game: Game, before: Callable[[], None] | None = None
-) -> Iterator[tuple[Entry, int, Verdict]]:
+) -> Iterator[tuple[ActionEntry, int, Verdict]]:
     """Play a game's journaled actions that stand on ``game``: each entry, its mover and
     its verdict; ``before`` is called before each is played."""
     for entry in in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}"):
         where = f"journal {journal.path}, game {game_id}, entry {entry.seq}"
         if before is not None:
             before()
-        mover, verdict = replay_action(game, entry.payload, where)
+        mover, verdict = replay_action(game, entry.action, where)
         yield entry, mover, verdict
 
 

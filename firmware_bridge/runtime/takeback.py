@@ -9,7 +9,7 @@ from functools import partial
 
 from games.core import Action, Game, Verdict
 
-from ..journal import Entry, Journal
+from ..journal import ActionEntry, Journal
 from ..referees.decisions import Played
 from .replay import in_force, replay_action, replay_entries
 
@@ -61,10 +61,10 @@ def take_back(
 
 
 def withdrawn(
-    standing: list[Entry],
+    standing: list[ActionEntry],
     history: list[Action],
     automatic: Callable[[Action], bool],
-    computer_to_move_after: Callable[[list[Entry]], bool],
+    computer_to_move_after: Callable[[list[ActionEntry]], bool],
 ) -> list[int]:
     """The entries a take-back withdraws from ``standing`` (which it shortens): the last
     action with the automatic ones after it, such as a pass the table made for a
@@ -86,7 +86,7 @@ def computer_to_move_after(
     game_name: str,
     players: int,
     seats: frozenset[int],
-    standing: list[Entry],
+    standing: list[ActionEntry],
 ) -> bool:
     """Whether, with only ``standing`` played, a computer seat would be to move while
     people play other seats."""
@@ -98,7 +98,7 @@ def computer_to_move_after(
     game = find_kit(game_name).new_game(record.players, random.Random(record.seed), record.options)
     where = f"journal {journal.path}, game {game_id}"
     for entry in standing:
-        replay_action(game, entry.payload, f"{where}, entry {entry.seq}")
+        replay_action(game, entry.action, f"{where}, entry {entry.seq}")
     return game.to_move in seats
 
 

@@ -1,0 +1,84 @@
+"""The journal's records of a game's inputs, one type a kind: an action played, a
+take-back of earlier actions, the seats the computer plays. A stored row is read into
+its type in one place (:func:`entry_of`), which refuses a malformed one by saying what
+is wrong with it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One input of a game, in the order the journal took them."""
+
+    kind: ClassVar[str]
+    seq: int
+    """Its number in the journal, counted over every game."""
+    at: str
+    """When it was journaled (UTC, ISO 8601)."""
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """What is stored for it, as JSON takes it."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class ActionEntry(Entry):
+    """An action the table played, as the game encodes it (``Action.to_dict``)."""
+
+    kind: ClassVar[str] = "action"
+    action: dict[str, Any]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.action
+
+
+@dataclass(frozen=True)
+class TakeBackEntry(Entry):
+    """A take-back: the action entries it withdraws, by number (they stay in the journal)."""
+
+    kind: ClassVar[str] = "takeback"
+    undo: tuple[int, ...]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return {"undo": list(self.undo)}
+
+
+@dataclass(frozen=True)
+class SeatsEntry(Entry):
+    """The seats the computer plays from here on, counted from 0."""
+
+    kind: ClassVar[str] = "seats"
+    computer: frozenset[int]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return {"computer": sorted(self.computer)}
+
+
+def _numbers(value: object, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in value
+    ):
+        raise ValueError(f"{what} is {value!r}, not a list of whole numbers")
+    return tuple(value)
+
+
+def entry_of(seq: int, kind: str, payload: Mapping[str, Any], at: str) -> Entry:
+    """The typed entry of a stored row (its payload already read as a JSON object)."""
+    where = f"input {seq}'s"
+    if kind == ActionEntry.kind:
+        return ActionEntry(seq, at, dict(payload))
+    if kind == TakeBackEntry.kind:
+        return TakeBackEntry(seq, at, _numbers(payload.get("undo"), f"{where} take-back"))
+    if kind == SeatsEntry.kind:
+        seats = _numbers(payload.get("computer", []), f"{where} computer seats")
+        return SeatsEntry(seq, at, frozenset(seats))
+    kinds = ", ".join(k.kind for k in (ActionEntry, TakeBackEntry, SeatsEntry))
+    raise ValueError(f"{where} kind is {kind!r}, not one of {kinds}")
