@@ -10,8 +10,6 @@ from __future__ import annotations
 import gc
 import logging
 import os
-import random
-import secrets
 import signal
 import sqlite3
 import sys
@@ -22,7 +20,6 @@ from typing import Any, TextIO
 
 from hardware.clock import Clock, SystemClock
 from wiring.config import RunConfig
-from wiring.loader import check_fits
 from wiring.profile import Profile
 
 from ..journal import Journal, JournalError, open_or_set_aside
@@ -34,7 +31,14 @@ from ..runtime.lobby import Choice, Lobby, Memory, lobby_choices, menu_file
 from ..runtime.loop import Loop
 from ..runtime.replay import in_force
 from ..runtime.session import Session
-from ..runtime.table import Devices, new_session, open_display, open_inputs
+from ..runtime.table import (
+    Devices,
+    next_on_table,
+    open_display,
+    open_inputs,
+    resume_session,
+    start_session,
+)
 from ..runtime.tags import TagTable
 from .pi_interfaces import check_interfaces
 
@@ -99,29 +103,28 @@ class Table:
     def start(self) -> None:
         record = self.journal.unfinished()
         if record is not None:
-            kit = find_kit(record.game)
-            game, last_played = Session.rebuild(self.journal, record.id, kit.new_game)
-            self._play(
-                new_session(
-                    kit,
-                    game,
-                    self.journal,
-                    record.id,
-                    display=self.display,
-                    signals=self.signals,
-                    profile=self.config.profile,
-                    labels=self.labels,
-                    last_played=last_played,
-                    lights=self.lights,
-                )
-            )
+            session = resume_session(find_kit(record.game), self.journal, record, **self._devices())
+            self._play(session)
             log.info(
-                "resumed game %d of %s after %d inputs", record.id, record.game, len(game.history)
+                "resumed game %d of %s after %d inputs",
+                record.id,
+                record.game,
+                len(session.game.history),
             )
         elif self.config.game is not None:
             self.new_game(self.config.game, self.config.players or 2)
         else:
             self.open_lobby(None)
+
+    def _devices(self) -> dict[str, Any]:
+        """What a session of this table is shown on and reads from."""
+        return {
+            "display": self.display,
+            "signals": self.signals,
+            "profile": self.config.profile,
+            "labels": self.labels,
+            "lights": self.lights,
+        }
 
     def open_lobby(self, preselect: str | None) -> None:
         self.session = None
@@ -141,34 +144,22 @@ class Table:
         """Start a game; ``computer`` the seats the computer plays, ``chosen`` the options
         picked on the start menu."""
         kit = find_kit(name)
-        seed = self.config.seed if self.config.seed is not None else secrets.randbits(32)
         options = {**kit.table_options, **(chosen or {})}
         if kit.word_game and self.config.words is not None:
             options["words"] = str(self.config.words)
-        game = kit.new_game(players, random.Random(seed), options)
-        problems = check_fits(self.config.profile, name, game.cells())
-        if problems:
-            raise ValueError("; ".join(problems))
-        game_id = self.journal.new_game(name, players, seed, options, self.config.profile.name)
-        log.info("new game %d of %s for %d players", game_id, name, players)
-        self._play(
-            new_session(
-                kit,
-                game,
-                self.journal,
-                game_id,
-                display=self.display,
-                signals=self.signals,
-                profile=self.config.profile,
-                labels=self.labels,
-                lights=self.lights,
-            ),
-            computer,
+        session = start_session(
+            kit,
+            self.journal,
+            players,
+            self.config.seed,
+            options,
+            misfit=ValueError,
+            computer=computer,
+            **self._devices(),
         )
+        self._play(session)
 
-    def _play(self, session: Session[Any], computer: frozenset[int] = frozenset()) -> None:
-        if computer:
-            session.seat_computer(computer)
+    def _play(self, session: Session[Any]) -> None:
         # Whatever stands on the board must first match the game's layout.
         session.restoring = True
         self.lobby = None
@@ -204,19 +195,16 @@ class Table:
 
     def after_step(self) -> None:
         """Move on when the lobby has its answer or a finished game is left."""
-        if self.lobby is not None and self.lobby.chosen is not None:
-            start = self.lobby.chosen
+        after = next_on_table(self.lobby, self.session)
+        if isinstance(after, str):  # ok after a game: the start menu on its game
+            self.open_lobby(after)
+        elif after is not None:  # the start menu's game
+            assert self.lobby is not None
             try:
-                self.new_game(start.game, start.players, start.computer, start.options)
+                self.new_game(after.game, after.players, after.computer, after.options)
             except ValueError as exc:  # options the board cannot play (GameError too)
                 log.warning("the start menu's game cannot start: %s", exc)
                 self.lobby.refused(str(exc))
-        elif (
-            self.session is not None
-            and self.session.game.outcome is not None
-            and self.session.facts.prompt.new_game_requested
-        ):
-            self.open_lobby(self.session.game.name)
 
 
 EXIT_CONFIG = 78

@@ -1,4 +1,6 @@
-"""One way to build a table from a profile: its devices, and each game's session on them.
+"""One way to build a table from a profile: its devices, each game's session on them
+(a game resumed from the journal or a new one, fitted to the board, its computer seats
+taken), and what comes on the table after a step.
 
 ``tabletop run``, ``tabletop sim`` and the tests all build the sensor board (with
 its settle filter, whichever kind of board it is), the OLED, the buzzer and LED,
@@ -12,23 +14,29 @@ or its dummy) and, in simulation, the serial port of the simulated Pico.
 from __future__ import annotations
 
 import logging
+import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from games.core import Game
 from hardware.board import SensorBoard
 from hardware.clock import Clock
 from hardware.dice import DiceSource
 from hardware.settle import SettleFilter
+from wiring.loader import check_fits
 from wiring.profile import Profile
 
-from ..journal import Journal
+from ..journal import GameRecord, Journal
 from ..kits import Kit
 from .lightsink import LightSink, NoLights
 from .session import Session
 from .takeback import LastPlayed
+
+if TYPE_CHECKING:  # the start menu is imported only once a table opens it
+    from .lobby import Lobby, Start
 
 log = logging.getLogger(__name__)
 
@@ -201,3 +209,76 @@ def new_session(
     if lights is not None:
         session.lights = lights
     return session
+
+
+def resume_session(
+    kit: Kit,
+    journal: Journal,
+    record: GameRecord,
+    *,
+    misfit: Callable[[str], Exception] | None = None,
+    **devices: Any,
+) -> Session[Any]:
+    """The session of the journal's game ``record``, replayed from its inputs and showing
+    its last move as it was shown; with ``misfit``, a game that does not fit the board
+    (``devices["profile"]``) is refused with ``misfit(problems)``. It waits for the board
+    to be set up as the game stands (``restoring``)."""
+    game, last_played = Session.rebuild(journal, record.id, kit.new_game)
+    if misfit is not None:
+        _fit(kit, game, devices["profile"], misfit)
+    session = new_session(kit, game, journal, record.id, last_played=last_played, **devices)
+    session.restoring = True
+    return session
+
+
+def start_session(
+    kit: Kit,
+    journal: Journal,
+    players: int,
+    seed: int | None,
+    options: dict[str, Any],
+    *,
+    misfit: Callable[[str], Exception],
+    profile: Profile,
+    game: Game | None = None,
+    computer: frozenset[int] = frozenset(),
+    **devices: Any,
+) -> Session[Any]:
+    """A new game of ``kit`` journaled and on the table: dealt from ``seed`` (a fresh
+    random one when None) with ``options`` unless ``game`` is given already made,
+    refused with ``misfit(problems)`` before the journal holds it if it does not fit the
+    board, the computer seated at ``computer``."""
+    seed = seed if seed is not None else secrets.randbits(32)
+    game = game or kit.new_game(players, random.Random(seed), options)
+    _fit(kit, game, profile, misfit)
+    game_id = journal.new_game(kit.name, players, seed, options, profile.name)
+    logging.getLogger("tabletop").info(
+        "new game %d of %s for %d players", game_id, kit.name, players
+    )
+    session = new_session(kit, game, journal, game_id, profile=profile, **devices)
+    if computer:
+        session.seat_computer(computer)
+    return session
+
+
+def _fit(kit: Kit, game: Game, profile: Profile, misfit: Callable[[str], Exception]) -> None:
+    problems = check_fits(profile, kit.name, game.cells())
+    if problems:
+        raise misfit("; ".join(problems))
+
+
+def next_on_table(lobby: Lobby | None, session: Session[Any] | None) -> Start | str | None:
+    """What comes on the table after a step: the game the open start menu chose, or the
+    start menu again (on the finished game's name) once ok asked for a new game after a
+    game; None while nothing changes."""
+    if lobby is not None:
+        chosen: Start | None = lobby.chosen
+        return chosen
+    if (
+        session is not None
+        and session.game.outcome is not None
+        and session.facts.prompt.new_game_requested
+    ):
+        name: str = session.game.name
+        return name
+    return None

@@ -26,7 +26,13 @@ from ..referees.decisions import Played
 from ..runtime.lightsink import LightSink
 from ..runtime.loop import Loop
 from ..runtime.session import Session
-from ..runtime.table import new_session, open_display, open_inputs
+from ..runtime.table import (
+    next_on_table,
+    open_display,
+    open_inputs,
+    resume_session,
+    start_session,
+)
 from ..runtime.tags import TagTable
 from .devices import simulated_sensors
 from .light_frames import LightFrames
@@ -241,48 +247,39 @@ class SimTable:
     def _new_session(self, kit: Kit, begin: GameRecord | Start | _NewGame) -> Session[Any]:
         """The session of the game ``begin`` names (journaled, if it is new), its
         computer seats taken."""
-        profile = self.profile
         self.kit = kit
+        devices = {
+            "display": self.oled,
+            "signals": self.signals,
+            "profile": self.profile,
+            "labels": self.tags.lookup,
+            "dice": self.dice,
+            "lights": self.lights,
+        }
+        session: Session[Any]
         if isinstance(begin, GameRecord):
-            game_id = begin.id
-            game, last_played = Session.rebuild(self.journal, game_id, kit.new_game)
-            self._check_fits(game)
-        else:
-            last_played = None
-            options = dict(begin.options)
-            game = self._fresh or kit.new_game(
-                begin.players, random.Random(self.opts.seed), options
-            )
-            self._fresh = None
-            self._check_fits(game)  # before the journal holds a game that cannot start
-            game_id = self.journal.new_game(
-                kit.name, begin.players, self.opts.seed, options, profile.name
-            )
-        session = new_session(
+            session = resume_session(kit, self.journal, begin, misfit=SimError, **devices)
+            self._session = session
+            return session
+        computer = begin.computer
+        if self.opts.humans is not None:
+            computer = frozenset(range(begin.players)) - self.opts.humans
+        game, self._fresh = self._fresh, None
+        session = start_session(
             kit,
-            game,
             self.journal,
-            game_id,
-            display=self.oled,
-            signals=self.signals,
-            profile=profile,
-            labels=self.tags.lookup,
-            dice=self.dice,
-            last_played=last_played,
-            lights=self.lights,
+            begin.players,
+            self.opts.seed,
+            dict(begin.options),
+            misfit=SimError,
+            game=game,
+            computer=computer,
+            **devices,
         )
         self._session = session
-        if not isinstance(begin, GameRecord):
-            computer = begin.computer
-            if self.opts.humans is not None:
-                computer = frozenset(range(game.players)) - self.opts.humans
-            if computer:
-                session.seat_computer(computer)
-            # The simulated hand sets a new game's board up as it starts; one started
-            # from the menu waits for it, as the daemon's does.
-            session.restoring = self.lobby is not None
-        else:
-            session.restoring = True
+        # The simulated hand sets a new game's board up as it starts; one started
+        # from the menu waits for it, as the daemon's does.
+        session.restoring = self.lobby is not None
         return session
 
     def _seat(self, session: Session[Any], begin: GameRecord | Start | _NewGame) -> None:
@@ -333,26 +330,22 @@ class SimTable:
         """As the daemon's table: start the game the menu chose, or open the menu when
         ok is pressed after a game."""
         lobby = self.lobby
-        if lobby is not None:
-            if lobby.chosen is not None:
-                try:
-                    self._play(find_kit(lobby.chosen.game), lobby.chosen)
-                except (GameError, SimError) as exc:
-                    lobby.refused(str(exc))
-            elif self.listeners:
-                text = lobby.screen().text()
-                if text != self._lobby_text:
-                    self._lobby_text = text
-                    self._emit_lobby(lobby, text)
-            return
-        session = self._session
-        if (
-            session is not None
-            and session.game.outcome is not None
-            and session.facts.prompt.new_game_requested
-        ):
-            session.listeners.clear()
-            self.loop.switch(self._menu(session.game.name))
+        after = next_on_table(lobby, self._session)
+        if isinstance(after, str):  # ok after a game: the start menu on its game
+            assert self._session is not None
+            self._session.listeners.clear()
+            self.loop.switch(self._menu(after))
+        elif after is not None:  # the start menu's game
+            assert lobby is not None
+            try:
+                self._play(find_kit(after.game), after)
+            except (GameError, SimError) as exc:
+                lobby.refused(str(exc))
+        elif lobby is not None and self.listeners:
+            text = lobby.screen().text()
+            if text != self._lobby_text:
+                self._lobby_text = text
+                self._emit_lobby(lobby, text)
 
     def _emit_lobby(self, lobby: Lobby, text: list[str]) -> None:
         state = {"t": round(self.clock.now(), 3), "lobby": lobby.stage, "oled": text}
