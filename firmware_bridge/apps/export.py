@@ -26,7 +26,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
     kit = find_kit(record.game)
     game = kit.new_game(record.players, random.Random(record.seed), record.options)
     # The game's view words each move as the table did; no table is needed for it.
-    words = kit.make_referee(game, Facts(record=record)).view
+    words = kit.view_for(game, Facts(record=record))
     moves: list[dict[str, Any]] = []
     for entry, mover, verdict in replay_entries(journal, record.id, game, words.before_play):
         points = verdict.points(game.players)

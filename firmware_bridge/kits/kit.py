@@ -23,7 +23,9 @@ from .option_spec import OptionSpec
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
 
+    from ..referees.facts import Facts
     from ..referees.referee import Referee
+    from ..referees.view import View
 
 MakeGame = Callable[[int, random.Random, Mapping[str, Any]], Game]
 """Makes a game from its number of players, its random source and its options."""
@@ -57,7 +59,8 @@ class Kit:
     referee: str
     """Where the game's referee is (``"module:Class"``), imported when first made."""
     view: str
-    """Where the referee's view is (``"module:Class"``); the referee makes it."""
+    """Where the game's view is (``"module:Class"``): made with the referee's turn state
+    by :meth:`referee_for`, or alone by :meth:`view_for`."""
     make_player: Callable[[Game, random.Random], Player]
     """The game's computer player for a game (imports its module on call)."""
     hand: str
@@ -91,10 +94,23 @@ class Kit:
         """The game's rules: its class in ``games.registry``."""
         return find_game(self.name)
 
-    @property
-    def make_referee(self) -> Callable[..., Referee[Any]]:
-        """The referee's class: builds it from the game and the table's facts."""
-        made: Callable[..., Referee[Any]] = resolve_name(self.referee)
+    def referee_for(
+        self, game: Game, facts: Facts, referee: type[Referee[Any]] | None = None
+    ) -> Referee[Any]:
+        """The game's referee at a table with ``facts``, handed the turn state it decides
+        on and the view that draws it, both made here: ``referee.turn``, ``referee.view``.
+        ``referee`` is another class of referee for the game (a test's stand-in)."""
+        if referee is None:
+            referee = resolve_name(self.referee)
+        turn = referee.new_turn(game, facts)
+        view: View[Any] = resolve_name(self.view)(game, facts, turn)
+        return referee(game, facts, turn, view)
+
+    def view_for(self, game: Game, facts: Facts) -> View[Any]:
+        """The game's view alone, for its words and drawings (``export``, ``show``,
+        the spectators), with the turn state a table would take the game up with."""
+        referee: type[Referee[Any]] = resolve_name(self.referee)
+        made: View[Any] = resolve_name(self.view)(game, facts, referee.new_turn(game, facts))
         return made
 
     @property

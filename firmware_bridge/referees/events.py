@@ -1,12 +1,24 @@
-"""The events the one loop takes off its queue."""
+"""The events the one loop takes off its queue, and the ones a referee decides on."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from games.core import Action, Verdict
 from hardware.board import BoardSettled, BoardStatus, ButtonEvent
 
-__all__ = ["BoardSettled", "BoardStatus", "BoardWait", "ButtonEvent", "Event", "Tick"]
+__all__ = [
+    "BoardChanged",
+    "BoardSettled",
+    "BoardStatus",
+    "BoardWait",
+    "ButtonEvent",
+    "Committed",
+    "Event",
+    "RefereeEvent",
+    "Refused",
+    "Tick",
+]
 
 
 @dataclass(frozen=True)
@@ -30,3 +42,28 @@ class BoardWait:
 
 
 Event = BoardSettled | BoardStatus | BoardWait | ButtonEvent | Tick
+
+
+@dataclass(frozen=True)
+class BoardChanged:
+    """The settled board changed: the facts' ``observation`` holds it now."""
+
+
+@dataclass(frozen=True)
+class Committed:
+    """An action the referee decided was judged, journaled and played."""
+
+    action: Action
+    verdict: Verdict
+
+
+@dataclass(frozen=True)
+class Refused:
+    """The rules (or the computer's seat) refused an action the referee decided."""
+
+    action: Action
+    verdict: Verdict
+
+
+RefereeEvent = BoardChanged | ButtonEvent | Tick | Committed | Refused
+"""What a referee decides on (:meth:`..referee.Referee.decide`)."""

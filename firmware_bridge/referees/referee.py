@@ -1,11 +1,16 @@
 """The base of every game's referee: turns board and button events into decisions.
 
 A referee knows how pieces of its game are recognised on the board and what the
-buttons mean in each phase of a turn; its view (``view.py``) draws the screens.
-It is given its game and the table's facts; its handlers return decisions
-(commit this action, reject with this reason) and the session carries them out,
-then tells the referee what became of each commit (``after_commit``,
-``on_refused``). A referee never calls into the session.
+buttons mean in each phase of a turn. It holds nothing of its own: it is handed its
+game, the table's facts, its turn state (made by the game's ``new_turn``, kept by the
+session and drawn by the view) and the view whose words it uses in menus and hints,
+all four made by the game's kit (:meth:`..kits.kit.Kit.referee_for`). One call,
+:meth:`Referee.decide`, takes an event (the board settled, a button, a tick, what
+became of a commit) to the turn state brought up to date and the list of decisions
+it returns (commit this action, reject with this reason, roll the dice, take back);
+the session carries them out. A referee never calls into the session, and keeps no
+state between calls but in the turn it was given (its tag readers remember what
+each tag reads, a memo of the tag table in the facts).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
 
 from .decisions import Commit, Confirm, Decision, Reject, RollDice, TakeBack
-from .events import ButtonEvent
+from .events import BoardChanged, ButtonEvent, Committed, RefereeEvent, Tick
 from .facts import Facts
 from .fixes import Fix, occupancy_matcher, reconcile
 from .menu import Menu
@@ -44,12 +49,36 @@ class Referee(ABC, Generic[G]):
     """Game-specific handling of the table's events."""
 
     view: View[G]
-    """What the table shows of this game; each referee builds its own."""
+    """The game's view, handed to the referee for the words of its menus and hints."""
 
-    def __init__(self, game: G, facts: Facts) -> None:
+    def __init__(self, game: G, facts: Facts, turn: Any, view: View[G]) -> None:
         self.game = game
         self.facts = facts
+        self.turn = turn
+        """Where this turn stands: the session keeps it, the view draws it."""
+        self.view = view
         self._decisions: list[Decision] = []
+        """The decisions of the call under way (empty between calls)."""
+
+    @staticmethod
+    def new_turn(game: Any, facts: Facts) -> Any:
+        """The turn state of ``game`` as a table takes it up (a new game or a resumed one)."""
+        raise NotImplementedError
+
+    def decide(self, event: RefereeEvent) -> list[Decision]:
+        """What the referee decides on ``event``: the turn state is brought up to date
+        and the decisions are returned, first first. The only way in for the session."""
+        if isinstance(event, BoardChanged):
+            self.on_board()
+        elif isinstance(event, ButtonEvent):
+            self.on_button(event)
+        elif isinstance(event, Tick):
+            self.on_tick(event.now)
+        elif isinstance(event, Committed):
+            self.after_commit(event.action, event.verdict)
+        else:
+            self.on_refused(event.action, event.verdict)
+        return self.decisions()
 
     # -- the station's prompt (kept in ``facts.prompt``, which the session owns) ---------
     @property
@@ -101,7 +130,7 @@ class Referee(ABC, Generic[G]):
         self._decisions.append(Confirm())
 
     def decisions(self) -> list[Decision]:
-        """The decisions taken since the last call, first first."""
+        """The decisions taken in this call, first first (:meth:`decide` returns them)."""
         out, self._decisions = self._decisions, []
         return out
 

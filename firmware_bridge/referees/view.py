@@ -30,9 +30,11 @@ NEW_GAME = "ok: new game"
 class View(Generic[G]):
     """Game-specific screens and state, read from the game and the turn."""
 
-    def __init__(self, game: G, facts: Facts) -> None:
+    def __init__(self, game: G, facts: Facts, turn: Any = None) -> None:
         self.game = game
         self.facts = facts
+        self.turn = turn
+        """The referee's turn state (each game's ``turn.py``), read, never written."""
 
     # -- the map --------------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:

@@ -57,6 +57,9 @@ class Table(Protocol):
     @property
     def referee(self) -> Any: ...
 
+    @property
+    def view(self) -> LightsView: ...
+
     def pending_fixes(self) -> list[Fix]: ...
 
     def expected(self) -> Action | None: ...
@@ -215,14 +218,13 @@ class Lighting:
 
     def of(self, table: Table) -> Lit:
         """The lit cells of a session now."""
-        referee = table.referee
         return self.lit(
             Situation(
                 table.game,
-                referee.view,
+                table.view,
                 table.pending_fixes(),
                 table.expected(),
-                referee.hinted(),
+                table.referee.hinted(),
                 self.last,
                 table.profile,
             )

@@ -1,7 +1,9 @@
 """The referee session: one game, its journal, its referee and what the table sees.
 
-The session owns all state. Events come in one at a time from the loop; the
-referee turns each into decisions and the session carries them out: an action is
+The session owns all state, the referee's turn state among it (the referee holds
+none of its own). Events come in one at a time from the loop; the referee decides
+on each (:meth:`..referees.referee.Referee.decide`) and the session carries the
+decisions out: an action is
 judged once, written to the journal, applied, and shown only once the journal has
 it on disk. The journal's commit, a file sync, is waited for while the frame is
 drawn on another thread (:mod:`.overlap`); nothing leaves the session before the
@@ -23,11 +25,12 @@ from wiring.profile import Profile
 from ..journal import Journal, JournalError, JournalFull
 from ..kits import find_kit
 from ..referees.decisions import Commit, Confirm, Decision, Played, RollDice, TakeBack
-from ..referees.events import BoardWait, ButtonEvent, Event, Tick
+from ..referees.events import BoardChanged, BoardWait, ButtonEvent, Committed, Event, Refused, Tick
 from ..referees.facts import Facts
 from ..referees.fixes import Fix
 from ..referees.prompt import Prompt
 from ..referees.referee import Referee
+from ..referees.view import View
 from ..screen.layout import Layout
 from ..screen.screens import Screen
 from . import seats as seats_
@@ -54,7 +57,7 @@ hint, back opens the take-back, roll starts a turn): each waits for the board to
 read after it was pressed. Left and right only move through a menu."""
 
 
-class Session(FactsView, Generic[G]):
+class Session(FactsView[G], Generic[G]):
     """Plays one game on one board."""
 
     def __init__(
@@ -101,6 +104,9 @@ class Session(FactsView, Generic[G]):
         self._outbox = Outbox()
         self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
+        """The game's referee, made by its kit with its turn state and its view."""
+        self._answers: list[Decision] = []
+        """What the referee decided on the fate of the last commit, done next."""
         self.computer = seats_.computer_for(
             game.name, self.facts.record, computer_seats(journal.entries(game_id))
         )
@@ -112,6 +118,11 @@ class Session(FactsView, Generic[G]):
         if last_played is not None:
             # A resumed game shows its last move as it was shown before the stop.
             self.facts.last = self._record(*last_played)
+
+    @property
+    def view(self) -> View[G]:
+        """What the table shows of the game: the view the kit made with the referee."""
+        return self.referee.view
 
     @property
     def lights(self) -> LightSink:
@@ -135,24 +146,11 @@ class Session(FactsView, Generic[G]):
 
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
-        return seats_.note(self.facts.prompt.hint, self.expected, self.referee.view.instruct)
+        return seats_.note(self.facts.prompt.hint, self.expected, self.view.instruct)
 
-    @property
-    def last_move(self) -> dict[str, Any] | None:
-        """The last accepted action as the ``--json`` stream reports it."""
-        last = self.facts.last
-        return last.to_dict(self.game.seat_name) if last is not None else None
-
-    @staticmethod
-    def replay(journal: Journal, game_id: int, make_game: Callable[..., Game]) -> Game:
-        """Rebuild a game from its journal entries."""
-        return Session.rebuild(journal, game_id, make_game)[0]
-
-    rebuild = staticmethod(takeback.rebuild)
-
-    def _carry_out(self) -> None:
+    def _carry_out(self, decided: list[Decision]) -> None:
         """Do what the referee decided; what it decides in answer comes first."""
-        pending: list[Decision] = self.referee.decisions()
+        pending = list(decided)
         while pending:
             decision = pending.pop(0)
             if isinstance(decision, Commit):
@@ -165,13 +163,13 @@ class Session(FactsView, Generic[G]):
                 self._commit(decision.make(self.dice.roll(decision.count)))
             else:
                 self._reject(decision.reason)
-            pending[0:0] = self.referee.decisions()
+            pending[0:0], self._answers = self._answers, []
 
     def commit(self, action: Action) -> Verdict:
         """Judge ``action`` and, if legal, journal and play it (for set-up and tests)."""
         try:
             verdict = self._commit(action)
-            self._carry_out()
+            self._carry_out([])
             self._save(lambda: None)
         except JournalError:
             self._unsaved()
@@ -184,10 +182,10 @@ class Session(FactsView, Generic[G]):
         verdict = game.judge(action)
         wanted = self.computer.refuses(game, action, mover) if self.computer else None
         if verdict.accepted and wanted is not None:
-            instruction = self.referee.view.instruct(wanted)
+            instruction = self.view.instruct(wanted)
             verdict = Verdict.reject(f"the computer plays {instruction}: put the board back")
         if not verdict.accepted:
-            self.referee.on_refused(action, verdict)
+            self._answers += self.referee.decide(Refused(action, verdict))
             return verdict
         # Saved with the event's other inputs, before anything is shown (see _save).
         self.journal.stage(self.game_id, "action", action.to_dict())
@@ -203,7 +201,7 @@ class Session(FactsView, Generic[G]):
             self._outbox.append(self.signals.game_over)
         else:
             self._outbox.append(self.signals.accepted)
-        self.referee.after_commit(action, verdict)
+        self._answers += self.referee.decide(Committed(action, verdict))
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
@@ -212,7 +210,7 @@ class Session(FactsView, Generic[G]):
         return verdict
 
     def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
-        return played_record(self.game, self.referee.view.describe, mover, action, verdict)
+        return played_record(self.game, self.view.describe, mover, action, verdict)
 
     def _take_back(self) -> None:
         """Take back the last action (:func:`.takeback.take_back`) and replay the game
@@ -232,10 +230,11 @@ class Session(FactsView, Generic[G]):
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
-        game, last = Session.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
+        game, last = takeback.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
         self.game = game  # type: ignore[assignment]
         self.facts.prompt = Prompt()
         self.referee = self._make_referee(self.game, self.facts)
+        self._answers = []
         self.facts.last = self._record(*last) if last is not None else None
         self.last_verdict = None
         self.lighting.event()
@@ -308,9 +307,10 @@ class Session(FactsView, Generic[G]):
 
     def _dispatch(self, event: Event) -> None:
         """Give ``event`` to the referee and carry out what it decides."""
+        decided: list[Decision] = []
         if isinstance(event, Tick):
             self.now = event.now
-            self.referee.on_tick(event.now)
+            decided = self.referee.decide(event)
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
             self.facts.prompt.clear_hint()
@@ -319,7 +319,7 @@ class Session(FactsView, Generic[G]):
                 self.restoring = False
                 self.restore_title = "Set up the board"
                 self.restore_reason = ""
-            self.referee.on_board()
+            decided = self.referee.decide(BoardChanged())
         elif isinstance(event, BoardStatus):
             self.connected = event.connected
             self.link_message = event.message
@@ -330,8 +330,8 @@ class Session(FactsView, Generic[G]):
             self.board_failure = ""
             self.facts.prompt.clear_hint()
             self.lighting.event()
-            self.referee.on_button(event)
-        self._carry_out()
+            decided = self.referee.decide(event)
+        self._carry_out(decided)
 
     def screen(self) -> Screen:
         link = (self.connected, self.link_message, self.board_failure, self.reading)
@@ -341,7 +341,7 @@ class Session(FactsView, Generic[G]):
         restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
         self.facts.board_fixes = self.referee.board_fixes()
         menu_open = self.facts.prompt.menu is not None
-        return game_screen(self.referee.view, *restore, self.note(), menu_open, self.pending_fixes)
+        return game_screen(self.view, *restore, self.note(), menu_open, self.pending_fixes)
 
     @property
     def layout(self) -> Layout | None:
@@ -387,7 +387,7 @@ class Session(FactsView, Generic[G]):
         on the page shown."""
         layout = layout or self._layout()
         fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
-        leds, extra = self.leds(), self.referee.view.extra_state()
+        leds, extra = self.leds(), self.view.extra_state()
         return table_state(self.game, layout, fixes, verdict, move, self.connected, leds, extra)
 
     def leds(self) -> dict[str, str]:

@@ -5,12 +5,16 @@ up, and the last accepted action."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
+from games.core import Game
 from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal, JournalError
 from ..referees.decisions import Played
 from ..referees.facts import Facts
+
+G = TypeVar("G", bound=Game)
 
 
 def record_of(journal: Journal, game_id: int) -> GameRecord | None:
@@ -21,10 +25,11 @@ def record_of(journal: Journal, game_id: int) -> GameRecord | None:
         return None
 
 
-class FactsView:
+class FactsView(Generic[G]):
     """The facts the referee reads, as attributes of the session that keeps them."""
 
     facts: Facts
+    game: G
 
     @property
     def observation(self) -> dict[str, str]:
@@ -58,3 +63,9 @@ class FactsView:
     def last(self) -> Played | None:
         """The last accepted action."""
         return self.facts.last
+
+    @property
+    def last_move(self) -> dict[str, Any] | None:
+        """The last accepted action as the ``--json`` stream reports it."""
+        last = self.facts.last
+        return last.to_dict(self.game.seat_name) if last is not None else None

@@ -18,6 +18,7 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +32,10 @@ from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal
 from ..kits import Kit
+from ..referees.referee import Referee
 from .lightsink import LightSink, NoLights
 from .session import Session
-from .takeback import LastPlayed
+from .takeback import LastPlayed, rebuild
 
 if TYPE_CHECKING:  # the start menu is imported only once a table opens it
     from .lobby import Lobby, Start
@@ -188,17 +190,17 @@ def new_session(
     dice: DiceSource | None = None,
     last_played: LastPlayed | None = None,
     lights: LightSink | None = None,
-    referee: Callable[..., Any] | None = None,
+    referee: type[Referee[Any]] | None = None,
 ) -> Session[Any]:
     """A session of ``game`` shown on ``display`` (the devices' OLED, or none), on the
     board ``profile`` describes (none: a board of the game's cells and the default OLED),
     its lights on ``lights`` (the devices' LED chain; none until the devices are open),
-    refereed by the kit's referee unless ``referee`` makes another (a test's stand-in)."""
+    refereed by the kit's referee unless ``referee`` is another class (a test's stand-in)."""
     session: Session[Any] = Session(
         game,
         journal,
         game_id,
-        referee if referee is not None else kit.make_referee,
+        partial(kit.referee_for, referee=referee),
         display=display,
         signals=signals,
         labels=labels,
@@ -223,7 +225,7 @@ def resume_session(
     its last move as it was shown; with ``misfit``, a game that does not fit the board
     (``devices["profile"]``) is refused with ``misfit(problems)``. It waits for the board
     to be set up as the game stands (``restoring``)."""
-    game, last_played = Session.rebuild(journal, record.id, kit.new_game)
+    game, last_played = rebuild(journal, record.id, kit.new_game)
     if misfit is not None:
         _fit(kit, game, devices["profile"], misfit)
     session = new_session(kit, game, journal, record.id, last_played=last_played, **devices)

@@ -140,7 +140,7 @@ class Follower:
         self._seq = 0
         self._texts = {}
         try:
-            self._words = find_kit(name).make_referee(self.game, Facts()).view
+            self._words = find_kit(name).view_for(self.game, Facts())
         except GameError:
             self._words = None  # a game without a referee: the generic words
 

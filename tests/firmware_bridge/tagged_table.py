@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from firmware_bridge.referees.referee import Referee
 from firmware_bridge.runtime.tags import TagTable
 from games.core import Game
 from hardware.board import OCCUPIED, BoardSettled
@@ -19,7 +15,6 @@ class TaggedTable:
     def __init__(
         self,
         game: Game,
-        make_referee: Callable[..., Referee[Any]],
         *,
         rfid: bool = True,
         profile: str = "test",
@@ -29,7 +24,6 @@ class TaggedTable:
         self.session = on_table(
             game,
             journaled_as=profile,
-            referee=make_referee,
             labels=self.tags.lookup if rfid else None,
         )
         self.board: dict[str, str] = {}

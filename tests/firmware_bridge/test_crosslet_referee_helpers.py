@@ -85,7 +85,7 @@ class Table(TaggedTable):
     """A session plus the tiles on the board, each with its own enrolled tag."""
 
     def __init__(self, game: Crosslet, *, rfid: bool = True, profile: str = "test") -> None:
-        super().__init__(game, CrossletReferee, rfid=rfid, profile=profile)
+        super().__init__(game, rfid=rfid, profile=profile)
 
     @property
     def referee(self) -> CrossletReferee:

@@ -13,7 +13,7 @@ class Table(TaggedTable):
     """A session plus the pieces on the board, each half with its own enrolled tag."""
 
     def __init__(self, game: Dominoes, *, rfid: bool = True) -> None:
-        super().__init__(game, DominoesReferee, rfid=rfid)
+        super().__init__(game, rfid=rfid)
 
     @property
     def referee(self) -> DominoesReferee:

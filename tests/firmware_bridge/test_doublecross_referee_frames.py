@@ -10,7 +10,6 @@ import random
 import pytest
 from PIL import Image
 
-from firmware_bridge.referees.doublecross.referee import DoubleCrossReferee
 from firmware_bridge.screen.layout import render
 from games.doublecross import DoubleCross
 from games.lexicon import Lexicon
@@ -37,7 +36,7 @@ def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 @pytest.fixture
 def table(lexicon: Lexicon) -> TaggedTable:
     game = DoubleCross(2, random.Random(1), OPTIONS, lexicon=lexicon)
-    return TaggedTable(game, DoubleCrossReferee)
+    return TaggedTable(game)
 
 
 def press(table: TaggedTable, name: str, times: int = 1) -> None:

@@ -241,7 +241,7 @@ def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:
 def new_table(lexicon: Lexicon, specials: dict[str, str]) -> TaggedTable:
     options = {**OPTIONS, "specials": specials}
     game = DoubleCross(2, random.Random(1), options, lexicon=lexicon)
-    return TaggedTable(game, DoubleCrossReferee)
+    return TaggedTable(game)
 
 
 def press(table: TaggedTable, name: str) -> None:
@@ -325,12 +325,12 @@ def test_a_board_with_the_special_spaces_printed_skips_the_marker_list(
 ) -> None:
     game = DoubleCross(2, random.Random(1), OPTIONS, lexicon=lexicon)
     plain = load_profile("rfid-15x15-pico")
-    assert DoubleCrossReferee(game, Facts(profile=plain)).turn.setting_up()
+    assert DoubleCrossReferee.new_turn(game, Facts(profile=plain)).setting_up()
     mine = tmp_path / "printed.toml"
     mine.write_text('extends = "rfid-15x15-pico"\n[board]\nspecials_printed = true\n')
     printed = load_profile(str(mine))
     assert printed.specials_printed
-    assert not DoubleCrossReferee(game, Facts(profile=printed)).turn.setting_up()
+    assert not DoubleCrossReferee.new_turn(game, Facts(profile=printed)).setting_up()
     mine.write_text('extends = "rfid-15x15-pico"\n[board]\nspecials_printed = "yes"\n')
     with pytest.raises(ProfileError, match="specials_printed"):
         load_profile(str(mine))

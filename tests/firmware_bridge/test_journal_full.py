@@ -17,6 +17,7 @@ from firmware_bridge.journal import Journal, JournalFull
 from firmware_bridge.referees.decisions import Commit
 from firmware_bridge.referees.events import Tick
 from firmware_bridge.runtime.held import RETRY_FULL_DISK_S
+from firmware_bridge.runtime.takeback import rebuild
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
@@ -205,7 +206,7 @@ def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: P
         session = sim.session
         assert session.game.outcome is not None
         assert held >= 2
-        replayed = session.replay(saved, game_id, find_kit(game).new_game)
+        replayed = rebuild(saved, game_id, find_kit(game).new_game)[0]
         assert replayed.history == session.game.history
         assert replayed.outcome == session.game.outcome
         assert all(played <= journaled for played, journaled in shown)

@@ -61,10 +61,17 @@ def test_every_part_of_a_kit_resolves(name: str) -> None:
     assert kit.rules.name == name
     game = kit.followed_game(2, random.Random(3), {})
     assert isinstance(game, kit.rules)
-    referee = kit.make_referee(game, Facts())
+    facts = Facts()
+    referee = kit.referee_for(game, facts)
     assert isinstance(referee, Referee) and referee.game is game
+    assert type(referee) is pkgutil.resolve_name(kit.referee), "the kit names its referee"
     view = pkgutil.resolve_name(kit.view)
     assert issubclass(view, View) and type(referee.view) is view, "the kit names its view"
+    # The kit makes the turn state, and hands the same one to the referee and the view.
+    assert referee.view.turn is referee.turn and referee.turn is not None
+    assert referee.view.game is game and referee.view.facts is facts
+    alone = kit.view_for(game, Facts())
+    assert type(alone) is view and type(alone.turn) is type(referee.turn)
     hand = hand_for(referee)
     assert isinstance(hand, Hand) and type(hand) is pkgutil.resolve_name(kit.hand)
     played = kit.new_game(2, random.Random(3), {})

@@ -29,8 +29,8 @@ class Board:
 
 
 class TickingReferee(DoubleTakeReferee):
-    def __init__(self, game: DoubleTake, facts: Facts) -> None:
-        super().__init__(game, facts)
+    def __init__(self, game: DoubleTake, facts: Facts, turn: Any, view: Any) -> None:
+        super().__init__(game, facts, turn, view)
         self.animating_until = 0.0
         self.ticks: list[float] = []
 

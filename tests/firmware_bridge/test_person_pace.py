@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
-from firmware_bridge.runtime.session import Session
+from firmware_bridge.runtime.takeback import rebuild
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all, with_board_cells
 from games.lexicon import Lexicon
@@ -68,7 +68,7 @@ def play(name: str, text: str) -> tuple[list[dict[str, Any]], list[int]]:
         scores = sim.session.game.scores()
         # The journal replayed (as a resumed table, export and the spectators do)
         # gives the game the table played.
-        replayed = Session.replay(sim.journal, sim.session.game_id, find_kit(sim.kit.name).new_game)
+        replayed = rebuild(sim.journal, sim.session.game_id, find_kit(sim.kit.name).new_game)[0]
         assert replayed.scores() == scores
         return [e.payload for e in entries if e.kind == "action"], scores
     finally:

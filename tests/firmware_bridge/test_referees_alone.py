@@ -11,9 +11,11 @@ import pytest
 
 from firmware_bridge.kits import find_kit
 from firmware_bridge.referees.decisions import Commit, Decision, Reject, RollDice, TakeBack
+from firmware_bridge.referees.events import BoardChanged, Refused
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.referees.referee import Referee
 from games.core import Game, Outcome
+from games.double_take import Step
 from games.doubles_wild import Place, dice_action
 from hardware.board import OCCUPIED, ButtonEvent
 
@@ -24,12 +26,11 @@ def alone(name: str, seed: int = 3) -> tuple[Game, Referee[Any], Facts]:
     kit = find_kit(name)
     game = kit.new_game(2, random.Random(seed), {})
     facts = Facts()
-    return game, kit.make_referee(game, facts), facts
+    return game, kit.referee_for(game, facts), facts
 
 
 def press(referee: Referee[Any], name: str, long: bool = False) -> list[Decision]:
-    referee.on_button(ButtonEvent(name, long))
-    return referee.decisions()
+    return referee.decide(ButtonEvent(name, long))
 
 
 def test_doubles_wild_asks_for_dice_and_never_rolls_them() -> None:
@@ -47,14 +48,12 @@ def test_doubles_wild_passes_on_the_rules_reason_for_a_ball_on_a_wrong_spot() ->
     allowed = {a.cell for a in game.legal_actions() if isinstance(a, Place)}
     wrong = next(c for c in sorted(game.cells()) if c not in allowed)
     facts.observation = {wrong: OCCUPIED}
-    referee.on_board()
     # The referee names the move the board shows; the rules judge it, and the referee
     # turns their reason into what the table is told.
-    assert referee.decisions() == [Commit(Place(wrong))]
+    assert referee.decide(BoardChanged()) == [Commit(Place(wrong))]
     verdict = game.judge(Place(wrong))
     assert not verdict.accepted
-    referee.on_refused(Place(wrong), verdict)
-    decisions = referee.decisions()
+    decisions = referee.decide(Refused(Place(wrong), verdict))
     assert len(decisions) == 1 and isinstance(decisions[0], Reject)
     assert decisions[0].reason
 
@@ -62,8 +61,7 @@ def test_doubles_wild_passes_on_the_rules_reason_for_a_ball_on_a_wrong_spot() ->
 def test_double_take_commits_the_move_the_board_shows() -> None:
     game, referee, facts = alone("double-take")
     facts.observation = dict.fromkeys(game.layout(), OCCUPIED)
-    referee.on_board()
-    assert referee.decisions() == []
+    assert referee.decide(BoardChanged()) == []
     for action in game.legal_actions():
         after, _, _ = alone("double-take")  # the same deal, to play the move on
         after.apply(action)
@@ -73,11 +71,43 @@ def test_double_take_commits_the_move_the_board_shows() -> None:
     else:
         pytest.fail("no simple move in the opening")
     facts.observation = dict.fromkeys(moved, OCCUPIED)
-    referee.on_board()
-    decisions = referee.decisions()
+    decisions = referee.decide(BoardChanged())
     assert len(decisions) == 1 and isinstance(decisions[0], Commit)
     assert decisions[0].action == action
     assert game.judge(decisions[0].action).accepted
+
+
+def test_a_referee_keeps_nothing_between_calls_but_the_turn_it_was_handed() -> None:
+    """A move made of two board events (a piece lifted, then laid): a second referee,
+    made afresh with the same game, facts and turn state, finishes what the first one
+    began, and commits what the first would have."""
+    game, first, facts = alone("double-take")
+    facts.observation = dict.fromkeys(game.layout(), OCCUPIED)
+    assert first.decide(BoardChanged()) == []
+    step = next(a for a in game.legal_actions() if isinstance(a, Step) and not a.captures)
+    facts.observation.pop(step.frm)
+    assert first.decide(BoardChanged()) == []  # a piece lifted: not a move yet
+    assert step.frm in first.turn.vacated, "what the first event taught is in the turn"
+    second = type(first)(game, facts, first.turn, first.view)
+    facts.observation[step.to] = OCCUPIED
+    assert second.decide(BoardChanged()) == [Commit(step)]
+
+
+def test_where_a_turn_stands_is_the_turn_state_and_nothing_else() -> None:
+    """DoubleCross lists its special spaces' markers a page at a time, ok for the next:
+    a referee made afresh on the turn state carries on from the page the first one
+    reached, and one made on a new turn state starts again."""
+    game, first, facts = alone("doublecross")
+    markers = len(first.turn.markers)
+    assert first.turn.shown == 0 and markers > 2 * len(first.turn.page()), "pages to turn"
+    press(first, "ok")
+    reached = first.turn.shown
+    assert 0 < reached < markers
+    second = type(first)(game, facts, first.turn, first.view)
+    press(second, "ok")
+    assert first.turn.shown > reached, "the second referee turned the next page"
+    fresh = type(first)(game, facts, first.new_turn(game, facts), first.view)
+    assert fresh.turn.shown == 0 and fresh.turn.markers == first.turn.markers
 
 
 @pytest.mark.parametrize("name", ["dominoes", "double-take", "doubles-wild"])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from firmware_bridge.journal import Journal
 from firmware_bridge.runtime.session import Session
+from firmware_bridge.runtime.takeback import rebuild
 from games.core import Resign
 from games.double_take import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
@@ -64,7 +65,7 @@ def test_a_replayed_game_that_ended_is_marked_over_in_the_journal() -> None:
     game_id = journal.new_game("double-take", 2, 1, {}, "t")
     # The power went after the resignation was journaled, before the game was marked over.
     journal.append(game_id, "action", Resign(0).to_dict())
-    game = Session.replay(journal, game_id, DoubleTake)
+    game = rebuild(journal, game_id, DoubleTake)[0]
     assert game.outcome is not None
     assert journal.unfinished() is None
     assert journal.game(game_id).outcome == game.outcome.to_dict()

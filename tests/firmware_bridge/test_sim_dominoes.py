@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.runtime.takeback import rebuild
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -191,7 +192,6 @@ def test_computer_game_scores_equal_a_recount_of_the_journal(
 ) -> None:
     from firmware_bridge.journal import Journal
     from firmware_bridge.kits import find_kit
-    from firmware_bridge.runtime.session import Session
 
     path = tmp_path / "game.sqlite"
     states = run_sim("--players", str(players), "--seed", str(seed), "--journal", str(path))
@@ -200,7 +200,7 @@ def test_computer_game_scores_equal_a_recount_of_the_journal(
     with Journal(path) as journal:
         record = journal.games()[-1]
         actions = [e.payload for e in journal.entries(record.id) if e.kind == "action"]
-        replayed = Session.replay(journal, record.id, find_kit("dominoes").new_game)
+        replayed = rebuild(journal, record.id, find_kit("dominoes").new_game)[0]
     assert record.players == players and record.outcome == final["outcome"]
     first = int(states[0]["turn"].split()[-1]) - 1
     scores = recount(actions, players, first)

@@ -72,8 +72,9 @@ from .turn import (
     TURNS,
     CrossletTurn,
     label_letter,
+    new_turn,
     order,
-    profile_racks,
+    seat_racks,
     short,
     spell,
     strange_tile,
@@ -95,20 +96,16 @@ class Ask(StrEnum):
 class CrossletReferee(Referee[Crosslet]):
     view: CrossletView
 
-    def __init__(self, game: Crosslet, facts: Facts) -> None:
-        super().__init__(game, facts)
-        self.turn = CrossletTurn()
+    turn: CrossletTurn
+    new_turn = staticmethod(new_turn)
+
+    def __init__(
+        self, game: Crosslet, facts: Facts, turn: CrossletTurn, view: CrossletView
+    ) -> None:
+        super().__init__(game, facts, turn, view)
         self.tiles = TagReader(facts, tile_letter)
-        racks = profile_racks(facts)
-        self.rack_cells: dict[int, tuple[str, ...]] = {
-            seat: cells for seat, cells in racks.items() if seat < game.players
-        }
+        self.rack_cells = seat_racks(game, facts)
         """Each seat's rack cells, from the profile."""
-        self._skip: set[int] = set()
-        """Seats whose rack the rules refused while this board is read."""
-        self._submitted: Action | None = None
-        """The count's RevealRack submitted with ok (a turn), not read off rack cells."""
-        self.view = CrossletView(game, facts, self.turn, self.rack_cells)
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""
@@ -138,7 +135,7 @@ class CrossletReferee(Referee[Crosslet]):
             # No turn and no words on the screen; the board is read again once it is played.
             self.commit(TableBag())
             return
-        self._skip.clear()
+        self.turn.skip.clear()
         if not self.read_racks():
             self._judge_board()
 
@@ -200,7 +197,7 @@ class CrossletReferee(Referee[Crosslet]):
             return False
         seen = self.facts.observation
         for seat, cells in self.rack_cells.items():
-            if seat in self._skip:
+            if seat in self.turn.skip:
                 continue
             on = [c for c in cells if c in seen]
             letters = [self.letter(seen[c]) for c in on]
@@ -269,21 +266,21 @@ class CrossletReferee(Referee[Crosslet]):
 
     def on_refused(self, action: Action, verdict: Verdict) -> None:
         turn = self.turn
-        if isinstance(action, SetRack | RevealRack) and action is not self._submitted:
+        if isinstance(action, SetRack | RevealRack) and action is not self.turn.submitted:
             turn.rack_note = f"{short(action.player)} rack: {verdict.reason}"
             self.refuse(verdict.reason)
-            self._skip.add(action.player)
+            self.turn.skip.add(action.player)
             if not self.read_racks():
                 self._judge_board()
             return
-        self._submitted = None
+        self.turn.submitted = None
         turn.rejection = verdict.reason
         self.refuse(verdict.reason)
 
     def after_commit(self, action: Action, verdict: Verdict) -> None:
         if isinstance(action, TableBag):
             self.on_board()
-        elif isinstance(action, SetRack | RevealRack) and action is not self._submitted:
+        elif isinstance(action, SetRack | RevealRack) and action is not self.turn.submitted:
             self._rack_seen(action)
         else:
             self._turn_played(action)
@@ -301,7 +298,7 @@ class CrossletReferee(Referee[Crosslet]):
         game = self.game
         turn = self.turn
         mover, before, size = turn.before
-        self._submitted = None
+        self.turn.submitted = None
         turn.rejection = ""
         turn.note = ""
         turn.hint = None
@@ -358,7 +355,7 @@ class CrossletReferee(Referee[Crosslet]):
             return
         if self.game.counting:
             reveal = RevealRack(self.game.to_move, tuple(turn.laid.values()))
-            self._submitted = reveal
+            self.turn.submitted = reveal
             self._commit(reveal)
             return
         if self._ask_blank():

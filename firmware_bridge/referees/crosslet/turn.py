@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Pass, Resign
+from games.core import Action, Pass, Resign
 from games.crosslet import Crosslet, Exchange, ExchangeCount, PlaceTiles
 from games.crosslet_board import (
     ALL_CELLS,
@@ -105,6 +105,16 @@ def profile_racks(facts: Facts) -> dict[int, tuple[str, ...]]:
         return {}
 
 
+def seat_racks(game: Crosslet, facts: Facts) -> dict[int, tuple[str, ...]]:
+    """The rack cells of each seat of ``game``, from the profile."""
+    return {seat: cells for seat, cells in profile_racks(facts).items() if seat < game.players}
+
+
+def new_turn(game: Crosslet, facts: Facts) -> CrossletTurn:
+    """A Crosslet turn as a table takes the game up."""
+    return CrossletTurn()
+
+
 def strange_tile(facts: Facts, cell: str) -> str:
     """Why the piece on ``cell`` is not a tile the referee can read."""
     sensed = facts.observation[cell]
@@ -172,6 +182,10 @@ class CrossletTurn:
     """The last turn played (the last accepted action may be a rack being seen)."""
     before: tuple[int, list[str], int] = (0, [], 0)
     """The mover, its rack and its rack's size before the action being committed."""
+    skip: set[int] = field(default_factory=set)
+    """Seats whose rack the rules refused while this board is read."""
+    submitted: Action | None = None
+    """The count's RevealRack submitted with ok (a turn), not read off rack cells."""
 
     def placement(self) -> PlaceTiles:
         """The tiles laid this turn as the engine's action (blanks as named so far)."""

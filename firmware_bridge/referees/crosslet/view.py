@@ -35,6 +35,7 @@ from .turn import (
     CrossletTurn,
     formed,
     points,
+    seat_racks,
     short,
     spell,
     tile_letter,
@@ -58,16 +59,12 @@ class CrossletView(LetteredBoardView[Crosslet]):
     columns = COLUMNS
     size = SIZE
 
-    def __init__(
-        self,
-        game: Crosslet,
-        facts: Facts,
-        turn: CrossletTurn,
-        rack_cells: dict[int, tuple[str, ...]],
-    ) -> None:
-        super().__init__(game, facts)
-        self.turn = turn
-        self.rack_cells = rack_cells
+    turn: CrossletTurn
+
+    def __init__(self, game: Crosslet, facts: Facts, turn: CrossletTurn) -> None:
+        super().__init__(game, facts, turn)
+        self.rack_cells = seat_racks(game, facts)
+        """Each seat's rack cells, from the profile."""
 
     @property
     def table(self) -> bool:

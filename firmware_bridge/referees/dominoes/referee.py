@@ -52,6 +52,7 @@ from .count import LAY, LIFT, TieCount, mismatch, pair_halves
 from .turn import (
     DominoesTurn,
     discards,
+    new_turn,
     normalise_half,
     parse_half,
     short,
@@ -71,14 +72,18 @@ class Ask(StrEnum):
 class DominoesReferee(Referee[Dominoes]):
     view: DominoesView
 
-    def __init__(self, game: Dominoes, facts: Facts) -> None:
-        super().__init__(game, facts)
-        self.turn = DominoesTurn()
-        self.view = DominoesView(game, facts, self.turn)
+    turn: DominoesTurn
+    new_turn = staticmethod(new_turn)
+
+    def __init__(
+        self, game: Dominoes, facts: Facts, turn: DominoesTurn, view: DominoesView
+    ) -> None:
+        super().__init__(game, facts, turn, view)
         self._halves = TagReader(facts, normalise_half)
         self._kept: dict[str, tuple[str, str]] = {}
-        """Cell → (the label of the half laid there, what was sensed there) when the
-        two were seen to agree, for the tag table of ``_read_by``."""
+        """A memo, not a state: cell → (the label of the half laid there, what was
+        sensed there) when the two were seen to agree, for the tag table of
+        ``_read_by`` (a half and a tag that agreed agree again under the same table)."""
         self._read_by: object = None
 
     # -- tags -----------------------------------------------------------------------

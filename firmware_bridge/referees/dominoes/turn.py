@@ -61,6 +61,11 @@ def discards(game: Dominoes) -> list[Discard]:
     return [a for a in game.legal_actions() if isinstance(a, Discard)]
 
 
+def new_turn(game: Dominoes, facts: object) -> DominoesTurn:
+    """A Dominoes turn as a table takes the game up."""
+    return DominoesTurn()
+
+
 @dataclass
 class DominoesTurn:
     rejection: str = ""

@@ -12,7 +12,6 @@ from ...screen.layout import fits_bar
 from ...screen.palette import HINT
 from ...screen.screens import Screen
 from ...screen.whole_board import beside_the_map, whole_board
-from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..light_cells import Lit
 from ..view import NEW_GAME, LetteredBoardView
@@ -26,11 +25,7 @@ class DominoesView(LetteredBoardView[Dominoes]):
     columns = COLUMNS
     size = SIZE
 
-    def __init__(
-        self, game: Dominoes, facts: Facts, turn: DominoesTurn
-    ) -> None:
-        super().__init__(game, facts)
-        self.turn = turn
+    turn: DominoesTurn
 
     # -- the map --------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..recognition import Footprint, Kind, Recognition, recognise
 from ..referee import Referee
-from .turn import DoubleTakeTurn, cells_text
+from .turn import DoubleTakeTurn, cells_text, new_turn
 from .view import DoubleTakeView
 
 
@@ -31,15 +31,19 @@ class Ask(StrEnum):
 class DoubleTakeReferee(Referee[DoubleTake]):
     view: DoubleTakeView
 
-    def __init__(self, game: DoubleTake, facts: Facts) -> None:
-        super().__init__(game, facts)
-        self.turn = DoubleTakeTurn()
-        self.view = DoubleTakeView(game, facts, self.turn)
+    turn: DoubleTakeTurn
+    new_turn = staticmethod(new_turn)
+
+    def __init__(
+        self, game: DoubleTake, facts: Facts, turn: DoubleTakeTurn, view: DoubleTakeView
+    ) -> None:
+        super().__init__(game, facts, turn, view)
         self._footprints: tuple[tuple[Step, ...], list[Footprint]] = ((), [])
 
     # -- recognition --------------------------------------------------------------
     def footprints(self) -> list[Footprint]:
-        """The footprint of every legal step, built once per position."""
+        """The footprint of every legal step, built once per position (a memo of the
+        game's legal steps, not a state)."""
         game = self.game
         steps = game.legal_steps() if game.outcome is None else ()
         if steps is not self._footprints[0]:

@@ -33,3 +33,8 @@ class DoubleTakeTurn:
             return []
         placed = [fp for fp in rec.progress if fp.places == rec.added]
         return sorted(placed[0].lifts - rec.removed) if placed else []
+
+
+def new_turn(game: object, facts: object) -> DoubleTakeTurn:
+    """A Double Take turn as a table takes the game up."""
+    return DoubleTakeTurn()

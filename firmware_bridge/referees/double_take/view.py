@@ -9,7 +9,6 @@ from games.core import Action, Pass
 from games.double_take import DoubleTake, Step
 
 from ...screen.screens import Screen
-from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..recognition import Kind
 from ..view import View
@@ -23,11 +22,7 @@ def _grid(rows: int) -> tuple[tuple[str | None, ...], ...]:
 
 
 class DoubleTakeView(View[DoubleTake]):
-    def __init__(
-        self, game: DoubleTake, facts: Facts, turn: DoubleTakeTurn
-    ) -> None:
-        super().__init__(game, facts)
-        self.turn = turn
+    turn: DoubleTakeTurn
 
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
         return _grid(self.game.rows)

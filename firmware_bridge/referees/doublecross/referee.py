@@ -59,6 +59,7 @@ from .turn import (
     Choice,
     DoubleCrossTurn,
     happened,
+    new_turn,
     order,
     points_text,
     short,
@@ -74,14 +75,14 @@ __all__ = ["DoubleCrossReferee"]
 class DoubleCrossReferee(Referee[DoubleCross]):
     view: DoubleCrossView
 
-    def __init__(self, game: DoubleCross, facts: Facts) -> None:
-        super().__init__(game, facts)
-        self.turn = DoubleCrossTurn()
+    turn: DoubleCrossTurn
+    new_turn = staticmethod(new_turn)
+
+    def __init__(
+        self, game: DoubleCross, facts: Facts, turn: DoubleCrossTurn, view: DoubleCrossView
+    ) -> None:
+        super().__init__(game, facts, turn, view)
         self.tiles = TagReader(facts, tile_letter)
-        printed = facts.profile is not None and facts.profile.specials_printed
-        if not game.history and not printed:
-            self.turn.markers = list(game.set_up_specials)
-        self.view = DoubleCrossView(game, facts, self.turn)
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells."""

@@ -12,6 +12,7 @@ from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTi
 from games.doublecross_board import ALL_CELLS, COLUMNS, DIRECTIONAL, SIZE
 from games.doublecross_score import Note
 
+from ..facts import Facts
 from ..prompt import Prompt
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -184,6 +185,16 @@ class DoubleCrossTurn:
 
     def wants_fixes(self) -> bool:
         return bool(self.problem or self.after)
+
+
+def new_turn(game: DoubleCross, facts: Facts) -> DoubleCrossTurn:
+    """A DoubleCross turn as a table takes the game up: a new game on a board without
+    printed special spaces first lists where their markers go."""
+    turn = DoubleCrossTurn()
+    printed = facts.profile is not None and facts.profile.specials_printed
+    if not game.history and not printed:
+        turn.markers = list(game.set_up_specials)
+    return turn
 
 
 def aim_cursor(prompt: Prompt, turn: DoubleCrossTurn) -> str | None:

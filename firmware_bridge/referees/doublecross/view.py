@@ -11,7 +11,6 @@ from games.doublecross_board import BLOCK, COLUMNS, DIRECTIONAL, SIZE
 from ...screen.palette import DESTROYED, SPOT
 from ...screen.screens import BoardMap, Screen
 from ...screen.whole_board import PATTERN_NAMES, WholeBoard, beside_the_map, whole_board
-from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..light_cells import Lit
 from ..view import NEW_GAME, LetteredBoardView
@@ -32,11 +31,7 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
     columns = COLUMNS
     size = SIZE
 
-    def __init__(
-        self, game: DoubleCross, facts: Facts, turn: DoubleCrossTurn
-    ) -> None:
-        super().__init__(game, facts)
-        self.turn = turn
+    turn: DoubleCrossTurn
 
     # -- the maps -------------------------------------------------------------------
     def board_map(self, focus: str | tuple[str, ...] | None = None) -> BoardMap:

@@ -65,7 +65,6 @@ from games.doubles_wild_actions import BATTLE_DICE
 from hardware.board import OCCUPIED
 
 from ..events import ButtonEvent
-from ..facts import Facts
 from ..fixes import Fix, FixAction
 from ..referee import Referee
 from .turn import (
@@ -73,7 +72,9 @@ from .turn import (
     Tumble,
     attackable,
     board_order,
+    new_turn,
     shows,
+    swapped,
     where,
 )
 from .view import DoublesWildView
@@ -84,30 +85,8 @@ REROLL_BUTTONS = {"left": "red", "right": "blue", "roll": "both"}
 class DoublesWildReferee(Referee[DoublesWild]):
     view: DoublesWildView
 
-    def __init__(self, game: DoublesWild, facts: Facts) -> None:
-        super().__init__(game, facts)
-        self.turn = DoublesWildTurn()
-        self.view = DoublesWildView(game, facts, self.turn)
-        self._resume_swap()
-
-    def _resume_swap(self) -> None:
-        """After a restart, ask again for a swap the last action may have left undone."""
-        game = self.game
-        last = game.last_battle
-        if (
-            game.history
-            and isinstance(game.history[-1], BattleRoll)
-            and game.battle is None
-            and last is not None
-            and self._swapped(last)
-        ):
-            self.turn.swap = last
-
-    def _swapped(self, battle: BattleState) -> bool:
-        """Whether a finished battle left the attacker's ball on its spot; not when a
-        play-off cleared the board straight after, where lifting the ball is all."""
-        piece = self.game.layout().get(battle.cell)
-        return piece is not None and piece.owner == battle.attacker  # the attacker won
+    turn: DoublesWildTurn
+    new_turn = staticmethod(new_turn)
 
     # -- tags -----------------------------------------------------------------------
     def matches(self, piece: Piece, sensed: str) -> bool:
@@ -286,7 +265,7 @@ class DoublesWildReferee(Referee[DoublesWild]):
             turn.die_cursor = 0
         if battle is not None and game.battle is None and game.last_battle is not None:
             turn.shown_battle = game.last_battle
-            if self._swapped(game.last_battle):
+            if swapped(game, game.last_battle):
                 turn.swap = game.last_battle
                 turn.swap_lifted = False
 

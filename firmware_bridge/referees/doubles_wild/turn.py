@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from games.core import Cell, Piece
-from games.doubles_wild import COLOURS, BattleState, DoublesWild
+from games.doubles_wild import COLOURS, BattleRoll, BattleState, DoublesWild
 from games.doubles_wild_board import CELLS
 
 from ...screen.dice_faces import TUMBLE_FRAME_S, TUMBLE_S, tumble_faces
@@ -129,3 +129,26 @@ class DoublesWildTurn:
     tumble_frame: int = 0
     battle_before: BattleState | None = None
     """The battle on before the action being committed."""
+
+
+def swapped(game: DoublesWild, battle: BattleState) -> bool:
+    """Whether a finished battle left the attacker's ball on its spot; not when a
+    play-off cleared the board straight after, where lifting the ball is all."""
+    piece = game.layout().get(battle.cell)
+    return piece is not None and piece.owner == battle.attacker  # the attacker won
+
+
+def new_turn(game: DoublesWild, facts: object) -> DoublesWildTurn:
+    """A Doubles Wild turn as a table takes the game up: after a restart it asks again
+    for a swap the last action may have left undone."""
+    turn = DoublesWildTurn()
+    last = game.last_battle
+    if (
+        game.history
+        and isinstance(game.history[-1], BattleRoll)
+        and game.battle is None
+        and last is not None
+        and swapped(game, last)
+    ):
+        turn.swap = last
+    return turn

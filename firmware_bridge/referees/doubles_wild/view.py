@@ -25,7 +25,6 @@ from games.doubles_wild import (
 from ...screen.dice_faces import BattlePicture, BattleRow, RollPicture
 from ...screen.palette import SPOT
 from ...screen.screens import Screen
-from ..facts import Facts
 from ..fixes import Fix, FixAction, describe
 from ..light_cells import Lit
 from ..view import View
@@ -42,11 +41,7 @@ GRID: tuple[tuple[str | None, ...], ...] = tuple(tuple(f"r{r}c{c}" for c in ROWS
 
 
 class DoublesWildView(View[DoublesWild]):
-    def __init__(
-        self, game: DoublesWild, facts: Facts, turn: DoublesWildTurn
-    ) -> None:
-        super().__init__(game, facts)
-        self.turn = turn
+    turn: DoublesWildTurn
 
     # -- the map --------------------------------------------------------------------
     def grid(self) -> tuple[tuple[str | None, ...], ...]:
