@@ -10,19 +10,22 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from games.core import GameError
-from games.registry import game_names
+from games.registry import GAMES, game_names
+from hardware.errors import HardwareError
+from wiring.errors import WiringError
 
-from ..spectate.commands import spectator_commands
+from ..spectate.commands import add_parsers as add_spectator_parsers
+from ..spectate.commands import add_sim_options, spectator_commands
 from .commands.boards import cmd_bom, cmd_netlist, cmd_wiring
 from .commands.real_board import cmd_diag, cmd_enrol, cmd_install, cmd_run, cmd_uninstall
 from .commands.records import cmd_export, cmd_history, cmd_show
 from .commands.sim import cmd_resume, cmd_sim
+from .install_args import add_parsers
 
 GAME_NAMES = game_names()
 
 
 def _add_sim(sub: Any) -> None:
-    from games.registry import GAMES
 
     from ..kits.options import help_text
 
@@ -78,7 +81,6 @@ def _add_sim(sub: Any) -> None:
         "micropython (the MicroPython unix port with a Pico-sized heap; prints its heap and "
         "loop times at the end)",
     )
-    from ..spectate.commands import add_sim_options
 
     add_sim_options(p)
 
@@ -189,8 +191,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")
     p.add_argument("--json", action="store_true", help="print one JSON object per change")
     p.add_argument("--frames", type=Path, help="write every new OLED frame here as a PNG")
-    from ..spectate.commands import add_parsers as add_spectator_parsers
-    from .install_args import add_parsers
 
     add_parsers(sub)
     add_spectator_parsers(sub)
@@ -216,8 +216,6 @@ COMMANDS.update(spectator_commands())
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    from hardware.errors import HardwareError
-    from wiring.errors import WiringError
 
     from ..journal import JournalError
 

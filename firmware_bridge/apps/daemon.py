@@ -18,8 +18,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from hardware.buttons import ButtonStation
 from hardware.clock import Clock, SystemClock
+from hardware.pi import require_pi
 from wiring.config import RunConfig
+from wiring.errors import WiringError
 from wiring.profile import Profile
 
 from ..journal import Journal, JournalError, open_or_set_aside
@@ -40,6 +43,9 @@ from ..runtime.table import (
     start_session,
 )
 from ..runtime.tags import TagTable
+from ..screen.layout import render, wrap_text
+from ..screen.screens import WIDTH, Screen
+from .checks import checked_config
 from .pi_interfaces import check_interfaces
 
 log = logging.getLogger("tabletop")
@@ -226,8 +232,6 @@ def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float:
 
 def open_pi_display(profile: Profile) -> Any:
     """The profile's OLED, on a Raspberry Pi (anywhere else, that is what is said)."""
-    from hardware.pi import require_pi
-
     require_pi()
     return open_display(profile)
 
@@ -248,11 +252,6 @@ def run_daemon(
     READY=1 once the devices are open and the game is on the table, WATCHDOG=1 as
     long as the loop keeps stepping, so a stuck loop stops petting and is restarted.
     """
-    from hardware.buttons import ButtonStation
-    from wiring.errors import WiringError
-
-    from .checks import checked_config
-
     try:
         config = checked_config(config_path)
     except WiringError as exc:
@@ -333,9 +332,6 @@ def run_daemon(
 
 def show_notice(display: Any, notice: str) -> None:
     """Put a start-up notice on the display, before the table's own screen."""
-    from ..screen.layout import render, wrap_text
-    from ..screen.screens import WIDTH, Screen
-
     display.show(render(Screen("Notice", "", tuple(wrap_text(notice, WIDTH)))))
 
 

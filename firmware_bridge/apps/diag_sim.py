@@ -20,6 +20,7 @@ from wiring.profile import Profile
 
 from ..runtime.table import open_devices
 from ..runtime.tags import TagTable
+from ..sim.pico.sim_config import firmware_sensor
 from ..sim.script import Line, ScriptError, seconds
 from ..sim.world import MatrixSurface, SerialSurface, Surface, World
 from .diag import Bench, board_kind
@@ -52,7 +53,6 @@ class SimBench:
             surface = MatrixSurface(self.matrix)
             self.interval = 1.0 / profile.matrix.scan_hz
         elif profile.serial is not None:
-            from ..sim.pico.sim_config import firmware_sensor
             from ..sim.pico.simboard import SimulatedSerialBoard
 
             wiring = profile.serial

@@ -14,12 +14,17 @@ import contextlib
 import os
 import select
 import sys
+import termios
 import time
+import tty
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from rich.console import Console
+
+from hardware.buttons import ButtonStation
+from hardware.clock import SystemClock
 
 from .diag import Bench
 from .diag_view import KEYS, KEYS_SIM, render
@@ -46,8 +51,6 @@ class HardwareRig:
     """The Pi's own devices, as a run config wires them, on the system clock."""
 
     def __init__(self, config_path: Path) -> None:
-        from hardware.buttons import ButtonStation
-        from hardware.clock import SystemClock
 
         from ..runtime.table import open_devices
         from ..runtime.tags import TagTable
@@ -194,8 +197,6 @@ def _keys(stream: TextIO) -> Iterator[bool]:
     if not stream.isatty():
         yield False
         return
-    import termios
-    import tty
 
     fd = stream.fileno()
     saved = termios.tcgetattr(fd)

@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from ..runtime.live import LiveFile
 from ..runtime.transcript import print_move, result_line
+from ..spectate.commands import need_web_extra
 
 DEFAULT_PACE_S = 1.5
 
@@ -90,7 +91,6 @@ class SimThread(threading.Thread):
 
 def run_watched(args: argparse.Namespace, out: TextIO) -> int:
     """Play the simulated game in the background while serving and/or publishing it."""
-    from ..spectate.commands import need_web_extra
     from ..spectate.wsgi import parse_listen
 
     need_web_extra()

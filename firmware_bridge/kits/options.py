@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import BadSettings
+from games.registry import find_listed
 
 from . import KITS, Kit
 from .option_spec import OptionSpec
@@ -148,8 +149,6 @@ def check_sim_arguments(
 ) -> None:
     """Refuse ``tabletop sim``'s options the game does not take, and ``--words`` for a
     game without words, before anything starts. ``sources``: as for ``check_options``."""
-    from games.registry import find_listed
-
     title = find_listed(game).title
     check_options(game, title, options, players, sources)
     if words is not None and not takes_words(game):

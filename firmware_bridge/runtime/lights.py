@@ -40,6 +40,7 @@ from wiring.profile import Profile
 from ..referees.fixes import Fix
 from ..referees.light_cells import Lit, Moved, fix_colour, layout_moved
 from ..screen.palette import FROM, HINT, LAST, TO
+from .computer import Computer
 from .lightsink import LightSink
 
 log = logging.getLogger("tabletop")
@@ -254,7 +255,6 @@ class Lighting:
 @functools.lru_cache(maxsize=8)
 def _computer(name: str, seed: int, seats: frozenset[int]) -> Any:
     from ..kits import find_kit
-    from .computer import Computer
 
     return Computer(find_kit(name).make_player, seed, seats)
 

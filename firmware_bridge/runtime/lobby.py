@@ -17,7 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from games.core import GameError
+from games.registry import find_game, find_listed
+
 from ..journal import current_options
+from ..kits import find_kit
 from ..kits.option_spec import OptionSpec
 from ..kits.options import options_of
 from ..referees.events import ButtonEvent, Event
@@ -372,11 +376,6 @@ def lobby_choices(profile: Profile, table: bool = True) -> list[Choice]:
     ``table``: the options a game takes at a real table (Crosslet's tiles from the
     table's bag); the simulation's own defaults otherwise.
     """
-    from games.core import GameError
-    from games.registry import find_game, find_listed
-
-    from ..kits import find_kit
-
     out = []
     for name in profile.games:
         try:

@@ -26,6 +26,7 @@ from games.core import Game
 from hardware.board import SensorBoard
 from hardware.clock import Clock
 from hardware.dice import DiceSource
+from hardware.oled import Oled, open_oled
 from hardware.settle import SettleFilter
 from wiring.loader import check_fits
 from wiring.profile import Profile
@@ -139,8 +140,6 @@ def open_display(
 ) -> Any:
     """The profile's OLED (the real one unless a luma device is given): all the first
     frame needs of the hardware, so that it can be shown before the rest is opened."""
-    from hardware.oled import Oled, open_oled
-
     device = oled_device if oled_device is not None else open_oled(profile.oled)
     return Oled(device, wiring=profile.oled, frames_dir=frames_dir)
 

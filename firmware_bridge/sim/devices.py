@@ -11,7 +11,8 @@ from hardware.clock import FakeClock
 from wiring.profile import Profile
 
 from ..runtime.tags import TagTable
-from .world import Surface
+from .pico.sim_config import firmware_sensor
+from .world import MatrixSurface, SerialSurface, Surface
 
 if TYPE_CHECKING:
     from gpiozero.pins.mock import MockFactory
@@ -51,16 +52,12 @@ def simulated_sensors(
     if profile.matrix is not None:
         from hardware.sim_matrix import SimulatedMatrix
 
-        from .world import MatrixSurface
-
         matrix = SimulatedMatrix(factory, profile.matrix, cells)
         return SimSensors(
             factory, MatrixSurface(matrix), 1.0 / profile.matrix.scan_hz, matrix=matrix
         )
     # Imported here: a board on GPIO does not need the serial link.
-    from .pico.sim_config import firmware_sensor
     from .pico.simboard import SimulatedSerialBoard
-    from .world import SerialSurface
 
     assert profile.serial is not None
     wiring = profile.serial

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from games.core import Game, GameError
 from hardware.board import SensorBoard
+from hardware.buttons import ButtonStation, SimButtons
 from hardware.clock import FakeClock
 from hardware.dice import DiceSource
 from hardware.oled import dummy_oled
@@ -198,8 +199,6 @@ class SimTable:
 
     def _open_inputs(self) -> None:
         """The simulated board and its sensor board, the buttons, the buzzer and the LED."""
-        from hardware.buttons import ButtonStation, SimButtons
-
         profile = self.profile
         cells = tuple(profile.cells)
         sensors = simulated_sensors(profile, self.clock, self.tags, self.opts.firmware)
@@ -285,7 +284,7 @@ class SimTable:
     def _seat(self, session: Session[Any], begin: GameRecord | Start | _NewGame) -> None:
         """Put the session on the table: the hand that plays it, its listeners, the
         pieces on the board, and the loop's events."""
-        from .hands import hand_for
+        from .hands import hand_for  # after the first frame: see test_first_frame
 
         game = session.game
         self._hand: Hand[Any] = hand_for(session.referee)

@@ -12,6 +12,7 @@ at the edges; a dim colour's RGB is darker, and so is its glow.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -87,7 +88,6 @@ def _pips(draw: ImageDraw.ImageDraw, box: Box, n: int, colour: str) -> None:
 
 
 def _star(draw: ImageDraw.ImageDraw, box: Box, fill: str) -> None:
-    import math
 
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     outer = (box[2] - box[0]) * 0.32

@@ -6,6 +6,7 @@ Only argument parsing lives here; each command imports its module when it runs.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -74,7 +75,6 @@ def add_parsers(sub: Any) -> None:
 
 
 def need_web_extra() -> None:
-    import importlib.util
 
     missing = [m for m in ("waitress", "paho") if importlib.util.find_spec(m) is None]
     if missing:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from wiring.errors import ProfileError
+
 
 def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
-    from wiring.errors import ProfileError
     from wiring.loader import list_profiles, load_profile
     from wiring.table import pin_table
 

@@ -7,6 +7,8 @@ import argparse
 import sys
 from typing import TextIO
 
+from hardware.clock import SystemClock
+
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
     from ..daemon import run_daemon
@@ -15,7 +17,6 @@ def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def cmd_enrol(args: argparse.Namespace, out: TextIO) -> int:
-    from hardware.clock import SystemClock
 
     from ...runtime import table
     from ...runtime.tags import TagTable
