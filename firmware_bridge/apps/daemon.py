@@ -28,20 +28,14 @@ from wiring.profile import Profile
 from ..journal import Journal, JournalError, open_or_set_aside
 from ..kits import find_kit
 from ..referees.events import Event
+from ..runtime.host import TableHost
 from ..runtime.lightsink import LightSink
 from ..runtime.live import LiveFile
-from ..runtime.lobby import Choice, Lobby, Memory, lobby_choices, menu_file
+from ..runtime.lobby import Choice, Lobby, Start, lobby_choices
 from ..runtime.loop import Loop
 from ..runtime.replay import in_force
 from ..runtime.session import Session
-from ..runtime.table import (
-    Devices,
-    next_on_table,
-    open_display,
-    open_inputs,
-    resume_session,
-    start_session,
-)
+from ..runtime.table import Devices, open_display, open_inputs
 from ..runtime.tags import TagTable
 from ..screen.layout import render, wrap_text
 from ..screen.screens import WIDTH, Screen
@@ -60,11 +54,12 @@ def choices(profile: Profile) -> list[Choice]:
     return lobby_choices(profile)
 
 
-class Table:
-    """What is on the table: the lobby choosing a game, or a game's session.
+class Table(TableHost):
+    """``tabletop run``'s table (:class:`..runtime.host.TableHost`): the start menu
+    choosing a game, or a game's session.
 
     Starts by resuming the newest unfinished game, else the configured game, else
-    the lobby; after a game, ok opens the lobby again on the same game. Built
+    the start menu; after a game, ok opens the menu again on the same game. Built
     without its loop, it shows what it starts with on the display and waits for
     :meth:`attach` to be given the loop and the buzzer and LED.
     """
@@ -77,40 +72,49 @@ class Table:
         display: Any,
         signals: Any,
     ) -> None:
+        devices = {
+            "display": display,
+            "signals": signals,
+            "labels": TagTable.load(config.tags).lookup,
+            "lights": None,
+        }
+        super().__init__(
+            journal,
+            config.profile,
+            devices,
+            misfit=ValueError,
+            refusals=(ValueError,),  # GameError is one
+            menu_at=config.journal,
+            table_options=True,
+        )
         self.config = config
-        self.journal = journal
         self.loop = loop
-        self.display = display
-        self.signals = signals
-        self.labels = TagTable.load(config.tags).lookup
-        self.session: Session[Any] | None = None
-        self.lobby: Lobby | None = None
-        self.lights: LightSink | None = None
-        """The LED chain under the squares, once the devices are open."""
 
     def attach(self, loop: Loop, signals: Any, lights: LightSink | None = None) -> None:
         """Give the table started without them its loop, its buzzer and LED and its LED
         chain: from now on events reach what is on the table, as if it had had them
         from the start."""
         self.loop = loop
-        self.signals = signals
-        self.lights = lights
-        if self.session is not None:
+        self.devices["signals"] = signals
+        self.devices["lights"] = lights
+        if self.lobby is not None:
+            loop.switch(self.lobby)
+            self.lobby.refresh()
+        elif self.session is not None:
             if signals is not None:
                 self.session.signals = signals
             if lights is not None:
                 self.session.lights = lights
             loop.switch(self.session)
             self.session.refresh()
-        elif self.lobby is not None:
-            loop.switch(self.lobby)
-            self.lobby.refresh()
 
     def start(self) -> None:
+        """Put the journal's unfinished game on the table, else the configured one, else
+        the start menu."""
         record = self.journal.unfinished()
         if record is not None:
-            session = resume_session(find_kit(record.game), self.journal, record, **self._devices())
-            self._play(session)
+            session = self.resume(record)
+            self.put(session, record)
             log.info(
                 "resumed game %d of %s after %d inputs",
                 record.id,
@@ -120,25 +124,7 @@ class Table:
         elif self.config.game is not None:
             self.new_game(self.config.game, self.config.players or 2)
         else:
-            self.open_lobby(None)
-
-    def _devices(self) -> dict[str, Any]:
-        """What a session of this table is shown on and reads from."""
-        return {
-            "display": self.display,
-            "signals": self.signals,
-            "profile": self.config.profile,
-            "labels": self.labels,
-            "lights": self.lights,
-        }
-
-    def open_lobby(self, preselect: str | None) -> None:
-        self.session = None
-        memory = Memory(menu_file(self.config.journal))
-        self.lobby = Lobby(choices(self.config.profile), self.display, preselect, memory)
-        if self.loop is not None:
-            self.loop.switch(self.lobby)
-        self.lobby.refresh()
+            self.open_menu(None)
 
     def new_game(
         self,
@@ -153,23 +139,15 @@ class Table:
         options = {**kit.table_options, **(chosen or {})}
         if kit.word_game and self.config.words is not None:
             options["words"] = str(self.config.words)
-        session = start_session(
-            kit,
-            self.journal,
-            players,
-            self.config.seed,
-            options,
-            misfit=ValueError,
-            computer=computer,
-            **self._devices(),
-        )
-        self._play(session)
+        session = self.start_game(kit, players, self.config.seed, options, computer=computer)
+        self.put(session, None)
 
-    def _play(self, session: Session[Any]) -> None:
+    def begin(self, chosen: Start) -> None:
+        self.new_game(chosen.game, chosen.players, chosen.computer, chosen.options)
+
+    def seated(self, session: Session[Any], begin: Any) -> None:
         # Whatever stands on the board must first match the game's layout.
         session.restoring = True
-        self.lobby = None
-        self.session = session
         # Spectators (tabletop web, publish) read what only the session knows from here.
         session.listeners.append(LiveFile(self.journal.path, session.game_id))
         if self.loop is None:
@@ -178,6 +156,14 @@ class Table:
             return
         self.loop.switch(session)
         session.refresh()
+
+    def menu_opened(self, lobby: Lobby) -> None:
+        self.session = None
+        lobby.refresh()
+
+    def refused(self, lobby: Lobby, exc: Exception) -> None:
+        log.warning("the start menu's game cannot start: %s", exc)
+        super().refused(lobby, exc)
 
     def event_failed(self, event: Event, exc: Exception) -> None:
         """One event could not be handled: log it and play on, unless the journal is hurt.
@@ -198,19 +184,6 @@ class Table:
                     f"{type(event).__name__} ({exc!r}); restarting resumes it from the journal"
                 ) from exc
         log.error("could not handle %s; play goes on", event, exc_info=exc)
-
-    def after_step(self) -> None:
-        """Move on when the lobby has its answer or a finished game is left."""
-        after = next_on_table(self.lobby, self.session)
-        if isinstance(after, str):  # ok after a game: the start menu on its game
-            self.open_lobby(after)
-        elif after is not None:  # the start menu's game
-            assert self.lobby is not None
-            try:
-                self.new_game(after.game, after.players, after.computer, after.options)
-            except ValueError as exc:  # options the board cannot play (GameError too)
-                log.warning("the start menu's game cannot start: %s", exc)
-                self.lobby.refused(str(exc))
 
 
 EXIT_CONFIG = 78

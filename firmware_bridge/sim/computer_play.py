@@ -35,7 +35,7 @@ class ComputerPlay(ScriptInterpreter):
 
     def play_computer_seats(self) -> None:
         """While a computer seat is to move, carry out the move the OLED shows."""
-        if self._session is None or self.lobby is not None:
+        if self.on_table is None or self.lobby is not None:
             return
         for _ in range(MAX_PLIES):
             expected = self.session.expected()

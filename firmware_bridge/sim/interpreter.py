@@ -168,7 +168,7 @@ class ScriptInterpreter(SimTable):
                 # A person who plugs the cable back looks for the board on the OLED
                 # (the daemon retries the port at longer and longer intervals).
                 end = self.clock.now() + LOOK_S
-                while self._session is not None and not self._session.connected:
+                while self.on_table is not None and not self.on_table.connected:
                     if self.clock.now() >= end:
                         break
                     self.advance(self.step_s)
@@ -187,7 +187,7 @@ class ScriptInterpreter(SimTable):
 
     def _fixing(self) -> list[Fix]:
         """The fixes the OLED lists now (none while the menu is open)."""
-        session = self._session
+        session = self.on_table
         return session.pending_fixes() if session is not None and self.lobby is None else []
 
     def _fixed(self, fixes: list[Fix]) -> bool:
@@ -209,11 +209,11 @@ class ScriptInterpreter(SimTable):
         the computer's quick hand after each step, and a person (``looks``) after laying
         a piece the game judges as it lands or making the last of the fixes the OLED
         listed, who reads the OLED before going on."""
-        if not (self.watch_board or looks) or self._session is None or self.lobby is not None:
+        if not (self.watch_board or looks) or self.on_table is None or self.lobby is not None:
             return
         end = self.clock.now() + LOOK_S
         while (
-            self._session.observation != self.world.readings()
+            self.on_table.observation != self.world.readings()
             and self.clock.now() < end
             and not self._held_up()
         ):
@@ -233,7 +233,7 @@ class ScriptInterpreter(SimTable):
     def _held_up(self) -> bool:
         """Whether the OLED says the table is held up (a full disk, the board offline):
         a person reads that and does not wait for the board."""
-        session = self._session
+        session = self.on_table
         return session is not None and (session.disk_full is not None or not session.connected)
 
     def choose(self, value: object) -> None:

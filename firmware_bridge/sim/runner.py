@@ -30,7 +30,7 @@ class Simulation(ComputerPlay):
 
         The state is built for the ``--json`` stream only when someone listens by now.
         """
-        session = self._session
+        session = self.on_table
         if self.listeners and session is not None and self._on_state not in session.listeners:
             session.listeners.append(self._on_state)
         if self.lobby is not None:
@@ -60,7 +60,7 @@ class Simulation(ComputerPlay):
         self.look()
 
     def final(self) -> dict[str, Any]:
-        if self._session is None:
+        if self.on_table is None:
             return {
                 "final": True,
                 "game": None,

@@ -24,16 +24,11 @@ from wiring.profile import Profile
 from ..journal import GameRecord, Journal
 from ..kits import Kit, find_kit
 from ..referees.decisions import Played
+from ..runtime.host import TableHost
 from ..runtime.lightsink import LightSink
 from ..runtime.loop import Loop
 from ..runtime.session import Session
-from ..runtime.table import (
-    next_on_table,
-    open_display,
-    open_inputs,
-    resume_session,
-    start_session,
-)
+from ..runtime.table import next_on_table, open_display, open_inputs
 from ..runtime.tags import TagTable
 from .devices import simulated_sensors
 from .light_frames import LightFrames
@@ -109,8 +104,12 @@ class _Idle:
         return False
 
 
-class SimTable:
-    """The simulated table: board, station, OLED, session and loop on a fake clock."""
+class SimTable(TableHost):
+    """The simulated table: board, station, OLED, session and loop on a fake clock; what
+    is on it is put there as on the daemon's (:class:`..runtime.host.TableHost`)."""
+
+    loop: Loop
+    """The one loop, from the moment the simulated board is open."""
 
     def __init__(self, opts: SimOptions) -> None:
         self.opts = opts
@@ -128,11 +127,8 @@ class SimTable:
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.commits: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, automatic passes included."""
-        self._session: Session[Any] | None = None
         self.lights: LightSink | None = None
         """The simulated Pico's LED chain, once the devices are open."""
-        self.lobby: Lobby | None = None
-        """The start menu, while it is open."""
         self._lobby_text: list[str] | None = None
         self.signals: Any = None
         """The buzzer and LED, once the table's inputs are open."""
@@ -176,6 +172,22 @@ class SimTable:
         self.oled = open_display(
             profile, oled_device=dummy_oled(profile.oled), frames_dir=self.opts.frames
         )
+        devices = {
+            "display": self.oled,
+            "signals": None,
+            "labels": self.tags.lookup,
+            "dice": self.dice,
+            "lights": None,
+        }
+        super().__init__(
+            self.journal,
+            profile,
+            devices,
+            misfit=SimError,
+            refusals=(GameError, SimError),
+            menu_at=self.opts.journal,
+            table_options=False,
+        )
         begin: GameRecord | _NewGame | None = None
         if record is not None:
             begin = record
@@ -195,7 +207,7 @@ class SimTable:
             raise
         if session is not None:
             assert begin is not None
-            self._seat(session, begin)
+            self.put(session, begin)
 
     def _open_inputs(self) -> None:
         """The simulated board and its sensor board, the buttons, the buzzer and the LED."""
@@ -215,74 +227,52 @@ class SimTable:
         self.lights = devices.lights
         if self.opts.frames is not None:
             self.lights = LightFrames(self.opts.frames, lambda: self.session.game, self.lights)
-        if self._session is not None:
-            self._session.signals = self.signals
-            self._session.lights = self.lights
+        self.devices["signals"] = self.signals
+        self.devices["lights"] = self.lights
+        if self.on_table is not None:
+            self.on_table.signals = self.signals
+            self.on_table.lights = self.lights
         self.world = World(cells, surface, self.save_to)
         self.step_s = self.interval
         """Simulated time between two scans: the board's own scan interval."""
-        self.loop = Loop(self._menu(self.opts.game) if self.opts.lobby else _Idle(), self.board)
+        first: Any = self.open_menu(self.opts.game) if self.opts.lobby else _Idle()
+        self.loop = Loop(first, self.board)
         self.station: ButtonStation = ButtonStation(
             profile.buttons, pin_factory=self.factory, clock=self.clock, on_event=self.loop.put
         )
         self.buttons: SimButtons = SimButtons(self.factory, profile.buttons, self.clock)
 
-    def _menu(self, preselect: str | None) -> Lobby:
-        from ..runtime.lobby import Lobby, Memory, lobby_choices, menu_file
-
-        self.lobby = Lobby(
-            lobby_choices(self.profile, table=False),
-            self.oled,
-            preselect,
-            Memory(menu_file(self.opts.journal)),
-        )
+    def menu_opened(self, lobby: Lobby) -> None:
         self._lobby_text = None
-        return self.lobby
 
-    def _play(self, kit: Kit, begin: GameRecord | Start) -> None:
-        """Put a game on the table: the journal's unfinished one, or a new one."""
-        self._seat(self._new_session(kit, begin), begin)
+    def begin(self, chosen: Start) -> None:
+        """Put the game the start menu chose on the table."""
+        self.put(self._new_session(find_kit(chosen.game), chosen), chosen)
 
     def _new_session(self, kit: Kit, begin: GameRecord | Start | _NewGame) -> Session[Any]:
         """The session of the game ``begin`` names (journaled, if it is new), its
         computer seats taken."""
         self.kit = kit
-        devices = {
-            "display": self.oled,
-            "signals": self.signals,
-            "profile": self.profile,
-            "labels": self.tags.lookup,
-            "dice": self.dice,
-            "lights": self.lights,
-        }
         session: Session[Any]
         if isinstance(begin, GameRecord):
-            session = resume_session(kit, self.journal, begin, misfit=SimError, **devices)
-            self._session = session
+            session = self.resume(begin)
+            self.on_table = session
             return session
         computer = begin.computer
         if self.opts.humans is not None:
             computer = frozenset(range(begin.players)) - self.opts.humans
         game, self._fresh = self._fresh, None
-        session = start_session(
-            kit,
-            self.journal,
-            begin.players,
-            self.opts.seed,
-            dict(begin.options),
-            misfit=SimError,
-            game=game,
-            computer=computer,
-            **devices,
+        session = self.start_game(
+            kit, begin.players, self.opts.seed, dict(begin.options), computer=computer, game=game
         )
-        self._session = session
+        self.on_table = session
         # The simulated hand sets a new game's board up as it starts; one started
         # from the menu waits for it, as the daemon's does.
         session.restoring = self.lobby is not None
         return session
 
-    def _seat(self, session: Session[Any], begin: GameRecord | Start | _NewGame) -> None:
-        """Put the session on the table: the hand that plays it, its listeners, the
+    def seated(self, session: Session[Any], begin: Any) -> None:
+        """The session is on the table: the hand that plays it, its listeners, the
         pieces on the board, and the loop's events."""
         from .hands import hand_for  # after the first frame: see test_first_frame
 
@@ -300,15 +290,18 @@ class SimTable:
             self.world.save_to = self.save_to
         else:
             self.world.load({c: p.label for c, p in game.layout().items()})
-        self.lobby = None
         self.loop.switch(session)
 
     @property
     def session(self) -> Session[Any]:
         """The game's session (the last game's, while the start menu is open after it)."""
-        if self._session is None:
+        if self.on_table is None:
             raise SimError("no game is on the table yet: the start menu is open")
-        return self._session
+        return self.on_table
+
+    @session.setter
+    def session(self, session: Session[Any] | None) -> None:
+        self.on_table = session
 
     def _check_fits(self, game: Game) -> None:
         problems = check_fits(self.profile, self.kit.name, game.cells())
@@ -327,20 +320,11 @@ class SimTable:
 
     def _after_step(self) -> None:
         """As the daemon's table: start the game the menu chose, or open the menu when
-        ok is pressed after a game."""
+        ok is pressed after a game; else tell the listeners what the open menu shows."""
+        moving_on = next_on_table(self.lobby, self.on_table) is not None
+        self.after_step()
         lobby = self.lobby
-        after = next_on_table(lobby, self._session)
-        if isinstance(after, str):  # ok after a game: the start menu on its game
-            assert self._session is not None
-            self._session.listeners.clear()
-            self.loop.switch(self._menu(after))
-        elif after is not None:  # the start menu's game
-            assert lobby is not None
-            try:
-                self._play(find_kit(after.game), after)
-            except (GameError, SimError) as exc:
-                lobby.refused(str(exc))
-        elif lobby is not None and self.listeners:
+        if not moving_on and lobby is not None and self.listeners:
             text = lobby.screen().text()
             if text != self._lobby_text:
                 self._lobby_text = text
