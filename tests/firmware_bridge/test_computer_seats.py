@@ -38,7 +38,7 @@ def test_a_person_plays_the_computer_whose_moves_are_made_as_the_oled_says() -> 
                 continue
             expected = sim.session.expected()
             assert expected is not None
-            instruction = sim.session.referee.view.instruct(expected)
+            instruction = sim.session.view.instruct(expected)
             assert f"Computer: {instruction}" in shown(sim)
             before = len(game.history)
             sim.play_computer_seats()
@@ -131,7 +131,7 @@ def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) ->
                 for step in sim.hand.steps(person.choose(game)):
                     sim.run_line(Line("person", 1, step[0], tuple(step[1:])))
             else:
-                assert f"Computer: {sim.session.referee.view.instruct(expected)}" in shown(sim)
+                assert f"Computer: {sim.session.view.instruct(expected)}" in shown(sim)
                 sim.play_computer_seats()
                 assert same_move(expected, sim.session.game.history[before])
             assert len(sim.session.game.history) > before, sim.session.state().oled
@@ -206,7 +206,7 @@ def test_a_computer_seat_that_passed_last_ends_the_game_while_a_person_is_to_mov
         # the person is to move, and the OLED says so.
         expected = sim.session.expected()
         assert expected == EndGame(1)
-        assert f"Computer: {sim.session.referee.view.instruct(expected)}" in shown(sim)
+        assert f"Computer: {sim.session.view.instruct(expected)}" in shown(sim)
         sim.play_computer_seats()
         assert game.history[-1] == EndGame(1)
         assert game.outcome is not None

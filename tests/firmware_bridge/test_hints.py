@@ -23,7 +23,7 @@ def test_a_long_ok_shows_the_computers_choice_and_changes_nothing(name: str) -> 
         sim.start()
         before = sim.session.game.state_dict()
         advice = sim.session.computer.advise(sim.session.game)  # type: ignore[union-attr]
-        instruction = sim.session.referee.view.instruct(advice)
+        instruction = sim.session.view.instruct(advice)
         if FIRST_HINTS[name] is not None:
             assert instruction == FIRST_HINTS[name]
         sim.run_script(parse_all("hold ok\n"))
