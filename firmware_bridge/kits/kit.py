@@ -102,14 +102,16 @@ class Kit:
         ``referee`` is another class of referee for the game (a test's stand-in)."""
         if referee is None:
             referee = resolve_name(self.referee)
-        turn = referee.new_turn(game, facts)
-        view: View[Any] = resolve_name(self.view)(game, facts, turn)
-        return referee(game, facts, turn, view)
+        view = self._view(game, facts, referee)
+        return referee(game, facts, view.turn, view)
 
     def view_for(self, game: Game, facts: Facts) -> View[Any]:
         """The game's view alone, for its words and drawings (``export``, ``show``,
         the spectators), with the turn state a table would take the game up with."""
-        referee: type[Referee[Any]] = resolve_name(self.referee)
+        return self._view(game, facts, resolve_name(self.referee))
+
+    def _view(self, game: Game, facts: Facts, referee: type[Referee[Any]]) -> View[Any]:
+        """The game's view on the turn state ``referee`` takes the game up with."""
         made: View[Any] = resolve_name(self.view)(game, facts, referee.new_turn(game, facts))
         return made
 

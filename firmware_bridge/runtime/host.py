@@ -140,8 +140,9 @@ class TableHost:
         """Start the game the menu chose."""
         raise NotImplementedError
 
-    def after_step(self) -> None:
-        """Move on when the menu has its answer, or ok asked for a new game after one."""
+    def after_step(self) -> bool:
+        """Move on when the menu has its answer, or ok asked for a new game after one;
+        whether the table moved on (a refused game included)."""
         after = next_on_table(self.lobby, self.on_table)
         if isinstance(after, str):  # ok after a game: the start menu on its game
             self.open_menu(after)
@@ -152,6 +153,7 @@ class TableHost:
                 self.begin(after)
             except self.refusals as exc:  # options or a board that cannot play it
                 self.refused(lobby, exc)
+        return after is not None
 
     def refused(self, lobby: Lobby, exc: Exception) -> None:
         """The menu's game cannot start (``exc`` says why): the menu says so."""

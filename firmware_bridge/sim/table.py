@@ -28,7 +28,7 @@ from ..runtime.host import TableHost
 from ..runtime.lightsink import LightSink
 from ..runtime.loop import Loop
 from ..runtime.session import Session
-from ..runtime.table import next_on_table, open_display, open_inputs
+from ..runtime.table import open_display, open_inputs
 from ..runtime.tags import TagTable
 from .devices import simulated_sensors
 from .light_frames import LightFrames
@@ -321,10 +321,9 @@ class SimTable(TableHost):
     def _after_step(self) -> None:
         """As the daemon's table: start the game the menu chose, or open the menu when
         ok is pressed after a game; else tell the listeners what the open menu shows."""
-        moving_on = next_on_table(self.lobby, self.on_table) is not None
-        self.after_step()
+        moved_on = self.after_step()
         lobby = self.lobby
-        if not moving_on and lobby is not None and self.listeners:
+        if not moved_on and lobby is not None and self.listeners:
             text = lobby.screen().text()
             if text != self._lobby_text:
                 self._lobby_text = text

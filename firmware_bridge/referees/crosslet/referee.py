@@ -74,7 +74,6 @@ from .turn import (
     label_letter,
     new_turn,
     order,
-    seat_racks,
     short,
     spell,
     strange_tile,
@@ -104,8 +103,8 @@ class CrossletReferee(Referee[Crosslet]):
     ) -> None:
         super().__init__(game, facts, turn, view)
         self.tiles = TagReader(facts, tile_letter)
-        self.rack_cells = seat_racks(game, facts)
-        """Each seat's rack cells, from the profile."""
+        self.rack_cells = view.rack_cells
+        """Each seat's rack cells, from the profile (read once, by the view)."""
 
     def seen(self) -> dict[str, str]:
         """The settled board's game cells: rack cells and spare sensors left out."""
@@ -266,14 +265,14 @@ class CrossletReferee(Referee[Crosslet]):
 
     def on_refused(self, action: Action, verdict: Verdict) -> None:
         turn = self.turn
-        if isinstance(action, SetRack | RevealRack) and action is not self.turn.submitted:
+        if isinstance(action, SetRack | RevealRack) and action is not turn.submitted:
             turn.rack_note = f"{short(action.player)} rack: {verdict.reason}"
             self.refuse(verdict.reason)
-            self.turn.skip.add(action.player)
+            turn.skip.add(action.player)
             if not self.read_racks():
                 self._judge_board()
             return
-        self.turn.submitted = None
+        turn.submitted = None
         turn.rejection = verdict.reason
         self.refuse(verdict.reason)
 
@@ -298,7 +297,7 @@ class CrossletReferee(Referee[Crosslet]):
         game = self.game
         turn = self.turn
         mover, before, size = turn.before
-        self.turn.submitted = None
+        turn.submitted = None
         turn.rejection = ""
         turn.note = ""
         turn.hint = None
