@@ -172,6 +172,9 @@ class ScriptInterpreter(SimTable):
                     if self.clock.now() >= end:
                         break
                     self.advance(self.step_s)
+                # Then reads it there as it stands: what was moved while the cable was
+                # out is judged before the person's next move.
+                self._watch_board(looks=True)
         elif verb == "pace":
             self.pace = seconds(line, 0, DEFAULT_PACE_S)
         elif verb == "takeback":
