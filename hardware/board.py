@@ -9,39 +9,36 @@ an occupancy switch, or the tag id (upper-case hex) an RFID reader read.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
+
+from msgspec import Struct
 
 OCCUPIED = "occupied"
 
 Observation = Mapping[str, str]
 
 
-@dataclass(frozen=True)
-class BoardSettled:
+class BoardSettled(Struct, frozen=True):
     """Every cell has held still for the settle window; this is the board now."""
 
     observation: Mapping[str, str]
 
 
-@dataclass(frozen=True)
-class BoardStatus:
+class BoardStatus(Struct, frozen=True):
     """The link to the sensors came or went; ``message`` says what to do about it."""
 
     connected: bool
     message: str
 
 
-@dataclass(frozen=True)
-class BoardSynced:
+class BoardSynced(Struct, frozen=True):
     """The board as it stands after sync request ``token``: every cell has been read
     since the request and has settled, and every change was reported before this."""
 
     token: int
 
 
-@dataclass(frozen=True)
-class BoardSyncFailed:
+class BoardSyncFailed(Struct, frozen=True):
     """Sync request ``token`` was not answered in time; ``message`` says what to check."""
 
     token: int
@@ -51,8 +48,7 @@ class BoardSyncFailed:
 BoardEvent = BoardSettled | BoardStatus | BoardSynced | BoardSyncFailed
 
 
-@dataclass(frozen=True)
-class ButtonEvent:
+class ButtonEvent(Struct, frozen=True):
     """A button was pressed and released; ``long`` if held for at least the hold time."""
 
     name: str

@@ -15,8 +15,9 @@ The LED's blinking runs on gpiozero's own background thread.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from typing import Any, Literal, get_args
+
+from msgspec import Struct
 
 LedState = Literal["off", "ok", "busy", "fault"]
 LED_STATES: tuple[str, ...] = get_args(LedState)
@@ -28,8 +29,7 @@ Pattern = tuple[tuple[float, float], ...]
 """(seconds on, seconds off) for each beep of a sound."""
 
 
-@dataclass(frozen=True)
-class SignalTiming:
+class SignalTiming(Struct, frozen=True):
     """How long each beep, gap and blink lasts, in seconds."""
 
     beep_s: float = 0.06

@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 import io
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from wiring.bomline import BomLine
 from wiring.leds_power import led_lines, led_supply
@@ -23,8 +24,7 @@ MUX_CHANNELS = 16
 """Channels of one antenna multiplexer (ADG1606: 16:1)."""
 
 
-@dataclass(frozen=True)
-class BoardShape:
+class BoardShape(Struct, frozen=True):
     """The sensor board of a profile, as the electronics see it."""
 
     rows: int
@@ -298,8 +298,7 @@ _BUCK = 0.9
 """Efficiency of the Pico's 3V3 buck-boost (RT6150B) taking 5 V down to 3.3 V."""
 
 
-@dataclass(frozen=True)
-class PowerBudget:
+class PowerBudget(Struct, frozen=True):
     """Current drawn from the 5 V supply, idle and at its peak, with the parts'
     shares (name, idle mA, peak mA)."""
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 
-@dataclass(frozen=True)
-class BomLine:
+class BomLine(Struct, frozen=True):
     """One kind of part: how many, which, what for, and what one costs (USD)."""
 
     part: str

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from wiring.errors import ConfigError, ProfileError
 from wiring.loader import is_path, load_profile
@@ -41,8 +42,7 @@ KEYS: dict[str, str] = {
 """Every key of a run config, with an example line."""
 
 
-@dataclass(frozen=True)
-class RunConfig:
+class RunConfig(Struct, frozen=True):
     """What the daemon runs: the board profile, where it keeps its records, and the game.
 
     ``game``, ``players`` and ``seed`` are ``None`` when the config leaves them to

@@ -15,7 +15,8 @@ output is well-formed whatever the names hold.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from wiring.header import header_pins
 from wiring.pico import PINOUT, pico_pins
@@ -48,8 +49,7 @@ _COLOURS = {
 _PICO_COLOURS = ("#c0392b", "#2471a3", "#b9770e", "#7d3c98", "#555555", "#117a65")
 
 
-@dataclass(frozen=True)
-class _Pin:
+class _Pin(Struct, frozen=True):
     """One pin of a connector as drawn: where it sits and what it is wired to."""
 
     physical: int

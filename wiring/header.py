@@ -7,8 +7,9 @@ the ones Raspberry Pi OS gives the pins when an interface is switched on.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+
+from msgspec import Struct
 
 GPIO_PINS: tuple[int, ...] = tuple(range(28))
 """The BCM numbers brought out on the 40-pin header."""
@@ -40,8 +41,7 @@ class HeaderError(ValueError):
     """A pin number that is not on the 40-pin header."""
 
 
-@dataclass(frozen=True)
-class HeaderPin:
+class HeaderPin(Struct, frozen=True):
     """One pin of J8: its physical number, its name and, for a GPIO, its BCM number.
 
     ``capabilities`` lists the interfaces the pin can be switched to (``"i2c"``,

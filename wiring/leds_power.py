@@ -16,7 +16,8 @@ Figures and their sources (docs/hardware.md shows the arithmetic):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from wiring.bomline import BomLine
 from wiring.profile import LedChain
@@ -41,8 +42,7 @@ MAX_DROP_V = 0.4
 LED within the 4.5-5.5 V the data sheet characterises them at."""
 
 
-@dataclass(frozen=True)
-class LedSupply:
+class LedSupply(Struct, frozen=True):
     """The chain's 5 V supply: what it must give and where it feeds the chain."""
 
     leds: int

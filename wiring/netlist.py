@@ -18,9 +18,10 @@ pin names and numbers of its data sheet and a KiCad footprint name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct
 
 from wiring.bom import MUX_CHANNELS, board_shape
 from wiring.netlist_leds import draw_leds
@@ -45,8 +46,7 @@ class NetlistError(ValueError):
     """The profile has no netlist (not a Pico board), or the netlist failed its ERC."""
 
 
-@dataclass(frozen=True)
-class NetlistResult:
+class NetlistResult(Struct, frozen=True):
     """What SKiDL found: its ERC's errors and warnings, and the parts written."""
 
     errors: int

@@ -8,7 +8,8 @@ as in the Raspberry Pi Pico data sheet's pinout.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from wiring.profile import Profile
 
@@ -74,8 +75,7 @@ def gp_pin(gp: int) -> int:
     return next(n for n, name in PINOUT.items() if name == f"GP{gp}")
 
 
-@dataclass(frozen=True, order=True)
-class PicoPin:
+class PicoPin(Struct, frozen=True, order=True):
     """One Pico pin the board uses: its physical number, name, use and the part it
     goes to (``group``)."""
 

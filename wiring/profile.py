@@ -1,4 +1,4 @@
-"""The board profile: what is wired to what, as plain frozen dataclasses.
+"""The board profile: what is wired to what, as frozen records (``msgspec.Struct``).
 
 A profile is read from TOML by ``wiring.loader``; everything here is already
 validated. Pins are BCM numbers.
@@ -6,16 +6,16 @@ validated. Pins are BCM numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
+
+from msgspec import Struct, field
 
 SensorKind = Literal["gpio-matrix", "serial"]
 OledDriver = Literal["ssd1306", "sh1106"]
 BUTTON_NAMES: tuple[str, ...] = ("roll", "left", "right", "ok", "back")
 
 
-@dataclass(frozen=True)
-class MatrixWiring:
+class MatrixWiring(Struct, frozen=True):
     """A diode matrix scanned from Pi GPIO: rows driven one at a time, columns read.
 
     With ``active_low`` the driven row is pulled low and a closed switch pulls its
@@ -28,8 +28,7 @@ class MatrixWiring:
     scan_hz: float = 50.0
 
 
-@dataclass(frozen=True)
-class SerialWiring:
+class SerialWiring(Struct, frozen=True):
     """A sensor board behind a microcontroller on a serial link.
 
     ``port`` is a device path, a ``/dev/serial/by-id`` name or a pyserial URL.
@@ -44,8 +43,7 @@ class SerialWiring:
     columns: int = 15
 
 
-@dataclass(frozen=True)
-class Timing:
+class Timing(Struct, frozen=True):
     """How long the board's real parts take, in the profile's ``[timing]`` section.
 
     The simulator runs the board's firmware in this time (simulated, so it costs no
@@ -103,8 +101,7 @@ LINE_READS = 15
 """Tag reads a sweep of switches and a reader is allowed: a whole line laid at once."""
 
 
-@dataclass(frozen=True)
-class LedChain:
+class LedChain(Struct, frozen=True):
     """A chain of addressable LEDs (WS2812B or SK6812 minis), one under each square
     and under the rack slots and spots the profile has, driven by the Pico.
 
@@ -126,8 +123,7 @@ class LedChain:
     to stay within it."""
 
 
-@dataclass(frozen=True)
-class ButtonWiring:
+class ButtonWiring(Struct, frozen=True):
     """The button station: one BCM pin per button, wired to ground (pull-ups on)."""
 
     pins: dict[str, int]
@@ -135,8 +131,7 @@ class ButtonWiring:
     bounce_time: float | None = 0.02
 
 
-@dataclass(frozen=True)
-class OledWiring:
+class OledWiring(Struct, frozen=True):
     driver: OledDriver = "ssd1306"
     i2c_port: int = 1
     i2c_address: int = 0x3C
@@ -145,8 +140,7 @@ class OledWiring:
     height: int = 64
 
 
-@dataclass(frozen=True)
-class Profile:
+class Profile(Struct, frozen=True):
     """One board: its sensors, cell map, button station, buzzer, LED and OLED.
 
     ``cells`` lists the cell names in sensor order: for a matrix, row by row
@@ -178,7 +172,7 @@ class Profile:
     specials_printed: bool = False
     """The board has DoubleCross's special spaces printed on it, so the set-up does not
     list where to put their markers."""
-    source: str = field(default="", compare=False)
+    source: str = field(default="")
     """Where the profile was read from, for messages."""
 
     def used_pins(self) -> dict[int, str]:

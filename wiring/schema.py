@@ -7,8 +7,10 @@ key, says what is wrong and what to do.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from wiring.cells import SCHEMES, scheme_cells
 from wiring.header import GPIO_PINS, I2C1_PINS, ID_EEPROM_PINS, physical_pin
@@ -124,8 +126,7 @@ MAX_SCAN_HZ = 1000.0
 _MISSING = object()
 
 
-@dataclass
-class Document:
+class Document(Struct):
     """A profile's tables after ``extends`` is applied, with each key's file.
 
     ``label`` is the profile's own file; ``origins`` maps (section, key) to the
@@ -165,8 +166,7 @@ def _type_name(value: object) -> str:
     return type(value).__name__
 
 
-@dataclass(frozen=True)
-class _PinUse:
+class _PinUse(Struct, frozen=True):
     pin: int
     section: str
     key: str

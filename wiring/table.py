@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from wiring.header import I2C1_PINS, bus_role, physical_pin, pins_named
 from wiring.pico import pico_pins
 from wiring.profile import Profile
 
 
-@dataclass(frozen=True, order=True)
-class PinRow:
+class PinRow(Struct, frozen=True, order=True):
     """One line of the table: a physical pin, its name on the header, and its use."""
 
     physical: int

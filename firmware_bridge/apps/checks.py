@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import inspect
 import random
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from msgspec import Struct, field
 
 from games.core import Game, GameError, UnknownGame
 from games.registry import GAMES, Listed, find_game
@@ -37,8 +38,7 @@ PLANNED_GAMES: dict[str, str] = {}
 by command-line name. A registered game of the same name takes precedence."""
 
 
-@dataclass
-class Findings:
+class Findings(Struct):
     """What a check found: problems refuse the file, warnings are only shown."""
 
     problems: list[str] = field(default_factory=list)

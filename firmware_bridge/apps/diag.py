@@ -14,9 +14,9 @@ from __future__ import annotations
 import queue
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+from msgspec import Struct, field
 from PIL import Image, ImageDraw, ImageFont
 
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus, SensorBoard
@@ -36,16 +36,14 @@ LED_BUTTON = "right"
 """A long press of this button starts or stops the LED chase."""
 
 
-@dataclass
-class Presses:
+class Presses(Struct):
     """How often one button was pressed, short and long."""
 
     short: int = 0
     long: int = 0
 
 
-@dataclass(frozen=True)
-class LinkCounters:
+class LinkCounters(Struct, frozen=True):
     """The serial link's counters, as the host counts them."""
 
     connected: bool
@@ -94,8 +92,7 @@ def cross_reads(observation: Mapping[str, str]) -> dict[str, list[str]]:
     return {tag: found for tag, found in cells.items() if len(found) > 1}
 
 
-@dataclass
-class Bench:
+class Bench(Struct):
     """A board, its station, OLED and buzzer under test; fed by :meth:`step`."""
 
     profile: Profile
@@ -123,7 +120,8 @@ class Bench:
     """Goes up by one at every change the view shows."""
     lights: LightSink = field(default_factory=NoLights)
     """The LEDs under the squares (the devices' ``lights``)."""
-    chase: LedChase = field(init=False)
+    chase: LedChase = field(default_factory=lambda: LedChase(NoLights(), ()))
+    """The LED chase along the profile's chain (made from ``lights`` on creation)."""
 
     def __post_init__(self) -> None:
         chain = self.profile.leds.chain if self.profile.leds is not None else ()

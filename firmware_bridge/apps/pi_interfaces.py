@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from msgspec import Struct, field
 
 BOOT_CONFIGS = ("boot/firmware/config.txt", "boot/config.txt")
 """The boot config, where Raspberry Pi OS keeps it (Bookworm first)."""
@@ -24,8 +25,7 @@ ONE_WIRE = frozenset({4})
 _SERIAL_CONSOLE = re.compile(r"(?:^|\s)console=(serial0|ttyAMA0|ttyS0)\b")
 
 
-@dataclass
-class Report:
+class Report(Struct):
     """What is on that should be off, and what could not be checked."""
 
     problems: list[str] = field(default_factory=list)

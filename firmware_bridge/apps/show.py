@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from msgspec import Struct, field
 from PIL import Image
 
 from games.core import Cell, Game, Piece
@@ -26,15 +26,14 @@ from ..spectate.geometry import geometry
 from ..spectate.project import result_text
 
 
-@dataclass(frozen=True)
-class SavedGame:
+class SavedGame(Struct, frozen=True):
     """A journaled game replayed: its record and the game as it stands."""
 
     record: GameRecord
     game: Game
     computer: frozenset[int] = frozenset()
     """The seats the computer plays, as the journal names them."""
-    before: Mapping[Cell, Piece] | None = field(default=None, compare=False)
+    before: Mapping[Cell, Piece] | None = field(default=None)
     """The layout before the last accepted action, for its lights."""
 
 

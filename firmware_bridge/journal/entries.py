@@ -6,12 +6,12 @@ is wrong with it."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class Entry:
+
+class Entry(Struct, frozen=True):
     """One input of a game, in the order the journal took them."""
 
     kind: ClassVar[str]
@@ -26,8 +26,7 @@ class Entry:
         raise NotImplementedError
 
 
-@dataclass(frozen=True)
-class ActionEntry(Entry):
+class ActionEntry(Entry, frozen=True):
     """An action the table played, as the game encodes it (``Action.to_dict``)."""
 
     kind: ClassVar[str] = "action"
@@ -38,8 +37,7 @@ class ActionEntry(Entry):
         return self.action
 
 
-@dataclass(frozen=True)
-class TakeBackEntry(Entry):
+class TakeBackEntry(Entry, frozen=True):
     """A take-back: the action entries it withdraws, by number (they stay in the journal)."""
 
     kind: ClassVar[str] = "takeback"
@@ -50,8 +48,7 @@ class TakeBackEntry(Entry):
         return {"undo": list(self.undo)}
 
 
-@dataclass(frozen=True)
-class SeatsEntry(Entry):
+class SeatsEntry(Entry, frozen=True):
     """The seats the computer plays from here on, counted from 0."""
 
     kind: ClassVar[str] = "seats"

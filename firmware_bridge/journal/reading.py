@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from ..referees.game_record import GameRecord
 from .entries import ActionEntry, Entry, entry_of
@@ -14,8 +15,7 @@ from .file import JournalFile
 from .schema import COLUMNS, GAME_COLUMNS, KINDS, current_options
 
 
-@dataclass(frozen=True)
-class GameSummary:
+class GameSummary(Struct, frozen=True):
     """A saved game as ``tabletop history`` lists it."""
 
     record: GameRecord

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pkgutil import resolve_name
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
 
 from games.core import Game, Player
 from games.registry import find_game
@@ -34,8 +35,7 @@ Specials = dict[str, dict[str, str]]
 """The special spaces of a board: cell -> its ``text``, ``fill`` and ``name``."""
 
 
-@dataclass(frozen=True)
-class BoardLook:
+class BoardLook(Struct, frozen=True):
     """A game's part of its board's drawing plan (``spectate/geometry.py``), for the
     spectators' page and ``tabletop show``'s pictures."""
 
@@ -47,8 +47,7 @@ class BoardLook:
     """What each letter is worth, shown on its tiles (None: the tiles show no value)."""
 
 
-@dataclass(frozen=True)
-class Kit:
+class Kit(Struct, frozen=True):
     """Everything one game needs beyond its rules.
 
     ``name`` is the game's name in ``games.registry``, which lists the rules; the

@@ -3,8 +3,9 @@ default and one line of help (``options.py`` checks given options against them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from msgspec import Struct
 
 Kind = Literal["number", "choice", "tiles", "letters", "word", "racks", "cells", "path"]
 
@@ -18,8 +19,7 @@ _KIND_VALUES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class OptionSpec:
+class OptionSpec(Struct, frozen=True):
     """One option of one game.
 
     ``kind``: ``"number"`` a whole number from ``lo`` to ``hi`` (``seat`` makes the

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from firmware_bridge.link.codec import decode
 from firmware_bridge.link.errors import ForeignVersionError, FrameError
@@ -16,8 +17,7 @@ log = logging.getLogger(__name__)
 _WARN_EVERY = 100
 
 
-@dataclass(frozen=True)
-class ForeignFrame:
+class ForeignFrame(Struct, frozen=True):
     """A frame that passed its CRC but speaks protocol ``version`` (skipped, counted bad)."""
 
     version: int

@@ -4,7 +4,8 @@ profile, and frames of another protocol version told from line noise."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from firmware_bridge.link.errors import BoardMismatchError, ProtocolVersionError
 from firmware_bridge.link.messages import PROTOCOL_VERSION, ForeignHello, Hello
@@ -22,8 +23,7 @@ FIRMWARE_HINT = (
 )
 
 
-@dataclass
-class ForeignFrames:
+class ForeignFrames(Struct):
     """The run of frames of another protocol version seen with none of ours between."""
 
     version: int = 0

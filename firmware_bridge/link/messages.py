@@ -5,8 +5,9 @@ empty, ``b""`` when it holds a piece with no tag read, else the tag's UID bytes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
+
+from msgspec import Struct
 
 PROTOCOL_VERSION = 4
 MAX_TAG = 10
@@ -43,8 +44,7 @@ class ErrorCode(IntEnum):
     LEDS = 5
 
 
-@dataclass(frozen=True)
-class Hello:
+class Hello(Struct, frozen=True):
     """The board introduces itself (sent at boot and before a requested snapshot).
 
     ``events`` is the number of the last cell event it sent (0 when none since boot).
@@ -61,8 +61,7 @@ class Hello:
         return ".".join(str(part) for part in self.firmware)
 
 
-@dataclass(frozen=True)
-class ForeignHello:
+class ForeignHello(Struct, frozen=True):
     """A hello of another protocol version: only its firmware version is readable."""
 
     protocol: int
@@ -73,8 +72,7 @@ class ForeignHello:
         return ".".join(str(part) for part in self.firmware)
 
 
-@dataclass(frozen=True)
-class CellEvent:
+class CellEvent(Struct, frozen=True):
     """One cell's debounced reading changed.
 
     ``number`` counts the board's cell events (from 1 at boot, wrapping at 65536),
@@ -89,8 +87,7 @@ class CellEvent:
     gap_ms: int = 0
 
 
-@dataclass(frozen=True)
-class SnapshotPart:
+class SnapshotPart(Struct, frozen=True):
     """Cells ``first`` onwards of snapshot ``snapshot_id`` of a board of ``total`` cells,
     as they were after cell event number ``events``. Each part stands alone."""
 
@@ -101,31 +98,26 @@ class SnapshotPart:
     events: int = 0
 
 
-@dataclass(frozen=True)
-class SnapshotRequest:
+class SnapshotRequest(Struct, frozen=True):
     """Host to board: send hello and a full snapshot."""
 
 
-@dataclass(frozen=True)
-class Ping:
+class Ping(Struct, frozen=True):
     token: int
 
 
-@dataclass(frozen=True)
-class Pong:
+class Pong(Struct, frozen=True):
     token: int
 
 
-@dataclass(frozen=True)
-class SyncRequest:
+class SyncRequest(Struct, frozen=True):
     """Host to board: answer with ``token`` once a sweep that began after this arrived
     is done and its cell events are sent."""
 
     token: int
 
 
-@dataclass(frozen=True)
-class SyncDone:
+class SyncDone(Struct, frozen=True):
     """Board to host: the sweep asked for by sync request ``token`` is done; ``events``
     is the number of the last cell event sent before this answer."""
 
@@ -133,16 +125,14 @@ class SyncDone:
     events: int = 0
 
 
-@dataclass(frozen=True)
-class BoardError:
+class BoardError(Struct, frozen=True):
     """The board reports a problem (a bad request, a reader that does not answer)."""
 
     code: int
     text: str
 
 
-@dataclass(frozen=True)
-class BoardInfo:
+class BoardInfo(Struct, frozen=True):
     """The board's census, after each snapshot: every reader's VersionReg (none on a
     board of switches), how long its last full sweep took and its longest loop pass."""
 
@@ -154,8 +144,7 @@ class BoardInfo:
 RGB = tuple[int, int, int]
 
 
-@dataclass(frozen=True)
-class LedRun:
+class LedRun(Struct, frozen=True):
     """``count`` LEDs of the chain from ``first`` on, all set to ``rgb``."""
 
     first: int
@@ -163,8 +152,7 @@ class LedRun:
     rgb: RGB
 
 
-@dataclass(frozen=True)
-class LedSet:
+class LedSet(Struct, frozen=True):
     """Host to board: drive a chain of ``leds`` LEDs on GPIO ``pin`` within
     ``budget_ma`` and set these runs of them (colours already scaled by the
     brightness); answered by an :class:`LedAck` with the same ``token`` once shown.
@@ -177,8 +165,7 @@ class LedSet:
     runs: tuple[LedRun, ...] = ()
 
 
-@dataclass(frozen=True)
-class LedAck:
+class LedAck(Struct, frozen=True):
     """Board to host: LED message ``token`` is shown. ``check`` is the CRC-16 of the
     whole chain's colours as set (three bytes an LED, in chain order), ``share`` the
     % of their brightness the current budget let through."""
@@ -205,8 +192,7 @@ Message = (
 )
 
 
-@dataclass(frozen=True)
-class Envelope:
+class Envelope(Struct, frozen=True):
     """A decoded packet: its sequence number and message."""
 
     seq: int

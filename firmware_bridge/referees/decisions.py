@@ -7,39 +7,35 @@ carries them out (judge once, journal, apply, show).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from games.core import Action, Game, Verdict
 
 
-@dataclass(frozen=True)
-class Commit:
+class Commit(Struct, frozen=True):
     """Play this action: the session judges it, journals it and applies it."""
 
     action: Action
 
 
-@dataclass(frozen=True)
-class Reject:
+class Reject(Struct, frozen=True):
     """Tell the table that what it tried is not allowed, and why."""
 
     reason: str
 
 
-@dataclass(frozen=True)
-class Confirm:
+class Confirm(Struct, frozen=True):
     """The table's answer was taken, though no action is played (a count agreed)."""
 
 
-@dataclass(frozen=True)
-class TakeBack:
+class TakeBack(Struct, frozen=True):
     """Undo the last accepted action: the session journals the take-back and replays the
     game without it."""
 
 
-@dataclass(frozen=True)
-class RollDice:
+class RollDice(Struct, frozen=True):
     """Roll ``count`` of the station's dice and play what ``make`` makes of the faces:
     the session rolls them from the table's dice (the OS's randomness on the Pi, the
     seeded dice in simulation), so the journal holds the faces and a referee never
@@ -52,8 +48,7 @@ class RollDice:
 Decision = Commit | Reject | Confirm | TakeBack | RollDice
 
 
-@dataclass(frozen=True)
-class Played:
+class Played(Struct, frozen=True):
     """One accepted action as the table saw it: who, what, the words shown, the points."""
 
     number: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from games.core import Action, Verdict
 from hardware.board import BoardSettled, BoardStatus, ButtonEvent
@@ -21,15 +21,13 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class Tick:
+class Tick(Struct, frozen=True):
     """Time passed; referees with timers look at ``now``."""
 
     now: float
 
 
-@dataclass(frozen=True)
-class BoardWait:
+class BoardWait(Struct, frozen=True):
     """A press waits for the board to be read before it is judged.
 
     ``reading`` once it has waited long enough for the OLED to say so; then False
@@ -44,21 +42,18 @@ class BoardWait:
 Event = BoardSettled | BoardStatus | BoardWait | ButtonEvent | Tick
 
 
-@dataclass(frozen=True)
-class BoardChanged:
+class BoardChanged(Struct, frozen=True):
     """The settled board changed: the facts' ``observation`` holds it now."""
 
 
-@dataclass(frozen=True)
-class Committed:
+class Committed(Struct, frozen=True):
     """An action the referee decided was judged, journaled and played."""
 
     action: Action
     verdict: Verdict
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(Struct, frozen=True):
     """The rules (or the computer's seat) refused an action the referee decided."""
 
     action: Action

@@ -6,7 +6,8 @@ The referee reads; only the session writes. Nothing here calls back into the ses
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+
+from msgspec import Struct, field
 
 from games.core import Action, Game
 from wiring.profile import Profile
@@ -17,8 +18,7 @@ from .game_record import GameRecord
 from .prompt import Prompt
 
 
-@dataclass
-class Facts:
+class Facts(Struct):
     observation: dict[str, str] = field(default_factory=dict)
     """The settled board: cell → OCCUPIED or a tag id."""
     prompt: Prompt = field(default_factory=Prompt)

@@ -8,8 +8,9 @@ placements, each naming its cell.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
+
+from msgspec import Struct
 
 from games.core import Cell, Piece
 from hardware.board import OCCUPIED
@@ -28,8 +29,7 @@ class FixAction(StrEnum):
     PLACE = "place"
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(Struct, frozen=True):
     """One thing for the players to do to the board."""
 
     action: FixAction

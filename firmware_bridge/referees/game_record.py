@@ -4,12 +4,12 @@ importing the journal."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from msgspec import Struct
 
-@dataclass(frozen=True)
-class GameRecord:
+
+class GameRecord(Struct, frozen=True):
     id: int
     game: str
     players: int

@@ -7,7 +7,8 @@ Views import these for their hooks: the lights themselves import the games' kits
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from games.core import Cell, Piece
 
@@ -18,8 +19,7 @@ Lit = dict[str, str]
 """Lit cells: cell → colour name."""
 
 
-@dataclass(frozen=True)
-class Moved:
+class Moved(Struct, frozen=True):
     """The cells a move touches: where pieces leave, where they arrive or change."""
 
     frm: tuple[Cell, ...] = ()

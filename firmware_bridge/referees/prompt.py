@@ -8,15 +8,14 @@ session clears the hint at every new event and reads the menu and the new-game w
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 from games.core import Action
 
 from .menu import Menu
 
 
-@dataclass
-class Prompt:
+class Prompt(Struct):
     menu: Menu | None = None
     """The menu open at the station, answered with its buttons (None: no menu)."""
     menu_action: str = ""

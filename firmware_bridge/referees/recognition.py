@@ -10,14 +10,14 @@ progress, and a board that fits no footprint shows an illegal move.
 from __future__ import annotations
 
 from collections.abc import Iterable, Set
-from dataclasses import dataclass, field
 from enum import Enum
+
+from msgspec import Struct, field
 
 from games.core import Action, Cell
 
 
-@dataclass(frozen=True)
-class Footprint:
+class Footprint(Struct, frozen=True):
     action: Action
     lifts: frozenset[Cell]
     places: frozenset[Cell]
@@ -34,8 +34,7 @@ class Kind(Enum):
     """No legal action explains the board."""
 
 
-@dataclass(frozen=True)
-class Recognition:
+class Recognition(Struct, frozen=True):
     kind: Kind
     removed: frozenset[Cell]
     added: frozenset[Cell]

@@ -31,8 +31,9 @@ import logging
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
+
+from msgspec import Struct
 
 from games.core import Action, Cell, Game, GameError, Piece
 from wiring.profile import Profile
@@ -167,8 +168,7 @@ def lightable(game: Game, profile: Profile | None) -> set[Cell]:
 
 
 # -- a table ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Situation:
+class Situation(Struct, frozen=True):
     """What the lights of a table are read from."""
 
     game: Game

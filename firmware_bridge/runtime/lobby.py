@@ -13,9 +13,10 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
+
+from msgspec import Struct, field
 
 from games.core import GameError
 from games.registry import find_game, find_listed
@@ -41,8 +42,7 @@ class Display(Protocol):
     def show(self, image: Any) -> None: ...
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(Struct, frozen=True):
     """One game the board can referee, with the player counts it allows."""
 
     name: str
@@ -59,8 +59,7 @@ class Choice:
         return f"Player {index + 1}"
 
 
-@dataclass(frozen=True)
-class Start:
+class Start(Struct, frozen=True):
     """What the start menu chose: the game, its players, the computer's seats, options."""
 
     game: str

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
+
+from msgspec import Struct
 
 from hardware.board import (
     BoardSettled,
@@ -51,8 +52,7 @@ class Handler(Protocol):
         ...
 
 
-@dataclass
-class _Barrier:
+class _Barrier(Struct):
     token: int
     since: float
     told: bool = False

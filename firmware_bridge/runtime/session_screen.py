@@ -4,8 +4,9 @@ its pages turned on the OLED, and the status LED's state."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
+
+from msgspec.structs import replace
 
 from ..referees.fixes import Fix
 from ..referees.view import View

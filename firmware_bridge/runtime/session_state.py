@@ -5,8 +5,9 @@ action it and the hooks are told), told to its listeners when it changes."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from games.core import Action, Game, Verdict
 
@@ -17,8 +18,7 @@ from ..screen.layout import Layout
 Listener = Callable[[dict[str, Any]], None]
 
 
-@dataclass(frozen=True)
-class TableState:
+class TableState(Struct, frozen=True):
     """What the table reports now: built by :meth:`of` from the game and what the table
     shows of it, by the session and the spectators alike, and written out by
     :meth:`to_json` (the ``--json`` stream, the live file, the web view)."""

@@ -17,10 +17,12 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct, field
+from msgspec.structs import replace
 
 from games.core import Game
 from hardware.board import SensorBoard
@@ -44,8 +46,7 @@ if TYPE_CHECKING:  # the start menu is imported only once a table opens it
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class Devices:
+class Devices(Struct):
     """The hardware a table runs: pins, OLED, buzzer and LED, the sensor board and the
     LEDs under the squares (``lights``: the session shows what is lit there)."""
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
+from msgspec import Struct
 from PIL import ImageDraw
 
 from .screens import HEADER_H, BoardMap, Mark
@@ -13,8 +13,7 @@ MAP_SHARE = 7 / 16
 """At most this part of the screen's width goes to the map."""
 
 
-@dataclass(frozen=True)
-class MapBox:
+class MapBox(Struct, frozen=True):
     """Where a map is drawn: its top-left cell corner, the pitch of a cell, its size."""
 
     left: int

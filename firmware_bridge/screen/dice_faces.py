@@ -8,9 +8,9 @@ is a dotted frame. Rolled dice tumble for a moment through faces of a fixed sequ
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
+from msgspec import Struct
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from .font import screen_font
@@ -112,8 +112,7 @@ def _pair_word(pair: tuple[int, int]) -> str:
     return "*" if pair[0] == pair[1] else str(sum(pair))
 
 
-@dataclass(frozen=True)
-class RollPicture:
+class RollPicture(Struct, frozen=True):
     """A turn's dice in one row: the red pair filled, the blue pair outlined, each
     followed by the row or column it names (``*``: a double, that line is wild).
 
@@ -147,8 +146,7 @@ class RollPicture:
         return (", ".join(parts),)
 
 
-@dataclass(frozen=True)
-class BattleRow:
+class BattleRow(Struct, frozen=True):
     """One side of a battle: its name, three dice (``None``: not rolled), which are kept
     and how many of its three rolls are used. A side still ``rolling`` shows tumbling
     faces on the dice it rolled and no total yet."""
@@ -174,8 +172,7 @@ class BattleRow:
         return f"{self.name} {faces} ={self.total()} ({self.rolls}/3){keeps}"
 
 
-@dataclass(frozen=True)
-class BattlePicture:
+class BattlePicture(Struct, frozen=True):
     """Both sides of a battle, attacker on top: kept dice are filled, the side to roll
     has its name lit, and ``cursor`` (a die of that side) is underlined."""
 

@@ -13,9 +13,9 @@ the map.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from msgspec import Struct
 from PIL import Image, ImageDraw
 
 from .board_map import MapBox, draw_map, place_map
@@ -32,8 +32,7 @@ _KEEP = "\u00a0"
 """Joins the words of one score, which are never split over two lines."""
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     """A line of text as drawn: its words, its top-left corner, the width it may take."""
 
     text: str
@@ -42,8 +41,7 @@ class Line:
     right: int
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(Struct, frozen=True):
     """A screen laid out at one size and one moment: what is drawn where."""
 
     screen: Screen
@@ -220,8 +218,7 @@ def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
     return Layout(screen, size, header, status, placed, box, picture_right, page, pages)
 
 
-@dataclass(frozen=True)
-class _Fixed:
+class _Fixed(Struct, frozen=True):
     """The lines kept at the bottom of every page: the header or status that did not
     fit the bar, the prompt, the scores."""
 

@@ -13,13 +13,12 @@ values at the device, scaled by the profile's brightness and current budget.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 RGB = tuple[int, int, int]
 
 
-@dataclass(frozen=True)
-class Colour:
+class Colour(Struct, frozen=True):
     """One colour of the lights: its name, its RGB at full brightness and its meaning."""
 
     name: str

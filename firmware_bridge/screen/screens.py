@@ -9,10 +9,10 @@ reference PNGs.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
 
+from msgspec import Struct, field
 from PIL import ImageDraw, ImageFont
 
 from .font import screen_font
@@ -49,8 +49,7 @@ def seat_mark(seat: int | None) -> Mark:
     return SEAT_MARKS[(seat or 0) % len(SEAT_MARKS)]
 
 
-@dataclass(frozen=True)
-class BoardMap:
+class BoardMap(Struct, frozen=True):
     """A small map of the board: rows top to bottom as the station sees them.
 
     ``marks`` gives each occupied cell a style; ``focus`` is the cell (or cells) a fix
@@ -74,8 +73,8 @@ class BoardMap:
 class Picture(Protocol):
     """A drawing above the text lines (dice faces, a battle).
 
-    Make it a frozen dataclass, so that screens compare by value and an unchanged
-    screen is not drawn again.
+    Make it a frozen record (``msgspec.Struct`` with ``frozen=True``), so that screens
+    compare by value and an unchanged screen is not drawn again.
     """
 
     @property
@@ -92,8 +91,7 @@ class Picture(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class Screen:
+class Screen(Struct, frozen=True):
     """One frame's content.
 
     ``header`` and ``status`` share the lit top bar. ``prompt`` (what to do now) and

@@ -9,8 +9,8 @@ spaces) as a dot or a ring, so a player can find them without the board's paint.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from msgspec import Struct
 from PIL import ImageDraw
 
 from .screens import BoardMap
@@ -39,8 +39,7 @@ RESERVED_COLUMNS = 20
 smallest pitch (3 px) 20 of them take the 60 px the map takes at 4 px."""
 
 
-@dataclass(frozen=True)
-class WholeBoard:
+class WholeBoard(Struct, frozen=True):
     """The whole board at 4 px a cell, on the OLED's right, top to bottom.
 
     ``cells`` holds, per cell drawn, its row, column and kind: ``stable`` (a laid

@@ -4,8 +4,9 @@ the simulated world sets its pieces on."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from msgspec import Struct
 
 from hardware.clock import FakeClock
 from wiring.profile import Profile
@@ -25,8 +26,7 @@ SERIAL_STEP_S = 0.01
 """How often the simulated Pico runs its loop and the host reads the link."""
 
 
-@dataclass
-class SimSensors:
+class SimSensors(Struct):
     """The simulated sensor board the profile describes, on its own mock pins."""
 
     factory: MockFactory

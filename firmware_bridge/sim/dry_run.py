@@ -14,8 +14,9 @@ import shutil
 import sqlite3
 import tempfile
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
+
+from msgspec.structs import replace
 
 from ..journal import Journal, JournalError, check_writable
 from .runner import SimOptions, Simulation

@@ -29,7 +29,8 @@ of the line makes that mistake on purpose (to see the referee refuse it).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 BUTTONS = ("roll", "left", "right", "ok", "back")
 
@@ -43,8 +44,7 @@ class ScriptError(ValueError):
         self.lineno = lineno
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Struct, frozen=True):
     source: str
     lineno: int
     verb: str

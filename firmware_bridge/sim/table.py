@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from msgspec import Struct
 
 from games.core import Game, GameError
 from hardware.board import SensorBoard
@@ -56,8 +57,7 @@ class SimError(RuntimeError):
     """The simulation cannot be set up as asked."""
 
 
-@dataclass
-class SimOptions:
+class SimOptions(Struct):
     game: str | None
     """The game (None: the start menu chooses it)."""
     players: int = 2
@@ -80,8 +80,7 @@ class SimOptions:
     ``"micropython"`` (the MicroPython unix port, with a Pico-sized heap)."""
 
 
-@dataclass(frozen=True)
-class _NewGame:
+class _NewGame(Struct, frozen=True):
     """A new game given on the command line (the start menu gives a ``Start``)."""
 
     players: int

@@ -23,8 +23,9 @@ import os
 import re
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+
+from msgspec import Struct
 
 from .mqtt import TOPIC_ROOT
 from .schema import MAX_PAYLOAD
@@ -39,14 +40,12 @@ BROKER_GROUP = "mosquitto"
 """The group Debian's mosquitto package runs the broker as."""
 
 
-@dataclass(frozen=True)
-class Listener:
+class Listener(Struct, frozen=True):
     host: str
     port: int
 
 
-@dataclass(frozen=True)
-class Tls:
+class Tls(Struct, frozen=True):
     ca: Path
     cert: Path
     key: Path

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
+
+from msgspec import Struct, field
 
 from . import schema
 from .geometry import Geometry
 from .mqtt import TOPIC_ROOT
 
 
-@dataclass
-class Board:
+class Board(Struct):
     name: str
     journal_game: int | None = None
     view: dict[str, Any] | None = None
@@ -101,8 +101,7 @@ MAX_REFUSERS = 1024
 """Names kept on the diagnostics page for boards whose messages were all refused."""
 
 
-@dataclass
-class Refusals:
+class Refusals(Struct):
     """What a hub refused from one board name: how many and the last reason."""
 
     count: int = 0

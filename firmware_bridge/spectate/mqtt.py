@@ -17,12 +17,13 @@ Command-line flags override the file. ``mqtts://`` (or ``tls = true``) turns TLS
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
+from msgspec import Struct
+from msgspec.structs import replace
 from paho.mqtt.enums import CallbackAPIVersion
 
 KEYS = (
@@ -40,8 +41,7 @@ KEYS = (
 TOPIC_ROOT = "tabletop"
 
 
-@dataclass(frozen=True)
-class BrokerSettings:
+class BrokerSettings(Struct, frozen=True):
     host: str
     port: int
     tls: bool = False
@@ -95,8 +95,7 @@ class BrokerSettings:
         return client
 
 
-@dataclass(frozen=True)
-class ClubSettings:
+class ClubSettings(Struct, frozen=True):
     broker: BrokerSettings
     board_name: str | None
     journal: Path | None

@@ -8,8 +8,9 @@ cannot disagree about what stands where.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from msgspec import Struct
 
 NAMED_COLOURS = {
     "red": "#d62728",
@@ -58,8 +59,7 @@ def seat_colour(seats: Sequence[str], owner: Any) -> str:
 PieceKind = Literal["domino", "tile", "disc"]
 
 
-@dataclass(frozen=True)
-class PieceLook:
+class PieceLook(Struct, frozen=True):
     """What to draw for one piece of a layout."""
 
     kind: PieceKind

@@ -16,9 +16,10 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
+
+from msgspec import Struct, field
 
 from .events import Changes, StreamSlots, stream, stream_headers
 from .page import SCRIPT
@@ -56,8 +57,7 @@ SECURITY_HEADERS = (
 _REASONS = {200: "OK", 404: "Not Found", 405: "Method Not Allowed", 503: "Service Unavailable"}
 
 
-@dataclass(frozen=True)
-class Reply:
+class Reply(Struct, frozen=True):
     status: int
     body: bytes | Iterable[bytes]
     headers: list[tuple[str, str]] = field(default_factory=list)
@@ -76,8 +76,7 @@ def plain(text: str, status: int) -> Reply:
     return Reply(status, text.encode(), [("Content-Type", "text/plain; charset=utf-8")])
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     environ: Environ
     params: dict[str, str]
 

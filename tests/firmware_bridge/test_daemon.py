@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from firmware_bridge.apps.daemon import Table, choices
 from firmware_bridge.journal import Journal, JournalError

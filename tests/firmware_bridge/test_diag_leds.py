@@ -3,10 +3,9 @@ simulated Pico's chain, and what is lit in the view."""
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from dataclasses import replace
 
+from msgspec.structs import replace
 from rich.console import Console
 
 from firmware_bridge.apps.diag_leds import CHASE_S
@@ -21,7 +20,7 @@ def test_a_long_press_of_right_chases_one_led_at_a_time_along_the_chain() -> Non
     profile = load_profile("double-take-pico")
     chain = tuple(profile.cells)
     leds = LedChain(pin=15, order="rows", chain=chain, brightness=1.0, budget_ma=3000)
-    rig = SimBench(dataclasses.replace(profile, leds=leds))
+    rig = SimBench(replace(profile, leds=leds))
     try:
         sim = rig.serial_sim
         assert sim is not None

@@ -4,9 +4,9 @@ real firmware behind a pty showing the result."""
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterator
 
+import msgspec
 import pytest
 
 from firmware_bridge.link.board import SerialSensorBoard
@@ -144,11 +144,11 @@ def test_a_chain_that_is_not_as_believed_gets_a_full_frame(rig: Rig) -> None:
 
 def test_a_chain_the_firmware_could_not_drive_is_refused_with_the_fix() -> None:
     with pytest.raises(ValueError, match="budget_ma is 10 mA but 12 LEDs draw 12 mA dark"):
-        check_chain(dataclasses.replace(LEDS, budget_ma=10))
+        check_chain(msgspec.structs.replace(LEDS, budget_ma=10))
     with pytest.raises(ValueError, match="GP30: the Pico has GP0 to GP29"):
-        check_chain(dataclasses.replace(LEDS, pin=30))
+        check_chain(msgspec.structs.replace(LEDS, pin=30))
     with pytest.raises(ValueError, match="lists a cell twice"):
-        check_chain(dataclasses.replace(LEDS, chain=("a1", "a1")))
+        check_chain(msgspec.structs.replace(LEDS, chain=("a1", "a1")))
 
 
 def test_a_cell_without_an_led_is_left_out(rig: Rig) -> None:
@@ -160,7 +160,7 @@ def test_a_cell_without_an_led_is_left_out(rig: Rig) -> None:
 def test_boards_without_a_chain_get_no_lights(clock: FakeClock) -> None:
     gpio = load_profile("double-take-gpio")
     assert isinstance(light_sink(gpio, object(), clock), NoLights)  # type: ignore[arg-type]
-    with_leds = dataclasses.replace(gpio, leds=LEDS)
+    with_leds = msgspec.structs.replace(gpio, leds=LEDS)
     assert isinstance(light_sink(with_leds, object(), clock), NoLights)  # type: ignore[arg-type]
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 import random
@@ -11,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from firmware_bridge import kits
@@ -178,7 +178,7 @@ def test_crosslet_followed_on_trust_shows_what_the_word_list_would(
     def judging(players: int, rng: random.Random, options: dict[str, Any]) -> Crosslet:
         return Crosslet(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
-    followed = dataclasses.replace(kits.KITS["crosslet"], follow_game=judging)
+    followed = msgspec.structs.replace(kits.KITS["crosslet"], follow_game=judging)
     monkeypatch.setitem(kits.KITS, "crosslet", followed)
     checked = BoardView(Follower(journal))
     checked.poll()

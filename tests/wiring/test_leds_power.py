@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from firmware_bridge.apps.cli import main
 from wiring.bom import bill_of_materials, board_shape

@@ -6,9 +6,10 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import TextIO
+
+from msgspec.structs import replace
 
 from .carry_out import apply, show
 from .places import BOOT_CONFIG, CONFIG, I2C_FAST, InstallError

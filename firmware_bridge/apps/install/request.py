@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from msgspec import Struct
 
 from wiring.config import load_config
 from wiring.loader import is_path, load_profile
@@ -12,8 +13,7 @@ from wiring.profile import Profile
 from .places import CONFIG, HIDDEN_FROM_SERVICE, STATE_DIR, InstallError, on_root
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Struct, frozen=True):
     """What to install: the board's profile, the venv to run from, and the I2C speed."""
 
     bin_dir: PurePosixPath

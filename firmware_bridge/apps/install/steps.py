@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
+from msgspec import Struct, field
 
-@dataclass(frozen=True)
-class WriteFile:
+
+class WriteFile(Struct, frozen=True):
     """Write ``text`` to ``path`` (a path on the target system) with ``mode``."""
 
     path: PurePosixPath
@@ -22,8 +22,7 @@ class WriteFile:
         return f"write {self.path}{mode}: {self.why}"
 
 
-@dataclass(frozen=True)
-class Remove:
+class Remove(Struct, frozen=True):
     """Remove the file or folder ``path``."""
 
     path: PurePosixPath
@@ -33,8 +32,7 @@ class Remove:
         return f"remove {self.path}: {self.why}"
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(Struct, frozen=True):
     """Run a command."""
 
     argv: tuple[str, ...]
@@ -47,8 +45,7 @@ class Run:
 Step = WriteFile | Remove | Run
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(Struct, frozen=True):
     steps: list[Step]
     notes: list[str] = field(default_factory=list)
     """What the user should know that no step does (a group this system lacks, a reboot)."""

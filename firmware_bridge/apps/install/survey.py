@@ -5,9 +5,10 @@ from __future__ import annotations
 import shlex
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Protocol
+
+from msgspec import Struct, field
 
 from .places import (
     BOOT_CONFIG,
@@ -23,8 +24,7 @@ from .places import (
 )
 
 
-@dataclass(frozen=True)
-class Facts:
+class Facts(Struct, frozen=True):
     """What the target system has now, as far as installing is concerned."""
 
     groups: dict[str, frozenset[str]]

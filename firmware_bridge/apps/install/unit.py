@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import PurePosixPath
+
+from msgspec import Struct
 
 from wiring.profile import Profile
 
@@ -16,8 +17,7 @@ SERIAL_CLASSES = ("ttyACM", "ttyUSB", "ttyAMA", "ttyS")
 """Serial device classes (names in /proc/devices) a board's port may be."""
 
 
-@dataclass(frozen=True)
-class Needs:
+class Needs(Struct, frozen=True):
     """The groups and device classes the service needs for a profile."""
 
     groups: tuple[str, ...]
@@ -72,6 +72,4 @@ def render_unit(
 
 
 def shipped_unit() -> str:
-    return (resources.files("firmware_bridge") / "systemd" / UNIT_NAME).read_text(
-        encoding="utf-8"
-    )
+    return (resources.files("firmware_bridge") / "systemd" / UNIT_NAME).read_text(encoding="utf-8")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from games.core import Action, Pass, Resign
 from games.crosslet import Crosslet, Exchange, ExchangeCount, PlaceTiles
@@ -150,8 +151,7 @@ def formed(game: Crosslet, action: PlaceTiles) -> list[FormedWord]:
     return formed_words(board, placed)
 
 
-@dataclass
-class CrossletTurn:
+class CrossletTurn(Struct):
     rejection: str = ""
     """Why the last ``ok`` (or exchange) was refused; kept until the board is clear."""
     problem: str = ""

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct, field
 
 from games.dominoes import Domino
 from games.dominoes_board import COLUMNS, SIZE
@@ -92,8 +93,7 @@ def free_pairs(taken: Iterable[str], count: int) -> list[tuple[str, str]]:
     return pairs
 
 
-@dataclass
-class TieCount:
+class TieCount(Struct):
     """Where the count of the tied hands stands."""
 
     seats: tuple[int, ...]

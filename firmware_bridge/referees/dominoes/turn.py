@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import lru_cache
+
+from msgspec import Struct, field
 
 from games.core import Action
 from games.dominoes import Discard, Domino, Dominoes, Place
@@ -66,8 +67,7 @@ def new_turn(game: Dominoes, facts: object) -> DominoesTurn:
     return DominoesTurn()
 
 
-@dataclass
-class DominoesTurn:
+class DominoesTurn(Struct):
     rejection: str = ""
     """Why the board was refused (empty: not refused)."""
     waiting: str = ""

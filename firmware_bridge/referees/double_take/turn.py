@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from msgspec import Struct, field
 
 from ..recognition import Kind, Recognition
 
@@ -15,8 +15,7 @@ def cells_text(cells: tuple[str, ...] | list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-@dataclass
-class DoubleTakeTurn:
+class DoubleTakeTurn(Struct):
     vacated: set[str] = field(default_factory=set)
     """Every cell seen empty during this turn."""
     recognition: Recognition | None = None

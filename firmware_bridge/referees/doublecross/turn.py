@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+from msgspec import Struct, field
 
 from games.core import Action, Pass, Resign
 from games.doublecross import DoubleCross, EndGame, EndTurn, NewLetters, PlaceTile, PlayBomb, Undo
@@ -147,8 +148,7 @@ COLUMN_MENU: list[tuple[str, Any]] = [(c, c) for c in COLUMNS]
 ROW_MENU: list[tuple[str, Any]] = [(str(r), str(r)) for r in range(1, SIZE + 1)]
 
 
-@dataclass
-class DoubleCrossTurn:
+class DoubleCrossTurn(Struct):
     problem: str = ""
     """What is wrong with the board itself (a tile moved, a tag that is no letter)."""
     after: str = ""

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TypeVar
+
+from msgspec import Struct
 
 from games.core import Cell, Piece
 from games.doubles_wild import COLOURS, BattleRoll, BattleState, DoublesWild
@@ -33,8 +34,7 @@ def ball_colour(piece: str) -> str:
     return colour
 
 
-@dataclass(frozen=True)
-class Tumble:
+class Tumble(Struct, frozen=True):
     """Dice tumbling on the OLED after a roll, from ``start`` for ``TUMBLE_S``."""
 
     start: float
@@ -108,8 +108,7 @@ def where(game: DoublesWild) -> str:
     return f"r{sum(red)}c{sum(blue)}"
 
 
-@dataclass
-class DoublesWildTurn:
+class DoublesWildTurn(Struct):
     rejection: str = ""
     """Why the board was refused, in a few words for the OLED (empty: not refused)."""
     choosing: bool = False

@@ -17,9 +17,10 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from msgspec import Struct
 
 PICO_HEAP = "192K"
 """The heap given to MicroPython: about what the RP2040 port leaves free after boot."""
@@ -48,8 +49,7 @@ def micropython_command() -> list[str]:
     return [sys.executable, "-m", "micropython_unix"]
 
 
-@dataclass
-class PassFigures:
+class PassFigures(Struct):
     """What the firmware's passes cost in MicroPython."""
 
     passes: int = 0
