@@ -158,7 +158,7 @@ class Table(TableHost):
         session.refresh()
 
     def menu_opened(self, lobby: Lobby) -> None:
-        self.session = None
+        self.on_table = None
         lobby.refresh()
 
     def refused(self, lobby: Lobby, exc: Exception) -> None:

@@ -70,10 +70,6 @@ class TableHost:
         """The game's session on the table."""
         return self.on_table
 
-    @session.setter
-    def session(self, session: Session[Any] | None) -> None:
-        self.on_table = session
-
     # -- a game on the table ------------------------------------------------------------
     def resume(self, record: GameRecord) -> Session[Any]:
         """The session of the journal's game ``record``, waiting for its board."""

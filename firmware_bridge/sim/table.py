@@ -298,10 +298,6 @@ class SimTable(TableHost):
             raise SimError("no game is on the table yet: the start menu is open")
         return self.on_table
 
-    @session.setter
-    def session(self, session: Session[Any] | None) -> None:
-        self.on_table = session
-
     def _check_fits(self, game: Game) -> None:
         problems = check_fits(self.profile, self.kit.name, game.cells())
         if problems:

@@ -83,8 +83,6 @@ def without_waits(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith("wait "))
 
 
-
-
 @pytest.mark.parametrize("name", sorted(p.name for p in SCENARIOS.glob("*.txt")))
 def test_a_scenario_ends_the_same_at_a_persons_pace_and_slowly(name: str) -> None:
     written = (SCENARIOS / name).read_text()
