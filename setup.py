@@ -1,13 +1,13 @@
 """The build: what pyproject.toml cannot say.
 
 With ``TABLETOP_COMPILE=1`` in the environment, Crosslet's move generator
-(``games/movegen.py``) is also compiled to a C extension by mypyc, which imports in
+(``games/crosslet/movegen.py``) is also compiled to a C extension by mypyc, which imports in
 place of the Python module (its searches take about 40 % less time; the same
 source, so the same moves in the same order). Without it, the package is pure
 Python, as always. mypyc comes with mypy, which the build then asks for, and it
 needs a C compiler and the Python headers. Compiled in an editable install (``pip install -e``), the
 extension lands in the source tree and is imported instead of later edits to
-``games/movegen.py``: delete ``games/*.so`` after changing it.
+``games/crosslet/movegen.py``: delete ``games/*.so`` after changing it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from setuptools import setup
 
-COMPILED = ["games/movegen.py"]
+COMPILED = ["games/crosslet/movegen.py"]
 """The modules an install with ``TABLETOP_COMPILE=1`` compiles."""
 MYPY = "mypy>=1.10"
 

@@ -18,8 +18,8 @@ import time
 from typing import Any
 
 from firmware_bridge.kits.lexicon_store import load_lexicon
-from games.doublecross import DoubleCross
-from games.doublecross_player import DoubleCrossPlayer
+from games.doublecross.game import DoubleCross
+from games.doublecross.player import DoubleCrossPlayer
 from games.lexicon import Lexicon
 
 MOVE_TARGET_MS = 50.0

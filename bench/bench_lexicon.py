@@ -47,7 +47,10 @@ import importlib, json, sys
 from pathlib import Path
 from typing import Any
 loaded = []
-for name in ("firmware_bridge.apps.cli", "games.registry", "games.crosslet", "games.doublecross"):
+names = (
+    "firmware_bridge.apps.cli", "games.registry", "games.crosslet.game", "games.doublecross.game"
+)
+for name in names:
     try:
         importlib.import_module(name)
         loaded.append(name)

@@ -33,11 +33,11 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge.kits.lexicon_store import load_generator, load_lexicon
-from games import movegen
-from games.crosslet import Crosslet
-from games.crosslet_player import CrossletPlayer
+from games.crosslet import movegen
+from games.crosslet.game import Crosslet
+from games.crosslet.movegen import MoveGenerator
+from games.crosslet.player import CrossletPlayer
 from games.lexicon import Lexicon
-from games.movegen import MoveGenerator
 
 MEDIAN_TARGET_MS = 2.0
 P99_TARGET_MS = 30.0
@@ -150,7 +150,7 @@ def measure(
 
 
 def is_compiled() -> bool:
-    """Whether ``games.movegen`` is the compiled extension, not the Python module."""
+    """Whether ``games.crosslet.movegen`` is the compiled extension, not the Python module."""
     return not str(movegen.__file__).endswith(".py")
 
 

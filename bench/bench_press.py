@@ -109,7 +109,7 @@ def step_laid_ms(profile: str, seed: int) -> float:
 
 def crosslet_ok_ms(seed: int) -> float:
     """CAT laid a tile every quarter second, ok a quarter second after the last."""
-    from games.crosslet_board import TILE_COUNTS
+    from games.crosslet.board import TILE_COUNTS
 
     rest = sorted(t for t, n in TILE_COUNTS.items() for _ in range(n))
     for letter in "CATERS?DOGINQU":

@@ -56,7 +56,7 @@ def build(folder: Path) -> Path:
 
 
 def extension(tree: Path) -> Path | None:
-    """The compiled ``games.movegen`` in ``tree``, if there is one."""
+    """The compiled ``games.crosslet.movegen`` in ``tree``, if there is one."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     found = tree / "games" / f"movegen{suffix}"
     return found if found.exists() else None

@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.options import OptionSpec
+
 Cell = str
 """A named place a sensor watches: ``"H8"``, ``"a1"``, ``"r9c6"``, a rack slot."""
 
@@ -165,13 +167,52 @@ class Outcome:
         return {"winners": list(self.winners), "draw": self.draw, "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class About:
+    """What a game is, stated once in its package (``games/<game>/__init__.py``'s
+    ``ABOUT``): read by the list of games without importing the rules, and by the
+    game's class, which takes its names and player counts from here."""
+
+    name: str
+    """The command-line id: ``"double-take"``."""
+    title: str
+    min_players: int
+    max_players: int
+    pieces: tuple[str, int]
+    """The pieces that carry a magnet (and a tag on an RFID board), and the most a game
+    uses: ``("letter tiles", 100)``."""
+    options: tuple[OptionSpec, ...] = ()
+    """The options the game takes, their values and ranges; the game checks its
+    settings against them and the table lists and checks them."""
+
+    def option(self, name: str) -> OptionSpec:
+        """The option called ``name``."""
+        for spec in self.options:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+    def players_refused(self, players: int) -> str | None:
+        """Why the game cannot be played by ``players``, or None when it can."""
+        if self.min_players <= players <= self.max_players:
+            return None
+        span = (
+            str(self.min_players)
+            if self.min_players == self.max_players
+            else f"{self.min_players} to {self.max_players}"
+        )
+        return f"{self.title} is for {span} players, not {players}"
+
+
 class Game(ABC):
     """One game in progress. Subclasses are listed in ``games.registry``.
 
     A game is fully determined by its class, player count, seed, options and the
-    actions played: replaying them rebuilds it exactly.
+    actions played: replaying them rebuilds it exactly. A subclass sets ``about``
+    (its package's ``ABOUT``); its ``name``, ``title`` and player counts come from it.
     """
 
+    about: ClassVar[About]
     name: ClassVar[str]
     """The command-line id: ``"double-take"``."""
     title: ClassVar[str]
@@ -180,19 +221,35 @@ class Game(ABC):
     seat_names: ClassVar[tuple[str, ...]] = ()
     """Names of the seats where they have one (``"red"``, ``"green"``)."""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        about = cls.__dict__.get("about")
+        if about is not None:
+            cls.name = about.name
+            cls.title = about.title
+            cls.min_players = about.min_players
+            cls.max_players = about.max_players
+
+    def option(self, name: str, default: Any = None) -> Any:
+        """The setting of option ``name``, refused with ``BadSettings`` (in the words
+        the table uses) unless its ``ABOUT`` takes it; ``default`` when not given."""
+        value = self.options.get(name)
+        if value is None:
+            return default
+        refused = self.about.option(name).refused(value, self.players)
+        if refused is not None:
+            raise BadSettings(refused)
+        return value
+
     def __init__(
         self,
         players: int = 2,
         rng: random.Random | None = None,
         options: Mapping[str, Any] | None = None,
     ) -> None:
-        if not self.min_players <= players <= self.max_players:
-            span = (
-                str(self.min_players)
-                if self.min_players == self.max_players
-                else f"{self.min_players} to {self.max_players}"
-            )
-            raise BadSettings(f"{self.title} is for {span} players, not {players}")
+        refused = self.about.players_refused(players)
+        if refused is not None:
+            raise BadSettings(refused)
         self.players = players
         self.rng = rng if rng is not None else random.Random(0)
         self.options = dict(options or {})

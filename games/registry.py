@@ -1,8 +1,10 @@
 """Every game, in a plain list, found by its command-line name.
 
-The list names each game's module and class without importing it, so that
-listing the games (the command line's help, the lobby) does not load every rules
-engine; :meth:`Listed.load` imports the one a table plays.
+The list names each game's package (``games/<game>/``); what a game is (its names,
+player counts, options and pieces) is its package's ``ABOUT``, read without
+importing the rules, so that listing the games (the command line's help, the
+lobby) does not load every rules engine. :meth:`Listed.load` imports the one a
+table plays: the ``GAME`` of the package's ``game.py``.
 """
 
 from __future__ import annotations
@@ -10,37 +12,48 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from .core import Game, UnknownGame
+from .core import About, Game, UnknownGame
+
+PACKAGES: tuple[str, ...] = ("double_take", "dominoes", "doubles_wild", "crosslet", "doublecross")
+"""The games' packages in ``games/``, in the order the games are listed."""
 
 
 @dataclass(frozen=True)
 class Listed:
-    """A game as the list knows it: its names, its player counts and where its class is.
+    """A game as the list knows it: its package and what its package says of it."""
 
-    The values repeat the class's own; a test checks that they agree.
-    """
+    package: str
+    """The game's package in ``games`` (``double_take``)."""
+    about: About
 
-    name: str
-    title: str
-    min_players: int
-    max_players: int
-    module: str
-    """The module in ``games`` that defines the class (``double_take``)."""
-    class_name: str
+    @property
+    def name(self) -> str:
+        return self.about.name
+
+    @property
+    def title(self) -> str:
+        return self.about.title
+
+    @property
+    def min_players(self) -> int:
+        return self.about.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.about.max_players
 
     def load(self) -> type[Game]:
-        """The game's class, importing its module."""
-        game: type[Game] = getattr(importlib.import_module(f"games.{self.module}"), self.class_name)
+        """The game's class, importing its rules."""
+        game: type[Game] = importlib.import_module(f"games.{self.package}.game").GAME
         return game
 
 
-GAMES: tuple[Listed, ...] = (
-    Listed("double-take", "Double Take", 2, 2, "double_take", "DoubleTake"),
-    Listed("dominoes", "Double Double Dominoes", 2, 6, "dominoes", "Dominoes"),
-    Listed("doubles-wild", "Doubles Wild", 2, 4, "doubles_wild", "DoublesWild"),
-    Listed("crosslet", "Crosslet", 2, 4, "crosslet", "Crosslet"),
-    Listed("doublecross", "DoubleCross", 2, 4, "doublecross", "DoubleCross"),
-)
+def _listed(package: str) -> Listed:
+    about: About = importlib.import_module(f"games.{package}").ABOUT
+    return Listed(package, about)
+
+
+GAMES: tuple[Listed, ...] = tuple(_listed(package) for package in PACKAGES)
 
 
 def game_names() -> list[str]:

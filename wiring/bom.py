@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Mapping
 
 from msgspec import Struct
 
@@ -65,27 +66,23 @@ def board_shape(profile: Profile) -> BoardShape:
     return BoardShape(0, 0, len(profile.cells), False, False)
 
 
-# The pieces of each game that carry a magnet (and a tag on an RFID board):
-# (what, how many, which games share the set). From RULES.md.
-_PIECE_SETS: dict[str, tuple[str, int]] = {
-    "crosslet": ("letter tiles", 100),
-    "doublecross": ("letter tiles", 100),
-    "dominoes": ("domino halves (56 dominoes)", 112),
-    "double-take": ("Double Take pieces", 24),
-    "doubles-wild": ("balls (3 players × 18 is the most)", 54),
-}
+PieceSets = Mapping[str, tuple[str, int]]
+"""The pieces of each game that carry a magnet (and a tag on an RFID board), by game:
+(what, how many). Each game's rules state theirs (``firmware_bridge.kits.piece_sets``
+gathers them); the wiring knows no game."""
 
 
-def _pieces(profile: Profile) -> list[tuple[str, int]]:
+def _pieces(profile: Profile, pieces: PieceSets) -> list[tuple[str, int]]:
     sets: dict[str, int] = {}
     for game in profile.games:
-        what, count = _PIECE_SETS.get(game, ("pieces", len(profile.cells)))
+        what, count = pieces.get(game, ("pieces", len(profile.cells)))
         sets[what] = max(sets.get(what, 0), count)
     return sorted(sets.items())
 
 
-def bill_of_materials(profile: Profile) -> list[BomLine]:
-    """Every part of the board ``profile`` describes, station and sensors."""
+def bill_of_materials(profile: Profile, pieces: PieceSets) -> list[BomLine]:
+    """Every part of the board ``profile`` describes, station and sensors, and the
+    pieces of the games it lists (``pieces``: each game's set)."""
     shape = board_shape(profile)
     lines = [
         BomLine("Raspberry Pi 4 Model B, 2 GB", 1, "SC0193", "runs the referee", 45, 60),
@@ -140,7 +137,7 @@ def bill_of_materials(profile: Profile) -> list[BomLine]:
                 0.1,
             ),
         ]
-        for what, count in _pieces(profile):
+        for what, count in _pieces(profile, pieces):
             lines.append(
                 BomLine(
                     "Disc magnet 6 × 2 mm, N42, axial",
@@ -165,7 +162,7 @@ def bill_of_materials(profile: Profile) -> list[BomLine]:
             )
         )
     if shape.rfid:
-        lines += _rfid(shape, profile)
+        lines += _rfid(shape, profile, pieces)
     if profile.leds is not None:
         lines += led_lines(profile.leds, shape.columns)
     return lines
@@ -215,8 +212,8 @@ def _pico_board(shape: BoardShape) -> list[BomLine]:
     ]
 
 
-def _rfid(shape: BoardShape, profile: Profile) -> list[BomLine]:
-    tags = sum(count for _what, count in _pieces(profile))
+def _rfid(shape: BoardShape, profile: Profile, pieces: PieceSets) -> list[BomLine]:
+    tags = sum(count for _what, count in _pieces(profile, pieces))
     return [
         BomLine(
             "MFRC522 reader module",
@@ -256,9 +253,9 @@ def reader_chips(lines: list[BomLine]) -> int:
     return sum(x.qty for x in lines if "reader module" in x.part)
 
 
-def bom_table(profile: Profile) -> str:
+def bom_table(profile: Profile, pieces: PieceSets) -> str:
     """The bill of materials as a text table with its total."""
-    lines = bill_of_materials(profile)
+    lines = bill_of_materials(profile, pieces)
     width = max(len(x.part) for x in lines)
     ref_width = max(len(x.reference) for x in lines)
     out = [f"Bill of materials: {profile.name} ({profile.description})", ""]
@@ -279,12 +276,12 @@ def bom_table(profile: Profile) -> str:
     return "\n".join(out)
 
 
-def bom_csv(profile: Profile) -> str:
+def bom_csv(profile: Profile, pieces: PieceSets) -> str:
     """The bill of materials as CSV, one row per part and a total row."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["qty", "part", "reference", "purpose", "each_low_usd", "each_high_usd"])
-    lines = bill_of_materials(profile)
+    lines = bill_of_materials(profile, pieces)
     for x in lines:
         writer.writerow([x.qty, x.part, x.reference, x.purpose, f"{x.low:.2f}", f"{x.high:.2f}"])
     low, high = totals(lines)

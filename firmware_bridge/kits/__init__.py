@@ -1,14 +1,16 @@
-"""One kit per game: everything the game needs beyond its rules, in one place.
+"""One kit per game: everything the game needs beyond its rules, in one folder.
 
-Each game's module here (``kits/crosslet.py``...) names its referee, view, words,
-computer player, options, board geometry, simulated hand and default profile;
-:data:`KITS` lists them by the name ``games.registry`` gives the rules (a test
-checks that the two lists agree). The options (``options.py``), the board's
-drawing plan (``spectate/geometry.py``), the simulated hands (``sim/hands``) and
+Each game's folder here (``kits/crosslet/``...) holds its kit (``kit.py``: computer
+player, words, board geometry, default profile), its referee, turn state and view,
+and its simulated hand (``kit.py`` in this folder says how they are found).
+:data:`FOLDERS` is the one list of games at a table, and :data:`KITS` their kits by
+the name ``games.registry`` gives the rules (a test checks that the two lists agree
+and that every folder has every part). The options (``options.py``), the board's
+drawing plan (``spectate/geometry.py``), the bill of materials, the simulator and
 the table read them here.
 
 Importing the kits imports no referee, view, hand or move generator: those are
-named by module and class and loaded on first use. :func:`new_game` makes a game
+found in the kit's folder and loaded on first use. :func:`new_game` makes a game
 without them, for processes that only follow one (the web view, the club publisher).
 """
 
@@ -16,16 +18,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from importlib import import_module
 from typing import Any
 
 from games.core import Game, UnknownGame
 from games.registry import find_game
 
-from . import crosslet, dominoes, double_take, doublecross, doubles_wild
 from .kit import BoardLook, Kit
 from .words import JournaledWords, crosslet_generator, crosslet_lexicon, lexicon_for
 
 __all__ = [
+    "FOLDERS",
     "KITS",
     "BoardLook",
     "JournaledWords",
@@ -35,13 +38,22 @@ __all__ = [
     "find_kit",
     "lexicon_for",
     "new_game",
+    "piece_sets",
 ]
 
+FOLDERS: tuple[str, ...] = ("crosslet", "doublecross", "double_take", "dominoes", "doubles_wild")
+"""The kits' folders, one a game a board can referee."""
+
 KITS: dict[str, Kit] = {
-    kit.name: kit
-    for kit in (crosslet.KIT, doublecross.KIT, double_take.KIT, dominoes.KIT, doubles_wild.KIT)
+    kit.name: kit for kit in (import_module(f".{folder}.kit", __name__).KIT for folder in FOLDERS)
 }
 """Every game a board can referee, by its name in ``games.registry``."""
+
+
+def piece_sets() -> dict[str, tuple[str, int]]:
+    """Each game's pieces, as its rules state them: what they are and how many (the
+    bill of materials counts the magnets and tags of a board's games by them)."""
+    return {name: kit.about.pieces for name, kit in KITS.items()}
 
 
 def find_kit(name: str) -> Kit:

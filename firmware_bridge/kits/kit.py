@@ -1,25 +1,27 @@
 """A game's kit: everything the table, the simulator and the spectators need of one game.
 
-A kit is light to import: its referee, view and simulated hand are named by their
-module and class (``"firmware_bridge.referees.crosslet.referee:CrossletReferee"``) and its
-computer player and word list by functions that import on call, so that a process
-that only lists the games or follows one (the web view, the club publisher) loads
-none of them, and the daemon never imports the simulator through it.
+A game's table side is one folder, ``kits/<game>/`` (the game's package name in
+``games``): ``kit.py`` holds its ``KIT``, and beside it ``referee.py`` (``REFEREE``),
+``turn.py`` (``new_turn``), ``view.py`` (``VIEW``) and ``hand.py`` (``HAND``, the
+simulated hand). A kit finds those parts by that convention and imports each when
+first asked for, so that a process that only lists the games or follows one (the
+web view, the club publisher) loads none of them, and the daemon never imports a
+hand. Its computer player and word list are functions that import on call.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from pkgutil import resolve_name
-from typing import TYPE_CHECKING, Any
+from importlib import import_module
+from types import ModuleType
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from msgspec import Struct, field
 
-from games.core import Game, Player
+from games.core import About, Game, Player
+from games.options import OptionSpec
 from games.registry import find_game
-
-from .option_spec import OptionSpec
 
 if TYPE_CHECKING:
     from games.lexicon import Lexicon
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
     from ..referees.facts import Facts
     from ..referees.referee import Referee
     from ..referees.view import View
+    from .hand import Hand
 
 MakeGame = Callable[[int, random.Random, Mapping[str, Any]], Game]
 """Makes a game from its number of players, its random source and its options."""
@@ -50,24 +53,16 @@ class BoardLook(Struct, frozen=True):
 class Kit(Struct, frozen=True):
     """Everything one game needs beyond its rules.
 
-    ``name`` is the game's name in ``games.registry``, which lists the rules; the
-    other parts are the table's, the simulator's and the spectators'.
+    ``about`` is what the rules say the game is (its package's ``ABOUT``: names,
+    player counts, options); the other parts are the table's, the simulator's and
+    the spectators'.
     """
 
-    name: str
-    referee: str
-    """Where the game's referee is (``"module:Class"``), imported when first made."""
-    view: str
-    """Where the game's view is (``"module:Class"``): made with the referee's turn state
-    by :meth:`referee_for`, or alone by :meth:`view_for`."""
+    about: About
     make_player: Callable[[Game, random.Random], Player]
     """The game's computer player for a game (imports its module on call)."""
-    hand: str
-    """Where the simulated hand is (``"module:Class"`` in ``firmware_bridge.sim.hands``)."""
     default_profile: str
     """The shipped profile (``wiring/profiles/<name>.toml``) a simulation plays on."""
-    options: tuple[OptionSpec, ...] = ()
-    """The game's options (``--option``, the lobby, ``docs/rules.md``)."""
     check_options: Callable[[Mapping[str, Any], int | None], list[str]] | None = None
     """The game's own check of its options taken together (letters, counts, cells),
     run once every option is of the right kind; the problems found, in words."""
@@ -88,10 +83,62 @@ class Kit(Struct, frozen=True):
     computer_needs_tags: str = ""
     """Why a simulated computer player needs tags even where people could do without."""
 
+    PARTS: ClassVar[dict[str, str]] = {
+        "kit": "KIT",
+        "referee": "REFEREE",
+        "turn": "new_turn",
+        "view": "VIEW",
+        "hand": "HAND",
+    }
+    """The modules of a kit's folder, found by name, and what each must define."""
+
+    def missing_parts(self) -> list[str]:
+        """Every part the kit's folder lacks, in words (``"kits/foo/hand.py: no
+        HAND"``): none for a kit the table and the simulator can use whole."""
+        missing: list[str] = []
+        for module, name in self.PARTS.items():
+            where = f"kits/{self.folder}/{module}.py"
+            try:
+                found = self.part(module)
+            except ModuleNotFoundError as gone:
+                if gone.name != f"{__package__}.{self.folder}.{module}":
+                    raise
+                missing.append(f"{where}: no such module (it defines {name})")
+                continue
+            if not hasattr(found, name):
+                missing.append(f"{where}: no {name}")
+        return missing
+
+    @property
+    def name(self) -> str:
+        """The game's name in ``games.registry`` (``"double-take"``)."""
+        return self.about.name
+
+    @property
+    def options(self) -> tuple[OptionSpec, ...]:
+        """The game's options (``--option``, the lobby, ``docs/rules.md``): its rules'."""
+        return self.about.options
+
+    @property
+    def folder(self) -> str:
+        """The kit's folder in ``kits`` and the rules' package in ``games``
+        (``double_take``)."""
+        return self.name.replace("-", "_")
+
+    def part(self, module: str) -> ModuleType:
+        """One of the modules of the kit's folder (``"referee"``), imported when first
+        asked for."""
+        return import_module(f"{__package__}.{self.folder}.{module}")
+
     @property
     def rules(self) -> type[Game]:
         """The game's rules: its class in ``games.registry``."""
         return find_game(self.name)
+
+    def referee_class(self) -> type[Referee[Any]]:
+        """The game's referee (``referee.py``'s ``REFEREE``)."""
+        made: type[Referee[Any]] = self.part("referee").REFEREE
+        return made
 
     def referee_for(
         self, game: Game, facts: Facts, referee: type[Referee[Any]] | None = None
@@ -100,18 +147,21 @@ class Kit(Struct, frozen=True):
         on and the view that draws it, both made here: ``referee.turn``, ``referee.view``.
         ``referee`` is another class of referee for the game (a test's stand-in)."""
         if referee is None:
-            referee = resolve_name(self.referee)
-        view = self._view(game, facts, referee)
+            referee = self.referee_class()
+        view = self.view_for(game, facts)
         return referee(game, facts, view.turn, view)
 
     def view_for(self, game: Game, facts: Facts) -> View[Any]:
-        """The game's view alone, for its words and drawings (``export``, ``show``,
-        the spectators), with the turn state a table would take the game up with."""
-        return self._view(game, facts, resolve_name(self.referee))
+        """The game's view (``view.py``'s ``VIEW``) on the turn state a table takes the
+        game up with (``turn.py``'s ``new_turn``), alone for its words and drawings
+        (``export``, ``show``, the spectators) or for the referee."""
+        turn = self.part("turn").new_turn(game, facts)
+        made: View[Any] = self.part("view").VIEW(game, facts, turn)
+        return made
 
-    def _view(self, game: Game, facts: Facts, referee: type[Referee[Any]]) -> View[Any]:
-        """The game's view on the turn state ``referee`` takes the game up with."""
-        made: View[Any] = resolve_name(self.view)(game, facts, referee.new_turn(game, facts))
+    def hand_for(self, referee: Referee[Any]) -> Hand[Any]:
+        """The simulated hand that plays ``referee``'s game (``hand.py``'s ``HAND``)."""
+        made: Hand[Any] = self.part("hand").HAND(referee)
         return made
 
     @property

@@ -1,10 +1,11 @@
 """The options each game takes, and the checks of ``--option KEY=VALUE`` against them.
 
-Each game's options are declared once, in its kit (``firmware_bridge/kits/``), as
-``OptionSpec``s (``option_spec.py``: name, what values it takes, default, one line
-of help); ``tabletop sim --help`` lists them, an unknown name or a bad value stops
-with the list of valid options, and ``docs/rules.md`` explains each. The engines
-still check their own settings; this is the table the people read.
+Each game's options are declared once, in its rules' ``ABOUT``
+(``games/<game>/__init__.py``), as ``OptionSpec``s (``games/options.py``: name, what
+values it takes, default, one line of help); ``tabletop sim --help`` lists them, an
+unknown name or a bad value stops with the list of valid options, and
+``docs/rules.md`` explains each. The engines check their settings against the same
+specs; this is the check the people read, made before a game is.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import BadSettings
+from games.options import OptionSpec
 from games.registry import find_listed
 
 from . import KITS, Kit
-from .option_spec import OptionSpec
 
 
 class OptionError(BadSettings):

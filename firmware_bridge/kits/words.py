@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from games.core import BadSettings, GameError
 
 if TYPE_CHECKING:
+    from games.crosslet.movegen import MoveGenerator
     from games.lexicon import Lexicon
-    from games.movegen import MoveGenerator
 
 
 def crosslet_lexicon() -> Lexicon:

@@ -19,11 +19,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 from msgspec import Struct, field
 
 from games.core import GameError
+from games.options import OptionSpec
 from games.registry import find_game, find_listed
 
 from ..journal import current_options
 from ..kits import find_kit
-from ..kits.option_spec import OptionSpec
 from ..kits.options import options_of
 from ..referees.events import ButtonEvent, Event
 from ..screen.layout import render

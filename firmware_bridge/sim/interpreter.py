@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..kits import find_kit
 from ..referees.fixes import Fix
 from ..referees.referee import TAKE_BACK
 from .script import GAME_VERBS, Line, ScriptError, seconds
 from .table import DEFAULT_PACE_S, LOOK_S, SimTable
 
 if TYPE_CHECKING:
-    from .hands import Hand
+    from ..kits.hand import Hand
 
 MENU_VERBS = ("press", "hold", "wait", "pace", "dice")
 """What a script may do while the start menu is open."""
@@ -27,9 +28,7 @@ class ScriptInterpreter(SimTable):
     def hand(self) -> Hand[Any]:
         """The hand for the session's referee (a take-back gives the game a new one)."""
         if self._hand.referee is not self.session.referee:
-            from .hands import hand_for
-
-            self._hand = hand_for(self.session.referee)
+            self._hand = find_kit(self.session.game.name).hand_for(self.session.referee)
         return self._hand
 
     # -- actions ------------------------------------------------------------------
@@ -60,7 +59,7 @@ class ScriptInterpreter(SimTable):
         elif verb in ("unplug", "replug") and self.serial_sim is None:
             raise ValueError(f"'{verb}' needs a serial board; {self.profile.name} is on GPIO")
         elif verb in GAME_VERBS:
-            from .hands import Hand
+            from ..kits.hand import Hand
 
             if type(self.hand).script_steps is Hand.script_steps:
                 raise ValueError(f"'{verb}' has no meaning in {self.kit.name}")

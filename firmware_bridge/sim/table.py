@@ -38,8 +38,8 @@ from .world import World
 if TYPE_CHECKING:
     from hardware.buttons import ButtonStation, SimButtons
 
+    from ..kits.hand import Hand
     from ..runtime.lobby import Lobby, Start
-    from .hands import Hand
     from .pico.simboard import SimulatedSerialBoard
 
 # What the first frame does not need is imported once it is shown: gpiozero (the
@@ -273,10 +273,9 @@ class SimTable(TableHost):
     def seated(self, session: Session[Any], begin: Any) -> None:
         """The session is on the table: the hand that plays it, its listeners, the
         pieces on the board, and the loop's events."""
-        from .hands import hand_for  # after the first frame: see test_first_frame
-
         game = session.game
-        self._hand: Hand[Any] = hand_for(session.referee)
+        # The hand's module is imported here, after the first frame (test_first_frame).
+        self._hand: Hand[Any] = find_kit(game.name).hand_for(session.referee)
         session.played.append(self._on_played)
         if self.listeners:
             session.listeners.append(self._on_state)

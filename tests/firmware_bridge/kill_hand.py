@@ -17,7 +17,7 @@ from typing import Any
 
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.core import Action, Game
-from games.doubles_wild_actions import BattleRoll, Reroll, Roll
+from games.doubles_wild.actions import BattleRoll, Reroll, Roll
 
 STARTED = b"s"
 MOVED = b"m"

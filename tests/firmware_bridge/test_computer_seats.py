@@ -13,8 +13,8 @@ from firmware_bridge.apps.cli import main
 from firmware_bridge.runtime.computer import parse_seats, same_move
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line, parse_all
-from games.double_take import DoubleTakePlayer, Step
-from games.doubles_wild_actions import Roll
+from games.double_take.game import DoubleTakePlayer, Step
+from games.doubles_wild.actions import Roll
 
 
 def shown(sim: Simulation) -> str:
@@ -171,7 +171,7 @@ def _stuck_doublecross(tmp_path: Path) -> dict[str, object]:
 def test_computer_players_stuck_in_passes_end_the_game_as_the_last_passer(
     tmp_path: Path,
 ) -> None:
-    from games.doublecross import EndGame, EndTurn
+    from games.doublecross.game import EndGame, EndTurn
 
     sim = Simulation(SimOptions("doublecross", seed=1, options=_stuck_doublecross(tmp_path)))
     try:
@@ -188,7 +188,7 @@ def test_computer_players_stuck_in_passes_end_the_game_as_the_last_passer(
 def test_a_computer_seat_that_passed_last_ends_the_game_while_a_person_is_to_move(
     tmp_path: Path,
 ) -> None:
-    from games.doublecross import EndGame, EndTurn
+    from games.doublecross.game import EndGame, EndTurn
 
     options = _stuck_doublecross(tmp_path)
     sim = Simulation(SimOptions("doublecross", seed=1, options=options, humans=frozenset({0})))

@@ -6,17 +6,17 @@ import random
 
 import pytest
 
-from firmware_bridge.referees.crosslet.referee import CrossletReferee, tile_letter
-from firmware_bridge.referees.crosslet.turn import words_text
-from firmware_bridge.referees.crosslet.view import few_words
+from firmware_bridge.kits import find_kit
+from firmware_bridge.kits.crosslet.referee import CrossletReferee, tile_letter
+from firmware_bridge.kits.crosslet.turn import words_text
+from firmware_bridge.kits.crosslet.view import few_words
 from firmware_bridge.runtime.session_state import TableState
 from firmware_bridge.screen.palette import HINT
 from firmware_bridge.screen.whole_board import WholeBoard
-from firmware_bridge.sim.hands import hand_for
 from games.core import Pass, Resign
-from games.crosslet import Crosslet, Exchange, PlaceTiles
-from games.crosslet_board import FormedWord
-from games.crosslet_player import CrossletPlayer
+from games.crosslet.board import FormedWord
+from games.crosslet.game import Crosslet, Exchange, PlaceTiles
+from games.crosslet.player import CrossletPlayer
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
@@ -128,7 +128,6 @@ def test_changed_tiles_are_judged_again_on_ok(table: Table) -> None:
 def test_ok_with_nothing_laid_says_what_to_do(table: Table) -> None:
     table.press("ok")
     assert table.oled()[1] == "Lay tiles, then press ok."
-
 
 
 def test_roll_shows_the_whole_board_with_its_bonus_squares_and_roll_again_the_words(
@@ -346,23 +345,28 @@ def test_result_names_who_went_out_and_what_the_racks_cost(lexicon: Lexicon) -> 
 # -- the simulated hand -------------------------------------------------------------------
 def test_a_word_is_laid_one_letter_a_cell(table: Table) -> None:
     referee = table.referee
-    assert hand_for(referee).piece_labels(["H8", "I8", "J8"], "ca?") == ["C", "A", "?"]
-    assert hand_for(referee).piece_labels(["H8"], "hand") == ["hand"]
+    assert find_kit(referee.game.name).hand_for(referee).piece_labels(
+        ["H8", "I8", "J8"], "ca?"
+    ) == ["C", "A", "?"]
+    assert find_kit(referee.game.name).hand_for(referee).piece_labels(["H8"], "hand") == ["hand"]
     with pytest.raises(ValueError, match="'place H8,I8,J8 CA\\?'"):
-        hand_for(referee).piece_labels(["H8", "I8"], "CAT")
+        find_kit(referee.game.name).hand_for(referee).piece_labels(["H8", "I8"], "CAT")
 
 
 def test_the_computers_hand_lays_names_blanks_and_presses_ok(table: Table) -> None:
     referee: CrossletReferee = table.referee
     action = PlaceTiles((("H10", "?"), ("H8", "C"), ("H9", "A")), (("H10", "T"),))
-    assert hand_for(referee).steps(action) == [
+    assert find_kit(referee.game.name).hand_for(referee).steps(action) == [
         ("place", "H8,H9,H10", "CA?"),
         ("wait", "0.3"),
         ("blank", "T", "H10"),
         ("press", "ok"),
     ]
-    assert hand_for(referee).steps(Pass()) == [("press", "back"), ("press", "ok")]
-    assert hand_for(referee).steps(Exchange(("Q", "U"))) == [
+    assert find_kit(referee.game.name).hand_for(referee).steps(Pass()) == [
+        ("press", "back"),
+        ("press", "ok"),
+    ]
+    assert find_kit(referee.game.name).hand_for(referee).steps(Exchange(("Q", "U"))) == [
         ("place", "A1,B1", "QU"),
         ("wait", "0.3"),
         ("press", "back"),

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image
 
 from firmware_bridge.screen.layout import render
-from games.crosslet import Crosslet
-from games.crosslet_player import CrossletPlayer
+from games.crosslet.game import Crosslet
+from games.crosslet.player import CrossletPlayer
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.kits import words
+from firmware_bridge.kits.crosslet.referee import CrossletReferee
 from firmware_bridge.kits.lexicon_store import load_lexicon
-from firmware_bridge.referees.crosslet.referee import CrossletReferee
-from games.crosslet import Crosslet
+from games.crosslet.game import Crosslet
+from games.crosslet.movegen import MoveGenerator
 from games.lexicon import Lexicon
-from games.movegen import MoveGenerator
 from hardware.board import OCCUPIED
 from hardware.buttons import ButtonEvent
 

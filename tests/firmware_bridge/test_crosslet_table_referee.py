@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from firmware_bridge.referees.crosslet.referee import CrossletReferee
+from firmware_bridge.kits.crosslet.referee import CrossletReferee
 from games.core import Pass
-from games.crosslet import Crosslet, PlaceTiles, RevealRack, SetRack, TableBag
+from games.crosslet.game import Crosslet, PlaceTiles, RevealRack, SetRack, TableBag
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import Table, generator_of, shared_lexicon

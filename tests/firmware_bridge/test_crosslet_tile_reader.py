@@ -8,12 +8,12 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.referees.crosslet.turn import (
+from firmware_bridge.kits.crosslet.turn import (
     label_letter,
     taken_tiles,
     tile_letter,
 )
-from firmware_bridge.referees.doublecross.turn import tile_letter as doublecross_letter
+from firmware_bridge.kits.doublecross.turn import tile_letter as doublecross_letter
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.referees.referee import TagReader
 from firmware_bridge.runtime.tags import TagTable

@@ -15,7 +15,7 @@ from firmware_bridge.runtime.lobby import Lobby
 from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.runtime.session import Session
 from games.core import Resign
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from wiring.config import RunConfig
 from wiring.loader import load_profile

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from firmware_bridge.referees.dominoes.referee import normalise_half, parse_half
+from firmware_bridge.kits import find_kit
+from firmware_bridge.kits.dominoes.referee import normalise_half, parse_half
 from firmware_bridge.referees.referee import TAKE_BACK
 from firmware_bridge.screen.whole_board import WholeBoard
-from firmware_bridge.sim.hands import hand_for
 from games.core import Piece
-from games.dominoes import Dominoes, Place
+from games.dominoes.game import Dominoes, Place
 from hardware.board import OCCUPIED
 
 from .test_dominoes_referee_helpers import Table
@@ -343,18 +343,22 @@ def test_the_computer_hand_walks_the_cursor_to_its_discard() -> None:
         phase="play",
     )
     table = Table(game)
-    from games.dominoes import Discard
+    from games.dominoes.game import Discard
 
-    steps = hand_for(table.referee).steps(Discard(2, 4))
+    steps = find_kit(table.referee.game.name).hand_for(table.referee).steps(Discard(2, 4))
     assert steps == [("press", "right"), ("press", "right"), ("press", "ok")]
 
 
 def test_a_script_domino_is_tagged_half_by_half() -> None:
     table = opened()
-    assert hand_for(table.referee).piece_labels(["H8", "I8"], "6-3") == ["6-3:6", "6-3:3"]
-    assert hand_for(table.referee).piece_labels(["H8"], "6-3:6") == ["6-3:6"]
+    assert find_kit(table.referee.game.name).hand_for(table.referee).piece_labels(
+        ["H8", "I8"], "6-3"
+    ) == ["6-3:6", "6-3:3"]
+    assert find_kit(table.referee.game.name).hand_for(table.referee).piece_labels(
+        ["H8"], "6-3:6"
+    ) == ["6-3:6"]
     with pytest.raises(ValueError, match="place H8,H9 6-3"):
-        hand_for(table.referee).piece_labels(["H8", "I8"], "6-9")
+        find_kit(table.referee.game.name).hand_for(table.referee).piece_labels(["H8", "I8"], "6-9")
 
 
 def test_a_laid_half_is_looked_up_once_and_a_tag_enrolled_later_is_read() -> None:

@@ -9,10 +9,10 @@ from typing import Any
 from PIL import Image
 
 from firmware_bridge.apps.cli import main
-from firmware_bridge.referees.dominoes.count import free_pairs, mismatch, pair_halves
+from firmware_bridge.kits import find_kit
+from firmware_bridge.kits.dominoes.count import free_pairs, mismatch, pair_halves
 from firmware_bridge.screen.layout import render
-from firmware_bridge.sim.hands import hand_for
-from games.dominoes import Domino, Dominoes, Place
+from games.dominoes.game import Domino, Dominoes, Place
 from hardware.board import OCCUPIED
 
 from .test_dominoes_referee_helpers import Table
@@ -269,7 +269,7 @@ def test_the_move_that_ends_in_a_tie_brings_the_count_in_the_computers_hand() ->
     )
     table = Table(game)
     table.press("roll")
-    steps = hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))
+    steps = find_kit(table.referee.game.name).hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))
     assert steps[:2] == [("place", "J8,K8", "1-5"), ("wait", "0.3")]
     assert steps[2:7] == [
         ("place", "A15,B15", "0-0"),
@@ -292,7 +292,9 @@ def test_without_tag_readers_the_computer_enters_the_total() -> None:
     )
     table = Table(game, rfid=False)
     table.press("roll")
-    steps = hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))[2:]
+    steps = (
+        find_kit(table.referee.game.name).hand_for(table.referee).steps(Place(1, 5, "J8", "K8"))[2:]
+    )
     twelve = [("hold", "right")] * 2 + [("press", "right")] * 2 + [("press", "ok")]
     four = [("press", "right")] * 4 + [("press", "ok")]
     assert steps == twelve + four

@@ -10,7 +10,7 @@ import random
 from PIL import Image
 
 from firmware_bridge.screen.layout import render
-from games.dominoes import Dominoes
+from games.dominoes.game import Dominoes
 
 from .test_dominoes_referee_helpers import Table
 from .test_oled_frames import check_frame

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from firmware_bridge.referees.dominoes.referee import DominoesReferee
-from games.dominoes import Dominoes
+from firmware_bridge.kits.dominoes.referee import DominoesReferee
+from games.dominoes.game import Dominoes
 from hardware.buttons import ButtonEvent
 
 from .tagged_table import TaggedTable

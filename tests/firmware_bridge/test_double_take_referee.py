@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from firmware_bridge.referees.double_take.referee import DoubleTakeReferee
+from firmware_bridge.kits.double_take.referee import DoubleTakeReferee
 from games.core import Pass, Resign
-from games.double_take import GREEN, RED, DoubleTake, Step
+from games.double_take.game import GREEN, RED, DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
 from ..tables import on_table

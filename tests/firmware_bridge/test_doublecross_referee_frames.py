@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from firmware_bridge.screen.layout import render
-from games.doublecross import DoubleCross
+from games.doublecross.game import DoubleCross
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
 

@@ -16,14 +16,14 @@ import pytest
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.apps.export import export_game
-from firmware_bridge.referees.doublecross.referee import DoubleCrossReferee
-from firmware_bridge.referees.doublecross.turn import MARKERS_FIRST
+from firmware_bridge.kits.doublecross.referee import DoubleCrossReferee
+from firmware_bridge.kits.doublecross.turn import MARKERS_FIRST
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.palette import DESTROYED, SPOT
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line, parse_all
-from games.doublecross import DoubleCross, EndGame
+from games.doublecross.game import DoubleCross, EndGame
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
 from wiring.errors import ProfileError

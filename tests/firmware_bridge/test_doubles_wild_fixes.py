@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_bridge.referees.doubles_wild.turn import shows
+from firmware_bridge.kits.doubles_wild.turn import shows
 from firmware_bridge.referees.fixes import reconcile
 from games.core import Piece
-from games.doubles_wild import COLOURS
-from games.doubles_wild_board import CELLS
+from games.doubles_wild.board import CELLS
+from games.doubles_wild.game import COLOURS
 from hardware.board import OCCUPIED
 
 TAGS = {"0A0B0C01": "blue", "0A0B0C02": "red", "0A0B0C03": "purple", "0A0B0C04": "lamp"}

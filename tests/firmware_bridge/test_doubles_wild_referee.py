@@ -7,7 +7,8 @@ from collections.abc import Mapping
 import pytest
 from PIL import Image, ImageDraw
 
-from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.kits import find_kit
+from firmware_bridge.kits.doubles_wild.referee import DoublesWildReferee
 from firmware_bridge.referees.referee import TAKE_BACK
 from firmware_bridge.screen.dice_faces import (
     SIZE,
@@ -19,8 +20,7 @@ from firmware_bridge.screen.dice_faces import (
 )
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.screens import Screen
-from firmware_bridge.sim.hands import hand_for
-from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
+from games.doubles_wild.game import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
@@ -267,13 +267,15 @@ def test_restart_after_a_won_battle_asks_for_the_swap_again() -> None:
 # -- the computer's hand ----------------------------------------------------------------------
 def test_hand_for_keep_moves_the_cursor_and_presses_ok_per_change() -> None:
     t = battle_table()
-    assert hand_for(t.referee).steps(Keep((0, 2))) == [
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(Keep((0, 2))) == [
         ("press", "ok"),
         ("press", "right"),
         ("press", "right"),
         ("press", "ok"),
     ]
-    t.press(*(step[1] for step in hand_for(t.referee).steps(Keep((0, 2)))))
+    t.press(
+        *(step[1] for step in find_kit(t.referee.game.name).hand_for(t.referee).steps(Keep((0, 2))))
+    )
     battle = t.game.battle
     assert battle is not None and battle.kept[0] == (True, False, True)
 
@@ -281,7 +283,7 @@ def test_hand_for_keep_moves_the_cursor_and_presses_ok_per_change() -> None:
 def test_hand_for_attack_on_a_wild_line_uses_the_chooser() -> None:
     t = table(RED_ON_ROW_7)
     t.roll(3, 4, 5, 5)
-    steps = hand_for(t.referee).steps(Attack("r7c8"))
+    steps = find_kit(t.referee.game.name).hand_for(t.referee).steps(Attack("r7c8"))
     assert steps == [("press", "ok"), ("press", "right"), ("press", "ok")]
     t.press(*(step[1] for step in steps))
     assert t.game.history[-1] == Attack("r7c8")
@@ -291,12 +293,12 @@ def test_hand_puts_the_board_right_before_rolling() -> None:
     t = battle_table()
     for faces in ((6, 6, 6), (1, 1, 1), (6, 6, 6), (1, 1, 1)):
         t.roll(*faces)
-    assert hand_for(t.referee).steps(Roll((1, 1), (1, 1))) == [
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(Roll((1, 1), (1, 1))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         ("press", "roll"),
     ]
-    assert hand_for(t.referee).steps(BattleRoll((1,))) == [
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(BattleRoll((1,))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         ("press", "roll"),

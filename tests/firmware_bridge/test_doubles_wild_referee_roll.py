@@ -12,7 +12,7 @@ from PIL import Image, ImageChops
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
-from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.kits.doubles_wild.referee import DoublesWildReferee
 from firmware_bridge.referees.events import Event, Tick
 from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.screen.dice_faces import (
@@ -24,7 +24,7 @@ from firmware_bridge.screen.dice_faces import (
 )
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.palette import LAST, SPOT
-from games.doubles_wild import DoublesWild
+from games.doubles_wild.game import DoublesWild
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource

@@ -6,12 +6,12 @@ from collections.abc import Mapping
 
 import pytest
 
-from firmware_bridge.referees.doubles_wild.referee import DoublesWildReferee
+from firmware_bridge.kits import find_kit
+from firmware_bridge.kits.doubles_wild.hand import SWEEP_WAIT_S
+from firmware_bridge.kits.doubles_wild.referee import DoublesWildReferee
 from firmware_bridge.screen.layout import render
-from firmware_bridge.sim.hands import hand_for
-from firmware_bridge.sim.hands.doubles_wild import SWEEP_WAIT_S
 from games.core import Piece
-from games.doubles_wild import COLOURS, DoublesWild, Place, Roll
+from games.doubles_wild.game import COLOURS, DoublesWild, Place, Roll
 from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
@@ -223,19 +223,19 @@ def test_restart_after_a_won_battle_sees_the_swap_already_done() -> None:
 # -- the simulated hand ---------------------------------------------------------------------
 def test_script_lays_a_ball_by_its_colour() -> None:
     referee = tag_table().referee
-    assert hand_for(referee).piece_labels(["r7c5"], "blue") == ["blue"]
-    assert hand_for(referee).piece_labels(["r7c5"], "Red") == ["red"]
-    assert hand_for(referee).piece_labels(["r7c5"], "piece") == ["piece"], (
-        "a bare place: a stray piece"
-    )
+    assert find_kit(referee.game.name).hand_for(referee).piece_labels(["r7c5"], "blue") == ["blue"]
+    assert find_kit(referee.game.name).hand_for(referee).piece_labels(["r7c5"], "Red") == ["red"]
+    assert find_kit(referee.game.name).hand_for(referee).piece_labels(["r7c5"], "piece") == [
+        "piece"
+    ], "a bare place: a stray piece"
     with pytest.raises(ValueError, match=r"'place r7c5 blue'.*not 'bleu'"):
-        hand_for(referee).piece_labels(["r7c5"], "bleu")
+        find_kit(referee.game.name).hand_for(referee).piece_labels(["r7c5"], "bleu")
 
 
 def test_hand_waits_for_the_reader_sweep_after_each_ball_it_lays() -> None:
     t = won_battle()
     wait = ("wait", str(SWEEP_WAIT_S))
-    assert hand_for(t.referee).steps(Roll((1, 2), (3, 4))) == [
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(Roll((1, 2), (3, 4))) == [
         ("lift", "r7c5"),
         ("place", "r7c5", "blue"),
         wait,
@@ -243,13 +243,18 @@ def test_hand_waits_for_the_reader_sweep_after_each_ball_it_lays() -> None:
     ]
     t.place("r7c5", "blue")
     t.roll(3, 4, 2, 4)
-    assert hand_for(t.referee).steps(Place("r7c6")) == [("place", "r7c6", "red"), wait]
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(Place("r7c6")) == [
+        ("place", "r7c6", "red"),
+        wait,
+    ]
 
 
 def test_hand_on_the_occupancy_board_does_not_wait() -> None:
     t = TagTable(DoublesWild(), "doubles-wild-gpio")
     t.roll(3, 4, 2, 3)
-    assert hand_for(t.referee).steps(Place("r7c5")) == [("place", "r7c5", "blue")]
+    assert find_kit(t.referee.game.name).hand_for(t.referee).steps(Place("r7c5")) == [
+        ("place", "r7c5", "blue")
+    ]
 
 
 # -- frames -----------------------------------------------------------------------------------

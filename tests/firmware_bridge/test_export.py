@@ -9,7 +9,7 @@ import pytest
 from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal, JournalError
 from games.core import Resign
-from games.double_take import DoubleTake
+from games.double_take.game import DoubleTake
 
 from ..tables import on_table
 

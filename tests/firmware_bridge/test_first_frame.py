@@ -27,7 +27,7 @@ import hardware.oled
 
 def show(self, image):
     names = ("gpiozero", "serial", "firmware_bridge.runtime.lobby",
-             "firmware_bridge.sim.pico.simboard", "firmware_bridge.sim.hands")
+             "firmware_bridge.sim.pico.simboard", "firmware_bridge.kits.hand")
     print(json.dumps(sorted(n for n in names if n in sys.modules)), flush=True)
     os._exit(0)
 

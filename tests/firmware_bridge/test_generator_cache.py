@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.kits import lexicon_store
+from games.crosslet.movegen import Dawg
 from games.lexicon import Lexicon
-from games.movegen import Dawg
 
 WORDS = ["at", "cat", "cats", "act", "tact", "sat"]
 

@@ -18,7 +18,7 @@ from firmware_bridge.referees.decisions import Commit
 from firmware_bridge.referees.events import Tick
 from firmware_bridge.runtime.held import RETRY_FULL_DISK_S
 from firmware_bridge.runtime.takeback import rebuild
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
 from ..tables import on_table

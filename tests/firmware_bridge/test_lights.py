@@ -36,7 +36,7 @@ from firmware_bridge.screen.palette import (
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line
 from games.core import Action, Piece
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 
 GAMES = ["crosslet", "dominoes", "double-take", "doubles-wild", "doublecross"]
 
@@ -95,9 +95,7 @@ def test_the_first_layer_wins_a_cell_and_only_allowed_cells_are_lit() -> None:
 def test_a_tables_layers_go_fixes_computer_hint_game_last() -> None:
     game = DoubleTake()
     step = next(a for a in game.legal_actions() if isinstance(a, Step) and not a.captures)
-    hint = next(
-        a for a in game.legal_actions() if isinstance(a, Step) and a.frm not in (step.frm,)
-    )
+    hint = next(a for a in game.legal_actions() if isinstance(a, Step) and a.frm not in (step.frm,))
     fix = Fix(FixAction.LIFT, step.to)
     last = Moved((hint.to,), ("a1",))
     used = {step.frm, step.to, hint.frm, hint.to, "a1"}

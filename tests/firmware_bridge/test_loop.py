@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware_bridge.referees.double_take.referee import DoubleTakeReferee
+from firmware_bridge.kits.double_take.referee import DoubleTakeReferee
 from firmware_bridge.referees.events import ButtonEvent, Tick
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.runtime.loop import Loop
-from games.double_take import DoubleTake
+from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 
 from ..tables import on_table

@@ -14,7 +14,7 @@ from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.runtime.session import Session
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.screens import Screen
-from games.double_take import DoubleTake
+from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
 from ..tables import on_table

@@ -107,8 +107,8 @@ def test_declared_options_match_the_kits_and_the_registry() -> None:
 
 
 def test_the_engines_accept_every_declared_default() -> None:
-    from games.double_take import DoubleTake
-    from games.doubles_wild import DoublesWild
+    from games.double_take.game import DoubleTake
+    from games.doubles_wild.game import DoublesWild
 
     assert DoubleTake(options={"rows": 9, "repetitions": 3}).rows == 9
     assert DoublesWild(2, options={"balls": 24}).start_balls == 24

@@ -12,7 +12,7 @@ from typing import Any
 from firmware_bridge.referees.events import BoardWait, ButtonEvent, Event
 from firmware_bridge.runtime.loop import READING_AFTER_S, Loop
 from firmware_bridge.runtime.session import Session
-from games.double_take import DoubleTake
+from games.double_take.game import DoubleTake
 from hardware.board import (
     OCCUPIED,
     BoardEvent,

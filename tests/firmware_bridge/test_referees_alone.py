@@ -15,8 +15,8 @@ from firmware_bridge.referees.events import BoardChanged, Refused
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.referees.referee import Referee
 from games.core import Game, Outcome
-from games.double_take import Step
-from games.doubles_wild import Place, dice_action
+from games.double_take.game import Step
+from games.doubles_wild.game import Place, dice_action
 from hardware.board import OCCUPIED, ButtonEvent
 
 from .test_import_layers import _graph

@@ -37,9 +37,10 @@ def test_every_declared_option_is_explained_in_its_games_section(game: str, opti
     assert f"`{option}`" in sections()[TITLES[game]]
 
 
-@pytest.mark.parametrize("module", sorted({g.module for g in GAMES}))
-def test_the_engines_point_at_the_rules_people_can_read(module: str) -> None:
-    path = Path(__file__).parents[2] / "games" / f"{module}.py"
+@pytest.mark.parametrize("package", sorted({g.package for g in GAMES}))
+@pytest.mark.parametrize("module", ["__init__", "game"])
+def test_the_engines_point_at_the_rules_people_can_read(package: str, module: str) -> None:
+    path = Path(__file__).parents[2] / "games" / package / f"{module}.py"
     text = path.read_text(encoding="utf-8")
-    assert "RULES.md" not in text, f"{path.name} points at a file users cannot see"
+    assert "RULES.md" not in text, f"{path} points at a file users cannot see"
     assert "docs/rules.md" in text

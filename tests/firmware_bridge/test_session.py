@@ -6,7 +6,7 @@ from firmware_bridge.journal import Journal
 from firmware_bridge.runtime.session import Session
 from firmware_bridge.runtime.takeback import rebuild
 from games.core import Resign
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
 from ..tables import on_table

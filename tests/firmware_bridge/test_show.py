@@ -181,7 +181,7 @@ def test_bad_input_is_named_and_nothing_is_written(
 def test_a_doublecross_board_shows_its_specials_and_which_tiles_are_stable() -> None:
     from firmware_bridge.kits import crosslet_lexicon
     from firmware_bridge.spectate.board_png import board_png
-    from games.doublecross import DoubleCross
+    from games.doublecross.game import DoubleCross
 
     game = DoubleCross(2, random.Random(1), lexicon=crosslet_lexicon())
     seats = [game.seat_name(p) for p in range(game.players)]

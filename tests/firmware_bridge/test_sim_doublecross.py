@@ -15,7 +15,7 @@ import pytest
 from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
-from games.doublecross import DoubleCross
+from games.doublecross.game import DoubleCross
 from games.lexicon import Lexicon
 
 from .test_crosslet_referee_helpers import kit_uses, shared_lexicon

@@ -5,8 +5,8 @@ from __future__ import annotations
 from firmware_bridge.referees.events import Tick
 from firmware_bridge.screen.layout import PAGE_S
 from firmware_bridge.screen.screens import Mark
-from games.double_take import GREEN, RED, DoubleTake, Step
-from games.doubles_wild import DoublesWild
+from games.double_take.game import GREEN, RED, DoubleTake, Step
+from games.doubles_wild.game import DoublesWild
 from hardware.board import OCCUPIED, BoardSettled
 from tests.firmware_bridge.test_doubles_wild_referee import Table
 from tests.firmware_bridge.test_oled_frames import session_for

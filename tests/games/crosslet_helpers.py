@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
-from games.crosslet import Crosslet, PlaceTiles
-from games.crosslet_board import SIZE, TILE_COUNTS, cell_name
+from games.crosslet.board import SIZE, TILE_COUNTS, cell_name
+from games.crosslet.game import Crosslet, PlaceTiles
 
 ENABLE_PATHS = (
     Path(__file__).resolve().parents[2] / "games" / "data" / "enable1.txt.gz",

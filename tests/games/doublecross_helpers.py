@@ -8,9 +8,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from games.core import Verdict
-from games.doublecross import DoubleCross, PlaceTile
-from games.doublecross_board import PICKUP_POINTS, Board, cell_index
-from games.doublecross_score import Note
+from games.doublecross.board import PICKUP_POINTS, Board, cell_index
+from games.doublecross.game import DoubleCross, PlaceTile
+from games.doublecross.score import Note
 from games.lexicon import Lexicon
 
 WORDS = [

@@ -8,14 +8,14 @@ import random
 import pytest
 
 from games.core import BadSettings, GameError, Pass, Resign
-from games.crosslet import Crosslet, Exchange, ExchangeCount, PlaceTiles
-from games.crosslet_board import (
+from games.crosslet.board import (
     LETTER_MULTIPLIER,
     LETTER_VALUES,
     TILE_COUNTS,
     WORD_MULTIPLIER,
     parse_cell,
 )
+from games.crosslet.game import Crosslet, Exchange, ExchangeCount, PlaceTiles
 from games.lexicon import Lexicon
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
@@ -80,7 +80,7 @@ def test_the_first_option_counts_seats_from_1(first: int) -> None:
 
 @pytest.mark.parametrize("first", [0, 4, True, "1", 1.0])
 def test_a_first_seat_that_is_not_a_seat_is_refused(first: object) -> None:
-    with pytest.raises(BadSettings, match=r"option 'first' must be a seat from 1 to 3, not "):
+    with pytest.raises(BadSettings, match=r"first must be a whole number from 1 to 3, not "):
         Crosslet(3, random.Random(1), {"first": first}, lexicon=WordSet(["at"]))
 
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import IllegalMove
-from games.crosslet_board import (
+from games.crosslet.board import (
     ALL_CELLS,
     COLUMNS,
     LETTER_MULTIPLIER,

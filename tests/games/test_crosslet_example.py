@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from games.crosslet import Crosslet
+from games.crosslet.game import Crosslet
 from tests.games.crosslet_helpers import place, rigged_game
 
 TURNS = (

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from games.core import BadSettings, Pass, Resign
-from games.crosslet import (
+from games.crosslet.board import TILE_COUNTS
+from games.crosslet.game import (
     Crosslet,
     Exchange,
     ExchangeCount,
@@ -16,7 +17,6 @@ from games.crosslet import (
     SetRack,
     TableBag,
 )
-from games.crosslet_board import TILE_COUNTS
 from tests.games.crosslet_helpers import SMALL_WORDS, WordSet, place, rigged_game
 
 CAT = "H8 C, I8 A, J8 T"
@@ -259,7 +259,7 @@ def test_table_actions_replay_from_their_journal_form() -> None:
 
 # -- the computer player ---------------------------------------------------------------------
 def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it() -> None:
-    from games.crosslet_player import CrossletPlayer
+    from games.crosslet.player import CrossletPlayer
 
     game = table_game()
     player = CrossletPlayer(game.generator, random.Random(4))
@@ -270,7 +270,7 @@ def test_the_computer_first_draws_its_rack_from_the_unseen_tiles_then_plays_it()
 
 
 def test_the_computer_cannot_reveal_a_rack_never_seen() -> None:
-    from games.crosslet_player import CrossletPlayer
+    from games.crosslet.player import CrossletPlayer
 
     game = table_game()
     for _ in range(4):

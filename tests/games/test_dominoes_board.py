@@ -8,8 +8,7 @@ from collections import Counter
 import pytest
 
 from games.core import BadSettings, GameError
-from games.dominoes import Domino, Dominoes, first_player, track_pips
-from games.dominoes_board import (
+from games.dominoes.board import (
     DIAMONDS,
     NAMES,
     NEIGHBOURS,
@@ -19,6 +18,7 @@ from games.dominoes_board import (
     cell_index,
     double_six_sets,
 )
+from games.dominoes.game import Domino, Dominoes, first_player, track_pips
 
 
 def test_cells_run_a1_to_o15_in_reading_order() -> None:

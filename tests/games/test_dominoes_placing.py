@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from games.dominoes import Discard, Dominoes, Place
+from games.dominoes.game import Discard, Dominoes, Place
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from games.core import Action
-from games.dominoes import Discard, Dominoes, DominoesPlayer, Draw, EndTurn, Place
-from games.dominoes_board import NAMES, NEIGHBOURS, Board, Slot
-from games.double_take import DoubleTake
+from games.dominoes.board import NAMES, NEIGHBOURS, Board, Slot
+from games.dominoes.game import Discard, Dominoes, DominoesPlayer, Draw, EndTurn, Place
+from games.double_take.game import DoubleTake
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
 START = [(2, 5, "C4", "B4")]

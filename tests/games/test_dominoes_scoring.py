@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from games.core import Action, ScoreEvent
-from games.dominoes import Dominoes, Draw, EndTurn, Place
+from games.dominoes.game import Dominoes, Draw, EndTurn, Place
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
 BONEYARD = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6)]

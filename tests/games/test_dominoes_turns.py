@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.core import Action, BadSettings, GameError, Pass, Piece
-from games.dominoes import Discard, Domino, Dominoes, Draw, EndTurn, Place
-from games.dominoes_board import NAMES, NEIGHBOURS, cell_index
+from games.dominoes.board import NAMES, NEIGHBOURS, cell_index
+from games.dominoes.game import Discard, Domino, Dominoes, Draw, EndTurn, Place
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
 BONEYARD = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6)]

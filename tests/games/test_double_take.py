@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import Action, BadSettings, GameError, Pass, Resign
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 
 RED, GREEN = 0, 1
 RESERVE = "b9 d9 f9 h9"

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from games.core import Pass
-from games.double_take import DoubleTake, DoubleTakePlayer, Step
+from games.double_take.game import DoubleTake, DoubleTakePlayer, Step
 
 RED, GREEN = 0, 1
 RESERVE = "b9 d9 f9 h9"

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from games.doublecross import DoubleCross, PlaceTile
-from games.doublecross_player import DoubleCrossPlayer
+from games.doublecross.game import DoubleCross, PlaceTile
+from games.doublecross.player import DoubleCrossPlayer
 from games.registry import find_game
 from tests.games.doublecross_helpers import enable, recount
 

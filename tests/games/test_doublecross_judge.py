@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.doublecross_board import ACROSS, DOWN, cell_index, cell_name
-from games.doublecross_judge import Judge
-from games.doublecross_score import Tally, pay_settling
+from games.doublecross.board import ACROSS, DOWN, cell_index, cell_name
+from games.doublecross.judge import Judge
+from games.doublecross.score import Tally, pay_settling
 from tests.games.doublecross_helpers import board_from, small_lexicon
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.doublecross_board import AXES, CELLS, NEIGHBOURS, Board
-from games.doublecross_judge import Judge, Word
+from games.doublecross.board import AXES, CELLS, NEIGHBOURS, Board
+from games.doublecross.judge import Judge, Word
 from tests.games.doublecross_helpers import small_lexicon
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 from games.core import Action
-from games.doublecross import DoubleCross, EndGame, EndTurn, PlaceTile, PlayBomb
-from games.doublecross_player import DoubleCrossPlayer
+from games.doublecross.game import DoubleCross, EndGame, EndTurn, PlaceTile, PlayBomb
+from games.doublecross.player import DoubleCrossPlayer
 from tests.games.doublecross_helpers import game, play
 
 

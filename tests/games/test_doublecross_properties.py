@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.core import Resign
-from games.doublecross import DoubleCross
-from games.doublecross_player import DoubleCrossPlayer
+from games.doublecross.game import DoubleCross
+from games.doublecross.player import DoubleCrossPlayer
 from tests.games.doublecross_helpers import enable, recount
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.doublecross import EndTurn, PlaceTile
+from games.doublecross.game import EndTurn, PlaceTile
 from tests.games.doublecross_helpers import game, play
 
 

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from games.core import BadSettings
-from games.doublecross import DoubleCross, EndTurn, NewLetters
-from games.doublecross_board import TILE_COUNTS
-from games.doublecross_setup import read_options
+from games.doublecross.board import TILE_COUNTS
+from games.doublecross.game import DoubleCross, EndTurn, NewLetters
+from games.doublecross.setup import read_options
 
 from .doublecross_helpers import play, small_lexicon
 
@@ -95,7 +95,7 @@ def test_every_problem_of_a_set_up_is_named_at_once() -> None:
     text = "\n".join(problems)
     for expected in (
         "no option 'colour'",
-        "min_word must be 3 or 4, not 5",
+        "min_word must be a whole number from 3 to 4, not 5",
         "first must be a seat from 1 to 2, not 0",
         "start_word: '4' is not a DoubleCross tile",
         "racks (seat 2): '?' is not a DoubleCross tile",

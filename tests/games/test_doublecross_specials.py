@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from games.doublecross import EndTurn, NewLetters, PlaceTile, PlayBomb
+from games.doublecross.game import EndTurn, NewLetters, PlaceTile, PlayBomb
 from tests.games.doublecross_helpers import game, play, recount
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.core import BadSettings, Pass, Resign
-from games.doublecross import (
+from games.doublecross.game import (
     DoubleCross,
     EndGame,
     EndTurn,
@@ -205,7 +205,7 @@ def test_a_tile_not_on_the_rack_or_on_an_occupied_cell_is_rejected_with_the_reas
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"min_word": 5}, "min_word must be 3 or 4"),
+        ({"min_word": 5}, "min_word must be a whole number from 3 to 4"),
         ({"first": 3}, "first must be a seat from 1 to 2"),
         ({"start_word": "QZX"}, "QZX is not a complete word"),
         ({"start_word": "STARTS"}, "3 to 5 letters"),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from games.core import Action, BadSettings, GameError
-from games.doubles_wild import (
+from games.doubles_wild.game import (
     Attack,
     BattleRoll,
     DoublesWild,

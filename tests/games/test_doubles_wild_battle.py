@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.doubles_wild import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
+from games.doubles_wild.game import Attack, BattleRoll, DoublesWild, Keep, Place, Roll
 
 RED = 1
 BLUE = 0

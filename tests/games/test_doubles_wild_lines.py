@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games import doubles_wild_board as geo
-from games.doubles_wild import DoublesWild, Place, Roll
+from games.doubles_wild import board as geo
+from games.doubles_wild.game import DoublesWild, Place, Roll
 
 DIRECTIONS = {"across": (0, 1), "down": (1, 0), "diagonal": (1, 1), "anti-diagonal": (1, -1)}
 

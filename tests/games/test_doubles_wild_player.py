@@ -8,10 +8,10 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from games import doubles_wild_board as geo
-from games import doubles_wild_odds as odds
 from games.core import Action, GameError
-from games.doubles_wild import (
+from games.doubles_wild import board as geo
+from games.doubles_wild import odds
+from games.doubles_wild.game import (
     COLOURS,
     Attack,
     BattleRoll,
@@ -23,7 +23,7 @@ from games.doubles_wild import (
     Roll,
     dice_action,
 )
-from games.doubles_wild_player import DoublesWildPlayer, play_out
+from games.doubles_wild.player import DoublesWildPlayer, play_out
 
 
 def players(n: int, seed: int = 0) -> list[DoublesWildPlayer]:

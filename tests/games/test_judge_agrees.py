@@ -16,10 +16,10 @@ from collections.abc import Iterator
 import pytest
 
 from games.core import Action, Game, Pass, Resign
-from games.crosslet import Crosslet
-from games.crosslet_actions import PlaceTiles
-from games.dominoes import Place as DominoPlace
-from games.doublecross import DoubleCross
+from games.crosslet.actions import PlaceTiles
+from games.crosslet.game import Crosslet
+from games.dominoes.game import Place as DominoPlace
+from games.doublecross.game import DoubleCross
 from games.registry import GAMES
 from tests.games.crosslet_helpers import SMALL_WORDS, WordSet
 from tests.games.doublecross_helpers import small_lexicon

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.core import Action, IllegalMove, Pass, Verdict
-from games.double_take import DoubleTake, Step
+from games.double_take.game import DoubleTake, Step
 
 
 class Counted(DoubleTake):

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from games.core import Pass
-from games.crosslet import Crosslet, Exchange
-from games.crosslet_player import CrossletPlayer
-from games.movegen import BadGeneratorData, Dawg, Move, MoveGenerator
+from games.crosslet.game import Crosslet, Exchange
+from games.crosslet.movegen import BadGeneratorData, Dawg, Move, MoveGenerator
+from games.crosslet.player import CrossletPlayer
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
     WordSet,

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # first tile, and the top three, and prints it all as JSON.
 _PLAY = """
 import json, random, sys
-from games import movegen
-from games.crosslet import Crosslet
-from games.crosslet_player import CrossletPlayer
+from games.crosslet import movegen
+from games.crosslet.game import Crosslet
+from games.crosslet.player import CrossletPlayer
 from firmware_bridge.kits.lexicon_store import load_generator, load_lexicon
 
 lexicon = load_lexicon()
@@ -83,7 +83,7 @@ def test_the_build_makes_an_extension_that_imports_before_the_python_module(tree
     assert extension is not None
     assert (tree / "games" / "movegen.py").exists()  # the source is installed beside it
     done = subprocess.run(
-        [sys.executable, "-c", "import games.movegen as m; print(m.__file__)"],
+        [sys.executable, "-c", "import games.crosslet.movegen as m; print(m.__file__)"],
         cwd=tree,
         env=compiled.environment(tree),
         capture_output=True,

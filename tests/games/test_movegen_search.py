@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.crosslet import Crosslet
-from games.crosslet_board import ALL_TILES_BONUS, BLANK, RACK_SIZE
-from games.crosslet_player import CrossletPlayer
-from games.movegen import MoveGenerator, _Rack
+from games.crosslet.board import ALL_TILES_BONUS, BLANK, RACK_SIZE
+from games.crosslet.game import Crosslet
+from games.crosslet.movegen import MoveGenerator, _Rack
+from games.crosslet.player import CrossletPlayer
 from tests.games.crosslet_helpers import WordSet, enable_words
 
 ALL_LETTERS = (1 << 26) - 1

@@ -1,13 +1,15 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
 import pytest
 
-from games.core import UnknownGame
-from games.registry import GAMES, find_game, find_listed, game_names
+from games.core import BadSettings, UnknownGame
+from games.lexicon import Lexicon
+from games.registry import GAMES, Listed, find_game, find_listed, game_names
 
 
 @pytest.mark.parametrize("listed", GAMES, ids=[g.name for g in GAMES])
@@ -23,6 +25,20 @@ def test_the_list_agrees_with_each_game_class(listed: object) -> None:
         listed.max_players,
     )
     assert find_game(listed.name) is game
+    assert game.about is listed.about, "the class takes what it is from its package"
+
+
+@pytest.mark.parametrize("listed", GAMES, ids=[g.name for g in GAMES])
+def test_a_games_option_ranges_are_its_abouts(listed: Listed) -> None:
+    """The rules refuse a number option out of its declared range in the table's words."""
+    game = listed.load()
+    words = {"lexicon": Lexicon.build(["cat", "dog"])} if listed.name == "doublecross" else {}
+    for spec in listed.about.options:
+        if spec.kind != "number" or spec.seat:
+            continue
+        low = (spec.lo or 0) - 1
+        with pytest.raises(BadSettings, match=f"{spec.name} must be a whole number.*not {low}"):
+            game(listed.min_players, random.Random(1), {spec.name: low}, **words)
 
 
 def test_names_are_unique_and_in_list_order() -> None:
@@ -49,8 +65,9 @@ print(json.dumps(sorted(sys.modules)))
 def test_the_command_line_and_the_game_list_load_no_engine_and_no_device_library() -> None:
     done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True)
     loaded = set(json.loads(done.stdout))
-    engines = {f"games.{g.module}" for g in GAMES}
+    engines = {f"games.{g.package}.game" for g in GAMES}
     assert not loaded & engines
+    assert {f"games.{g.package}" for g in GAMES} <= loaded, "the list reads each ABOUT"
     heavy = {m for m in loaded if m.split(".")[0] in ("gpiozero", "luma", "PIL", "sqlite3")}
     assert heavy == set()
     assert "firmware_bridge.apps.cli" in loaded

@@ -10,7 +10,7 @@ from firmware_bridge.runtime.live import read_live
 from firmware_bridge.runtime.lobby import Lobby
 from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.spectate.follow import Follower
-from games.double_take import DoubleTake
+from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardEvent, BoardSettled
 from wiring.config import RunConfig
 from wiring.loader import load_profile

@@ -25,8 +25,8 @@ from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.project import describe
 from firmware_bridge.spectate.server import BoardView
 from games.core import GameError
-from games.crosslet import Crosslet
-from games.double_take import Step
+from games.crosslet.game import Crosslet
+from games.double_take.game import Step
 
 
 def test_live_file_holds_the_latest_state_whole(tmp_path: Path) -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.kits import piece_sets
 from wiring.bom import bill_of_materials, board_shape, power_budget, reader_chips, totals
 from wiring.loader import list_profiles, load_profile
 
@@ -16,7 +17,7 @@ from wiring.loader import list_profiles, load_profile
 @pytest.mark.parametrize("name", list_profiles())
 def test_every_shipped_profile_has_a_bill_with_a_switch_and_diode_per_cell(name: str) -> None:
     profile = load_profile(name)
-    lines = bill_of_materials(profile)
+    lines = bill_of_materials(profile, piece_sets())
     by_part = {x.part: x for x in lines}
     cells = board_shape(profile).cells
     assert by_part["Reed switch, normally open, 14 mm glass"].qty == cells
@@ -27,19 +28,19 @@ def test_every_shipped_profile_has_a_bill_with_a_switch_and_diode_per_cell(name:
 
 
 def test_the_15x15_rfid_board_has_one_reader_chip_and_a_mux_per_16_squares() -> None:
-    lines = bill_of_materials(load_profile("rfid-15x15-pico"))
+    lines = bill_of_materials(load_profile("rfid-15x15-pico"), piece_sets())
     assert reader_chips(lines) == 1  # at most four, says the design
     muxes = next(x for x in lines if x.reference == "ADG1606BRUZ")
     assert muxes.qty == 15 + 1  # 225 squares in 15 groups of 16, and the first level
 
 
 def test_the_racks_board_needs_a_third_row_driver_for_17_rows() -> None:
-    lines = bill_of_materials(load_profile("rfid-15x15-racks-pico"))
+    lines = bill_of_materials(load_profile("rfid-15x15-racks-pico"), piece_sets())
     assert next(x for x in lines if x.part == "74HC595 shift register").qty == 3
 
 
 def test_gpio_boards_have_no_pico_and_no_reader() -> None:
-    lines = bill_of_materials(load_profile("double-take-gpio"))
+    lines = bill_of_materials(load_profile("double-take-gpio"), piece_sets())
     parts = {x.part for x in lines}
     assert not any("Pico" in p for p in parts)
     assert reader_chips(lines) == 0
@@ -78,7 +79,7 @@ def test_docs_give_each_profiles_power_budget_and_cost_as_bom_works_them_out(nam
     doc = (Path(__file__).parents[2] / "docs/hardware.md").read_text(encoding="utf-8")
     profile = load_profile(name)
     budget = power_budget(profile)
-    low, high = totals(bill_of_materials(profile))
+    low, high = totals(bill_of_materials(profile, piece_sets()))
     row = (
         f"| `{name}` | {board_shape(profile).cells} | {budget.idle_ma:.0f} | "
         f"{budget.peak_ma:.0f} | ${low:,.0f}–${high:,.0f} |"

@@ -9,6 +9,7 @@ import pytest
 from msgspec.structs import replace
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.kits import piece_sets
 from wiring.bom import bill_of_materials, board_shape
 from wiring.leds_power import LED_MA, MAX_DROP_V, led_lines, led_supply
 from wiring.loader import list_profiles, load_profile
@@ -59,9 +60,9 @@ def test_the_bill_lists_every_led_with_its_capacitor_and_the_chain_parts() -> No
 
 def test_only_a_profile_with_a_chain_lists_its_parts() -> None:
     profile = load_profile("rfid-15x15-pico")
-    parts = {x.part for x in bill_of_materials(profile)}
+    parts = {x.part for x in bill_of_materials(profile, piece_sets())}
     assert "Quad buffer, TTL-level inputs" in parts
-    bare = {x.part for x in bill_of_materials(replace(profile, leds=None))}
+    bare = {x.part for x in bill_of_materials(replace(profile, leds=None), piece_sets())}
     assert not any("LED, 3535" in p or "AHCT" in p for p in bare)
     assert parts - bare >= {"Addressable RGB LED, 3535", "Power supply 5 V 3 A"}
 

@@ -48,15 +48,17 @@ def cmd_bom(args: argparse.Namespace, out: TextIO) -> int:
     from wiring.bom import bom_csv, bom_table
     from wiring.loader import list_profiles, load_profile
 
+    from ...kits import piece_sets
+
     names = [args.profile] if args.profile else list_profiles()
     for i, name in enumerate(names):
         profile = load_profile(name)
         if args.csv:
-            print(bom_csv(profile), end="", file=out)
+            print(bom_csv(profile, piece_sets()), end="", file=out)
         else:
             if i:
                 print(file=out)
-            print(bom_table(profile), file=out)
+            print(bom_table(profile, piece_sets()), file=out)
     return 0
 
 

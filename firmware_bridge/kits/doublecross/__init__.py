@@ -1,0 +1,1 @@
+"""DoubleCross at the table: its kit (``kit.py``), referee, turn state, view and simulated hand."""

@@ -1,1 +1,0 @@
-"""Crosslet at the table: its referee, its turn state and its view."""

@@ -1,1 +1,0 @@
-"""Double Double Dominoes at the table: its referee, its count, its turn state and its view."""

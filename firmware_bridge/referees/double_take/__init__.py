@@ -1,1 +1,0 @@
-"""Double Take at the table: its referee, its turn state and its view."""

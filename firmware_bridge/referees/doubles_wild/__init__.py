@@ -1,1 +1,0 @@
-"""Doubles Wild at the table: its referee, its turn state and its view."""

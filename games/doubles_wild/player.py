@@ -1,0 +1,283 @@
+"""A computer player for Doubles Wild, and a loop that plays a game out with given dice.
+
+The player only makes decisions (re-roll or not, which spot, which battle dice to
+keep); the dice themselves come from outside, as on the real table. Spots are valued
+in tenths of a point: a point scored now is worth 10, and lesser terms reward open
+lines being built, opponents' lines being cut and balls not thrown away.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from games.core import Action, Game, GameError, Outcome, Player, PlayerId
+from games.doubles_wild import board as geo
+from games.doubles_wild import odds
+from games.doubles_wild.actions import BATTLE_DICE
+from games.doubles_wild.game import (
+    BATTLE,
+    OVER,
+    PLACE,
+    REROLL_OR_ACT,
+    ROLL,
+    Attack,
+    DoublesWild,
+    EndTurn,
+    Keep,
+    Place,
+    dice_action,
+)
+
+POINT = 10.0
+BALL = 1.0
+"""What a ball in hand is worth: a spent ball is a later turn given up."""
+REROLL_MARGIN = 0.25
+OPEN_WINDOW = (0.1, 1.0, 0.0)
+"""Value of a three-spot window free of other colours, by own balls already in it
+(two already is a line, counted by the points)."""
+CUT_WINDOW = (0.0, 0.5, 0.0)
+"""Value of cutting an opponent's window, by its balls in it (two: counted as points)."""
+CUT_POINT = 0.6
+"""An opponent's point denied, relative to one of our own."""
+
+_PAIR_SUMS: tuple[tuple[int | None, float], ...] = (
+    *(
+        (s, sum(1 for a in range(1, 7) for b in range(1, 7) if a != b and a + b == s) / 36)
+        for s in range(geo.LOW, geo.HIGH + 1)
+    ),
+    (None, 6 / 36),
+)
+"""A pair of dice: each non-double sum with its chance, and ``None`` for a double."""
+
+Dice = Callable[[int], tuple[int, ...]]
+
+
+def _others(window: tuple[int, ...], i: int) -> tuple[int, int]:
+    j, k = (n for n in window if n != i)
+    return j, k
+
+
+_PAIRS_THROUGH: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple(_others(window, i) for window in geo.WINDOWS[i]) for i in range(len(geo.CELLS))
+)
+"""For each spot: the other two spots of every three-in-a-row through it."""
+
+
+def _gain(board: Sequence[int], player: PlayerId, i: int) -> int:
+    """As ``geo.gain``, unrolled: this runs for every spot at every decision."""
+    total = 0
+    for back, ahead in geo.RAYS[i]:
+        b = 0
+        for j in back:
+            if board[j] != player:
+                break
+            b += 1
+        a = 0
+        for j in ahead:
+            if board[j] != player:
+                break
+            a += 1
+        if a + b >= 2:
+            total += a + b - 1 - max(0, a - 2) - max(0, b - 2)
+    return total
+
+
+def _window_value(board: Sequence[int], player: PlayerId, i: int) -> float:
+    """Lines built and cut by ``player`` taking spot ``i``."""
+    value = 0.0
+    for j, k in _PAIRS_THROUGH[i]:
+        x, y = board[j], board[k]
+        if x == geo.EMPTY and y == geo.EMPTY:
+            value += OPEN_WINDOW[0]
+            continue
+        owner = y if x == geo.EMPTY else x
+        if y not in (geo.EMPTY, owner):
+            continue  # two colours already: nobody's line
+        count = (x == owner) + (y == owner)
+        value += OPEN_WINDOW[count] if owner == player else CUT_WINDOW[count]
+    return value
+
+
+def _hold_value(board: Sequence[int], owner: PlayerId, i: int) -> float:
+    """What ``owner``'s ball on spot ``i`` is worth to its lines still open."""
+    value = 0.0
+    for j, k in _PAIRS_THROUGH[i]:
+        if board[j] in (owner, geo.EMPTY) and board[k] in (owner, geo.EMPTY):
+            value += OPEN_WINDOW[(board[j] == owner) + (board[k] == owner)]
+    return value
+
+
+def spot_values(game: DoublesWild) -> tuple[float | None, ...]:
+    """For each spot, what playing it is worth to the player whose turn it is (None: blocked)."""
+    board = [geo.EMPTY] * len(geo.CELLS)
+    for cell, seat in game.board().items():
+        board[geo.INDEX[cell]] = seat
+    return _spot_values(tuple(board), game.turn, game.seats)
+
+
+@lru_cache(maxsize=64)
+def _spot_values(
+    board: tuple[int, ...], me: PlayerId, seats: tuple[PlayerId, ...]
+) -> tuple[float | None, ...]:
+    rivals = [p for p in seats if p != me]
+    chance = odds.attacker_chance()
+    out: list[float | None] = []
+    for i, owner in enumerate(board):
+        if owner == me or (owner != geo.EMPTY and geo.protected(board, i)):
+            out.append(None)
+            continue
+        place = (
+            POINT * _gain(board, me, i)
+            + CUT_POINT * POINT * max((_gain(board, q, i) for q in rivals), default=0)
+            + _window_value(board, me, i)
+            - BALL
+        )
+        if owner == geo.EMPTY:
+            out.append(place)
+        else:
+            won = place + BALL + _hold_value(board, owner, i)
+            out.append(chance * won - BALL)
+    return tuple(out)
+
+
+def _best(values: Sequence[float | None], spots: Sequence[int]) -> float:
+    """The best play among ``spots``; 0 when all are blocked and the turn just ends."""
+    allowed = [v for v in (values[i] for i in spots) if v is not None]
+    return max(allowed) if allowed else 0.0
+
+
+def _roll_value(values: Sequence[float | None], row: int | None, col: int | None) -> float:
+    """The best play for a roll naming ``row`` and ``col`` (None: that pair was a double)."""
+    if row is None and col is None:
+        return _best(values, range(len(values)))
+    if row is None:
+        assert col is not None
+        return _best(values, geo.col_cells(col))
+    if col is None:
+        return _best(values, geo.row_cells(row))
+    return _best(values, (geo.index(row, col),))
+
+
+def _named(pair: tuple[int, int]) -> int | None:
+    return None if pair[0] == pair[1] else sum(pair)
+
+
+class DoublesWildPlayer(Player):
+    """Chooses by expected value: re-rolls, spots and battle dice."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        # Equal spots are split by a fixed per-player order, so that decide() gives the
+        # same answer each time it is asked about one position.
+        self._order = list(range(len(geo.CELLS)))
+        rng.shuffle(self._order)
+
+    def reroll_choice(self, game: DoublesWild) -> str | None:
+        """``"red"``, ``"blue"`` or ``"both"`` if re-rolling beats the roll as it stands."""
+        dice = game.dice
+        if game.phase != REROLL_OR_ACT or dice is None:
+            return None
+        values = spot_values(game)
+        row, col = _named(dice[0]), _named(dice[1])
+        now = _roll_value(values, row, col)
+        options = {
+            "red": sum(p * _roll_value(values, r, col) for r, p in _PAIR_SUMS),
+            "blue": sum(p * _roll_value(values, row, c) for c, p in _PAIR_SUMS),
+            "both": sum(
+                pr * pc * _roll_value(values, r, c) for r, pr in _PAIR_SUMS for c, pc in _PAIR_SUMS
+            ),
+        }
+        pair = max(options, key=options.__getitem__)
+        return pair if options[pair] > now + REROLL_MARGIN else None
+
+    def decide(self, game: Game) -> Action | None:
+        """The next decision, or None when the next step is dice the station must roll."""
+        dw = _doubles_wild(game)
+        phase = dw.phase
+        if phase == OVER:
+            raise GameError("the game is over: there is nothing to decide")
+        if phase == ROLL:
+            return None
+        if phase == REROLL_OR_ACT and self.reroll_choice(dw) is not None:
+            return None
+        if phase in (REROLL_OR_ACT, PLACE):
+            return self._act(dw)
+        battle = dw.battle
+        assert phase == BATTLE and battle is not None
+        side = battle.side
+        rolls = battle.rolls[side]
+        if rolls == 0:
+            return None
+        own = tuple(d or 0 for d in battle.dice[side])
+        other = tuple(d or 0 for d in battle.dice[1 - side])
+        count = odds.keep_count(own, other, attacker=side == 0, roll=rolls + 1)
+        wanted = odds.keep_indices(own, count)
+        kept = tuple(i for i, k in enumerate(battle.kept[side]) if k)
+        return None if kept == wanted else Keep(wanted)
+
+    def roll_needed(self, game: Game) -> tuple[str, int] | None:
+        """The dice to roll next (a kind from ``DICE_KINDS`` and a count), or None."""
+        dw = _doubles_wild(game)
+        if dw.phase == ROLL:
+            return ("roll", 4)
+        if dw.phase == REROLL_OR_ACT:
+            pair = self.reroll_choice(dw)
+            return None if pair is None else (f"reroll-{pair}", 4 if pair == "both" else 2)
+        if dw.phase == BATTLE and dw.battle is not None and self.decide(dw) is None:
+            return ("battle-roll", BATTLE_DICE - dw.battle.kept_count())
+        return None
+
+    def choose(self, game: Game) -> Action:
+        """A decision, or the dice the station would roll, taken from this player's rng."""
+        action = self.decide(game)
+        if action is not None:
+            return action
+        need = self.roll_needed(game)
+        assert need is not None
+        kind, count = need
+        return dice_action(kind, tuple(self.rng.randint(1, 6) for _ in range(count)))
+
+    def _act(self, game: DoublesWild) -> Action:
+        values = spot_values(game)
+        target = [geo.INDEX[cell] for cell in game.target()]
+        if not target:
+            return EndTurn()
+        rank = {i: n for n, i in enumerate(self._order)}
+        best = max(target, key=lambda i: (values[i] or 0.0, -rank[i]))
+        cell = geo.CELLS[best]
+        return Place(cell) if game.owner(cell) is None else Attack(cell)
+
+
+def _doubles_wild(game: Game) -> DoublesWild:
+    if not isinstance(game, DoublesWild):
+        raise GameError(f"this player plays Doubles Wild, not {game.title}")
+    return game
+
+
+def play_out(
+    game: DoublesWild,
+    players: Sequence[DoublesWildPlayer],
+    dice: Dice,
+    max_steps: int = 100_000,
+) -> Outcome:
+    """Play ``game`` to its end: each seat's player decides, ``dice(n)`` rolls n dice."""
+    if len(players) != game.players:
+        raise GameError(f"give one player per seat: {game.players} seats, {len(players)} players")
+    for _ in range(max_steps):
+        outcome = game.outcome
+        if outcome is not None:
+            return outcome
+        player = players[game.to_move]
+        action = player.decide(game)
+        if action is None:
+            need = player.roll_needed(game)
+            assert need is not None
+            kind, count = need
+            action = dice_action(kind, dice(count))
+        verdict = game.judge(action)
+        if not verdict.accepted:
+            raise GameError(f"the player chose {action}, which was refused: {verdict.reason}")
+        game.apply(action)
+    raise GameError(f"the game did not end within {max_steps} steps")
