@@ -101,7 +101,7 @@ def _stop(proc: subprocess.Popen[Any]) -> None:
 
 def _games() -> list[str]:
     from firmware_bridge.kits import find_kit
-    from games.core import GameError
+    from games.errors import GameError
     from games.registry import GAMES
 
     names = []

@@ -91,7 +91,7 @@ def _double_take(profile: str, rng: random.Random) -> Simulation:
         sim.world.lift(frm)
         sim.world.place(to, colour)
         sim.advance(PACE_S)
-        sim._watch_board(looks=True)
+        sim.interpreter.wait_for_board(looks=True)
     return sim
 
 
@@ -134,7 +134,7 @@ def double_take_ok_ms(profile: str, seed: int) -> float:
         sim.world.lift("b7")
         sim.world.place("b5", "green")
         sim.advance(PACE_S)
-        sim._watch_board(looks=True)
+        sim.interpreter.wait_for_board(looks=True)
         sim.world.lift("c3")
         sim.advance(PACE_S)
         sim.world.place("c5", "red")

@@ -51,14 +51,14 @@ def build(folder: Path) -> Path:
     if done.returncode != 0:
         raise CannotCompile(f"setup.py build_ext failed:\n{done.stdout}{done.stderr}")
     if not extension(tree):
-        raise CannotCompile(f"setup.py build_ext made no games/movegen extension in {tree}")
+        raise CannotCompile(f"setup.py build_ext made no move generator extension in {tree}")
     return tree
 
 
 def extension(tree: Path) -> Path | None:
     """The compiled ``games.crosslet.movegen`` in ``tree``, if there is one."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
-    found = tree / "games" / f"movegen{suffix}"
+    found = tree / "games" / "crosslet" / f"movegen{suffix}"
     return found if found.exists() else None
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from games.errors import BadSettings, IllegalMove
 from games.options import OptionSpec
 
 Cell = str
@@ -21,26 +22,6 @@ PlayerId = int
 """A seat at the table, counted from 0 in turn order."""
 
 JSON = dict[str, Any]
-
-
-class GameError(ValueError):
-    """Base of every error the rules raise."""
-
-
-class IllegalMove(GameError):
-    """An action the rules do not allow; ``reason`` is the sentence for the player."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class BadSettings(GameError):
-    """A player count or game option the game cannot be played with."""
-
-
-class UnknownGame(GameError):
-    """No game of that name."""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator
 from itertools import accumulate, chain
 
+from games.errors import LexiconError
+
 __all__ = ["Lexicon", "LexiconError", "Progress", "normalise_word_list"]
 
 Progress = Callable[[int, int], None]
@@ -57,10 +59,6 @@ _CRC_FROM = _HEADER.size - 4
 
 _WORD_PIECE = re.compile(f"{START}([a-z]+){END}".encode("latin-1"))
 _PROGRESS_EVERY = 4096
-
-
-class LexiconError(ValueError):
-    """A word list or a stored index that cannot be used; the message says why."""
 
 
 def normalise_word_list(lines: Iterable[str], source: str) -> list[str]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from .core import About, Game, UnknownGame
+from games.errors import UnknownGame
+
+from .core import About, Game
 
 PACKAGES: tuple[str, ...] = ("double_take", "dominoes", "doubles_wild", "crosslet", "doublecross")
 """The games' packages in ``games/``, in the order the games are listed."""

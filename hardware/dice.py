@@ -10,11 +10,9 @@ import random
 from collections import deque
 from collections.abc import Iterable
 
+from hardware.errors import BadDice
+
 FACES = 6
-
-
-class BadDice(ValueError):
-    """Dice values or counts that no die can show."""
 
 
 def check_faces(values: Iterable[object]) -> tuple[int, ...]:

@@ -29,3 +29,7 @@ class I2CPermissionDenied(OledError):
 
 class OledNotFound(OledError):
     """Nothing answered at the OLED's I2C address."""
+
+
+class BadDice(ValueError):
+    """Dice values or counts that no die can show."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from .boards import FakeBoard
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
@@ -32,3 +34,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("hardware") is not None:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def fake_board() -> FakeBoard:
+    """A sensor board with no cells; the events put in its ``pending`` are the next poll's."""
+    return FakeBoard()

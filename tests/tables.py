@@ -61,3 +61,7 @@ def on_table(
         referee=referee,
     )
     return session
+
+
+TableRig = Callable[..., Session[Any]]
+"""What the ``table_rig`` fixture hands a test: ``on_table``."""

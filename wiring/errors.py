@@ -24,3 +24,11 @@ class ProfileError(WiringError):
 
 class ConfigError(WiringError):
     """A run config that cannot be read, or whose profile cannot be loaded."""
+
+
+class HeaderError(ValueError):
+    """A pin number that is not on the 40-pin header."""
+
+
+class NetlistError(ValueError):
+    """The profile has no netlist (not a Pico board), or the netlist failed its ERC."""

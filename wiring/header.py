@@ -11,6 +11,8 @@ from functools import cache
 
 from msgspec import Struct
 
+from wiring.errors import HeaderError
+
 GPIO_PINS: tuple[int, ...] = tuple(range(28))
 """The BCM numbers brought out on the 40-pin header."""
 
@@ -35,10 +37,6 @@ _ROLES: dict[int, str] = {
 
 # Any 40-pin board will do: the J8 pinout has not changed since the B+.
 _REFERENCE_REVISION = 0xA02082
-
-
-class HeaderError(ValueError):
-    """A pin number that is not on the 40-pin header."""
 
 
 class HeaderPin(Struct, frozen=True):

@@ -24,6 +24,7 @@ from typing import Any
 from msgspec import Struct
 
 from wiring.bom import MUX_CHANNELS, board_shape
+from wiring.errors import NetlistError
 from wiring.netlist_leds import draw_leds
 from wiring.pico import (
     COLUMN_LOAD,
@@ -40,10 +41,6 @@ from wiring.pico import (
 )
 from wiring.profile import LedChain, Profile
 from wiring.skidl_env import captured, import_skidl, template
-
-
-class NetlistError(ValueError):
-    """The profile has no netlist (not a Pico board), or the netlist failed its ERC."""
 
 
 class NetlistResult(Struct, frozen=True):

@@ -17,7 +17,8 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from games.core import Game, GameError, UnknownGame
+from games.core import Game
+from games.errors import GameError, UnknownGame
 from games.registry import GAMES, Listed, find_game
 from wiring.config import RunConfig, is_placeholder_port, load_config, placeholder_problem
 from wiring.errors import ConfigError

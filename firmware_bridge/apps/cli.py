@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from games.core import GameError
+from games.errors import GameError
 from games.registry import GAMES, game_names
 from hardware.errors import HardwareError
 from wiring.errors import WiringError

@@ -11,7 +11,6 @@ import gc
 import logging
 import os
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -26,14 +25,10 @@ from wiring.errors import WiringError
 from wiring.profile import Profile
 
 from ..journal import Journal, JournalError, open_or_set_aside
-from ..kits import find_kit
-from ..referees.events import Event
 from ..runtime.host import TableHost
-from ..runtime.lightsink import LightSink
 from ..runtime.live import LiveFile
-from ..runtime.lobby import Choice, Lobby, Start, lobby_choices
+from ..runtime.lobby import Choice, Lobby, lobby_choices
 from ..runtime.loop import Loop
-from ..runtime.replay import in_force
 from ..runtime.session import Session
 from ..runtime.table import Devices, open_display, open_inputs
 from ..runtime.tags import TagTable
@@ -86,64 +81,12 @@ class Table(TableHost):
             refusals=(ValueError,),  # GameError is one
             menu_at=config.journal,
             table_options=True,
+            seed=config.seed,
+            words=config.words,
+            game=config.game,
+            players=config.players or 2,
         )
-        self.config = config
         self.loop = loop
-
-    def attach(self, loop: Loop, signals: Any, lights: LightSink | None = None) -> None:
-        """Give the table started without them its loop, its buzzer and LED and its LED
-        chain: from now on events reach what is on the table, as if it had had them
-        from the start."""
-        self.loop = loop
-        self.devices["signals"] = signals
-        self.devices["lights"] = lights
-        if self.lobby is not None:
-            loop.switch(self.lobby)
-            self.lobby.refresh()
-        elif self.session is not None:
-            if signals is not None:
-                self.session.signals = signals
-            if lights is not None:
-                self.session.lights = lights
-            loop.switch(self.session)
-            self.session.refresh()
-
-    def start(self) -> None:
-        """Put the journal's unfinished game on the table, else the configured one, else
-        the start menu."""
-        record = self.journal.unfinished()
-        if record is not None:
-            session = self.resume(record)
-            self.put(session, record)
-            log.info(
-                "resumed game %d of %s after %d inputs",
-                record.id,
-                record.game,
-                len(session.game.history),
-            )
-        elif self.config.game is not None:
-            self.new_game(self.config.game, self.config.players or 2)
-        else:
-            self.open_menu(None)
-
-    def new_game(
-        self,
-        name: str,
-        players: int,
-        computer: frozenset[int] = frozenset(),
-        chosen: Mapping[str, Any] | None = None,
-    ) -> None:
-        """Start a game; ``computer`` the seats the computer plays, ``chosen`` the options
-        picked on the start menu."""
-        kit = find_kit(name)
-        options = {**kit.table_options, **(chosen or {})}
-        if kit.word_game and self.config.words is not None:
-            options["words"] = str(self.config.words)
-        session = self.start_game(kit, players, self.config.seed, options, computer=computer)
-        self.put(session, None)
-
-    def begin(self, chosen: Start) -> None:
-        self.new_game(chosen.game, chosen.players, chosen.computer, chosen.options)
 
     def seated(self, session: Session[Any], begin: Any) -> None:
         # Whatever stands on the board must first match the game's layout.
@@ -164,26 +107,6 @@ class Table(TableHost):
     def refused(self, lobby: Lobby, exc: Exception) -> None:
         log.warning("the start menu's game cannot start: %s", exc)
         super().refused(lobby, exc)
-
-    def event_failed(self, event: Event, exc: Exception) -> None:
-        """One event could not be handled: log it and play on, unless the journal is hurt.
-
-        A journal that cannot be written, or a game that no longer matches its journal
-        (it failed between journaling an input and playing it), stops the daemon:
-        systemd starts it again and the game resumes from the journal.
-        """
-        if isinstance(exc, JournalError | sqlite3.Error | OSError):
-            raise exc
-        session = self.session
-        if session is not None:
-            entries = self.journal.entries(session.game_id)
-            journaled = len(in_force(entries, f"game {session.game_id}"))
-            if journaled != len(session.game.history):
-                raise JournalError(
-                    f"game {session.game_id} no longer matches its journal after a failed "
-                    f"{type(event).__name__} ({exc!r}); restarting resumes it from the journal"
-                ) from exc
-        log.error("could not handle %s; play goes on", event, exc_info=exc)
 
 
 EXIT_CONFIG = 78

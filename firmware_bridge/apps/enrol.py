@@ -7,9 +7,12 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from firmware_bridge.runtime.tags import TagConflictError, TagError, TagTable
+from firmware_bridge.runtime.tags import TagTable
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus, SensorBoard
 from hardware.clock import Clock
+
+from ..runtime.errors import TagConflictError, TagError
+from .errors import BoardSilent
 
 log = logging.getLogger(__name__)
 
@@ -19,10 +22,6 @@ NameSource = Callable[[str], str | None] | Iterable[str]
 POLL_INTERVAL_S = 0.02
 CONNECT_TIMEOUT_S = 15.0
 """How long ``tabletop enrol`` waits for the board's first report before giving up."""
-
-
-class BoardSilent(RuntimeError):
-    """The board never reported: unplugged, or the profile names the wrong port."""
 
 
 class _Names:

@@ -25,10 +25,12 @@ def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
 def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
     kit = find_kit(record.game)
     game = kit.new_game(record.players, random.Random(record.seed), record.options)
-    # The game's view words each move as the table did; no table is needed for it.
-    words = kit.view_for(game, Facts(record=record))
+    # The game's referee notes what each move's words need and its view words it as
+    # the table did; no table is needed for it.
+    referee = kit.referee_for(game, Facts(record=record))
+    words = referee.view
     moves: list[dict[str, Any]] = []
-    for entry, mover, verdict in replay_entries(journal, record.id, game, words.before_play):
+    for entry, mover, verdict in replay_entries(journal, record.id, game, referee.before_play):
         points = verdict.points(game.players)
         moves.append(
             {

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from games.core import GameError
+from games.errors import GameError
 from games.registry import find_game
 
 from ..journal import GameRecord, GameSummary, Journal, JournalError

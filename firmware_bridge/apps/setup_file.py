@@ -14,14 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from wiring.errors import WiringError
 from wiring.tomlfile import read_toml
 
 from ..kits.options import check_sim_arguments, parse_option_pairs
-
-
-class SetupFileError(WiringError):
-    """A set-up file that cannot be read as TOML."""
+from .errors import SetupFileError
 
 
 def read_setup(path: Path) -> dict[str, Any]:

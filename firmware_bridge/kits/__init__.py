@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from importlib import import_module
 from typing import Any
 
-from games.core import Game, UnknownGame
+from games.core import Game
+from games.errors import UnknownGame
 from games.registry import find_game
 
 from .kit import BoardLook, Kit

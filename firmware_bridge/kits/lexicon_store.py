@@ -22,7 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from games.lexicon import Lexicon, LexiconError, Progress, normalise_word_list
+from games.errors import BadGeneratorData, LexiconError
+from games.lexicon import Lexicon, Progress, normalise_word_list
 from hardware.clock import Clock, SystemClock
 
 if TYPE_CHECKING:
@@ -151,7 +152,7 @@ def load_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGener
     """
     # Here, not above: a game that judges words needs the lexicon at its start, and
     # the move generator only once a hint or a computer player asks for one.
-    from games.crosslet.movegen import BadGeneratorData, MoveGenerator
+    from games.crosslet.movegen import MoveGenerator
 
     directory = cache_dir if cache_dir is not None else default_cache_dir()
     file = generator_path(directory, lexicon.checksum)

@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.core import BadSettings
+from games.errors import BadSettings
 from games.options import OptionSpec
 from games.registry import find_listed
 

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from games.core import BadSettings, GameError
+from games.errors import BadSettings, GameError
 
 if TYPE_CHECKING:
     from games.crosslet.movegen import MoveGenerator

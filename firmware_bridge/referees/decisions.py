@@ -34,6 +34,10 @@ class TakeBack(Struct, frozen=True):
     """Undo the last accepted action: the session journals the take-back and replays the
     game without it."""
 
+    automatic: tuple[bool, ...] = ()
+    """For each action of the game's history, in order, whether the table played it
+    itself (a pass for a player who cannot move): it is withdrawn with the one before."""
+
 
 class RollDice(Struct, frozen=True):
     """Roll ``count`` of the station's dice and play what ``make`` makes of the faces:
@@ -76,3 +80,18 @@ def mover_of(game: Game, action: Action) -> int:
     # passer's end of a DoubleCross game) is that player's, whoever is to move.
     player: int = getattr(action, "player", game.to_move)
     return player
+
+
+def played_record(
+    game: Game, describe: Callable[[Action], str], mover: int, action: Action, verdict: Verdict
+) -> Played:
+    """The record of ``action``, the last of ``game``'s history, credited to ``mover``."""
+    return Played(
+        number=len(game.history),
+        mover=mover,
+        player=game.seat_name(mover),
+        action=action,
+        text=describe(action),
+        verdict=verdict,
+        points=tuple(verdict.points(game.players)),
+    )

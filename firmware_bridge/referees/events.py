@@ -17,6 +17,7 @@ __all__ = [
     "Event",
     "RefereeEvent",
     "Refused",
+    "TakenUp",
     "Tick",
 ]
 
@@ -47,10 +48,12 @@ class BoardChanged(Struct, frozen=True):
 
 
 class Committed(Struct, frozen=True):
-    """An action the referee decided was judged, journaled and played."""
+    """An action the referee decided was judged, journaled and played, credited to
+    ``mover`` (the seat :func:`..decisions.mover_of` named before it was played)."""
 
     action: Action
     verdict: Verdict
+    mover: int
 
 
 class Refused(Struct, frozen=True):
@@ -60,5 +63,14 @@ class Refused(Struct, frozen=True):
     verdict: Verdict
 
 
-RefereeEvent = BoardChanged | ButtonEvent | Tick | Committed | Refused
+class TakenUp(Struct, frozen=True):
+    """The session took the game up with this referee (a new game, a resumed one, one
+    replayed after a take-back) or gave the computer its seats: nothing happened at the
+    table, and the referee says what the table shows. ``last`` is the last accepted
+    action (its mover, itself, its verdict) of a game replayed, to be recorded."""
+
+    last: tuple[int, Action, Verdict] | None = None
+
+
+RefereeEvent = BoardChanged | ButtonEvent | Tick | Committed | Refused | TakenUp
 """What a referee decides on (:meth:`..referee.Referee.decide`)."""

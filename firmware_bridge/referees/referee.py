@@ -6,15 +6,19 @@ game, the table's facts, its turn state (made by the game's ``new_turn``, kept b
 session and drawn by the view) and the view whose words it uses in menus and hints,
 all four made by the game's kit (:meth:`..kits.kit.Kit.referee_for`). One call,
 :meth:`Referee.decide`, takes an event (the board settled, a button, a tick, what
-became of a commit) to the turn state brought up to date and the list of decisions
-it returns (commit this action, reject with this reason, roll the dice, take back);
-the session carries them out. A referee never calls into the session, and keeps no
-state between calls but in the turn it was given (its tag readers remember what
-each tag reads, a memo of the tag table in the facts).
+became of a commit, the game taken up) to the turn state brought up to date and
+returns its :class:`.ruling.Ruling`: the decisions (commit this action, reject with
+this reason, roll the dice, take back), which the session carries out, and all the
+table shows of the game until the next event (the fixes, the screen, the lights, the
+``--json`` extras), read from the view. The session asks nothing else of the referee
+or the view. A referee never calls into the session, and keeps no state between
+calls but in the turn it was given (its tag readers remember what each tag reads, a
+memo of the tag table in the facts; the cells of the move last lit are a memo too).
 """
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from enum import StrEnum
@@ -23,11 +27,13 @@ from typing import Any, Generic, TypeVar
 from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
 
-from .decisions import Commit, Confirm, Decision, Reject, RollDice, TakeBack
-from .events import BoardChanged, ButtonEvent, Committed, RefereeEvent, Tick
+from .decisions import Commit, Confirm, Decision, Played, Reject, RollDice, TakeBack, played_record
+from .events import BoardChanged, ButtonEvent, Committed, RefereeEvent, TakenUp, Tick
 from .facts import Facts
 from .fixes import Fix, occupancy_matcher, reconcile
+from .light_cells import Moved, action_moved
 from .menu import Menu
+from .ruling import TICK_HORIZON_S, Ruling, first_moment, ruling_of
 from .view import View
 
 G = TypeVar("G", bound=Game)
@@ -59,26 +65,66 @@ class Referee(ABC, Generic[G]):
         self.view = view
         self._decisions: list[Decision] = []
         """The decisions of the call under way (empty between calls)."""
+        self._lit_move: dict[tuple[int, str], Moved] = {}
+        """The cells of the move last lit, for its position (a memo, not a state)."""
 
     @staticmethod
     def new_turn(game: Any, facts: Facts) -> Any:
         """The turn state of ``game`` as a table takes it up (a new game or a resumed one)."""
         raise NotImplementedError
 
-    def decide(self, event: RefereeEvent) -> list[Decision]:
-        """What the referee decides on ``event``: the turn state is brought up to date
-        and the decisions are returned, first first. The only way in for the session."""
+    def decide(self, event: RefereeEvent) -> Ruling:
+        """What the referee rules on ``event``: the turn state is brought up to date and
+        the decisions (first first) are returned with everything the table shows of the
+        game until the next event. The only way in for the session."""
+        played: Played | None = None
         if isinstance(event, BoardChanged):
+            self.restored()
             self.on_board()
         elif isinstance(event, ButtonEvent):
             self.on_button(event)
         elif isinstance(event, Tick):
             self.on_tick(event.now)
         elif isinstance(event, Committed):
+            played = self.record(event.mover, event.action, event.verdict)
             self.after_commit(event.action, event.verdict)
+        elif isinstance(event, TakenUp):
+            if event.last is not None:
+                played = self.record(*event.last)
         else:
             self.on_refused(event.action, event.verdict)
-        return self.decisions()
+        return ruling_of(self, self.decisions(), played)
+
+    def record(self, mover: int, action: Action, verdict: Verdict) -> Played:
+        """Note ``action``, just played for ``mover``, as the last action (``facts.last``)
+        in the view's words."""
+        played = played_record(self.game, self.view.describe, mover, action, verdict)
+        self.facts.last = played
+        return played
+
+    def restored(self) -> None:
+        """The board changed: once it matches the game, its set-up (after a resume or a
+        take-back) is over."""
+        facts = self.facts
+        if facts.restoring and not self.board_fixes():
+            facts.restoring = False
+            facts.restore_title = "Set up the board"
+            facts.restore_reason = ""
+
+    def before_play(self) -> None:
+        """The next action is about to be played (committed at the table, or replayed
+        by a reader of the journal): note in the turn what the view's words for it need
+        of the game before it. By default nothing."""
+
+    def move_cells(self, action: Action) -> Moved:
+        """The cells ``action`` changes as the lights show them (the view's
+        ``move_cells``), worked out once per position."""
+        key = (len(self.game.history), repr(action))
+        found = self._lit_move.get(key)
+        if found is None:
+            found = self.view.move_cells(action, action_moved(self.game, action))
+            self._lit_move = {key: found}
+        return found
 
     # -- the station's prompt (kept in ``facts.prompt``, which the session owns) ---------
     @property
@@ -181,15 +227,28 @@ class Referee(ABC, Generic[G]):
     def on_board(self) -> None:
         """The settled board changed (``facts.observation``)."""
 
-    def wants_ticks(self) -> bool:
-        """Whether the loop should send ``Tick`` events now (an animation is running).
+    def wants_ticks(self, now: float) -> bool:
+        """Whether the loop should send ``Tick`` events at ``now`` (an animation is
+        running): from ``facts.now`` until the next event, true over one span of time
+        at most (from a time on, until a time, or both).
 
         Idle referees return False, so a waiting table costs nothing.
         """
         return False
 
+    def tick_span(self) -> tuple[float, float] | None:
+        """The span of time from ``facts.now`` in which :meth:`wants_ticks` is true, from
+        its first moment until its first moment after (``inf``: for good; None: none
+        within ``TICK_HORIZON_S``)."""
+        wish, now = self.wants_ticks, self.facts.now
+        far = now + TICK_HORIZON_S
+        if wish(now):
+            until = math.inf if wish(far) else first_moment(lambda t: not wish(t), now, far)
+            return (now, until)
+        return (first_moment(wish, now, far), math.inf) if wish(far) else None
+
     def on_tick(self, now: float) -> None:
-        """Time passed; called only while ``wants_ticks()`` is True."""
+        """Time passed; called only while ``now`` is in the span :meth:`tick_span` gave."""
 
     def on_button(self, event: ButtonEvent) -> None:
         if self.menu is not None:
@@ -218,7 +277,8 @@ class Referee(ABC, Generic[G]):
 
     def take_back(self) -> None:
         """ "take back last" was chosen: by default the session withdraws the last action."""
-        self._decisions.append(TakeBack())
+        automatic = tuple(self.automatic(action) for action in self.game.history)
+        self._decisions.append(TakeBack(automatic))
 
     def show_hint(self) -> None:
         """A long press of ok: the computer's choice for the seat to move, as an instruction."""

@@ -1,8 +1,9 @@
 """The base of every game's view: what the OLED shows and the game's part of the state.
 
 A view reads the game, the table's facts and its referee's turn state; it changes
-nothing. The session asks it for the screen, the words for a played action and the
-``--json`` extras, and only when someone listens for the extras.
+nothing. Its referee asks it, as it rules on an event, for the screen, the words for
+a played action, the lights and the ``--json`` extras (:mod:`.ruling`); a reader of
+the journal asks it for the words of each action.
 """
 
 from __future__ import annotations
@@ -66,11 +67,6 @@ class View(Generic[G]):
         if isinstance(action, Resign):
             return f"{self.game.seat_name(action.player)} resigns"
         return action.type
-
-    def before_play(self) -> None:
-        """A reader replaying the journal is about to play the next action: note what
-        ``describe`` needs of the game before it (the table's referee notes it as it
-        commits)."""
 
     def scores(self) -> tuple[str, ...]:
         """Each seat's score, one item a seat: the screen never splits one."""

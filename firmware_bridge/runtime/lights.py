@@ -23,24 +23,28 @@ the cells of the profile's LED chain are lit.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
-import enum
 import functools
 import logging
-import random
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from msgspec import Struct
 
-from games.core import Action, Cell, Game, GameError, Piece
+from games.core import Action, Cell, Game, Piece
 from wiring.profile import Profile
 
 from ..referees.fixes import Fix
-from ..referees.light_cells import Lit, Moved, fix_colour, layout_moved
-from ..screen.palette import FROM, HINT, LAST, TO
+from ..referees.light_cells import (
+    Lit,
+    Moved,
+    action_moved,
+    fix_colour,
+    fix_lights,
+    layout_moved,
+    move_lights,
+)
+from ..referees.ruling import Ruling
+from ..screen.palette import HINT, LAST
 from .computer import Computer
 from .lightsink import LightSink
 
@@ -48,7 +52,8 @@ log = logging.getLogger("tabletop")
 
 
 class Table(Protocol):
-    """What the lights read of a session."""
+    """What the lights read of a session: its game, its profile and what its referee
+    ruled last."""
 
     @property
     def game(self) -> Game: ...
@@ -57,14 +62,9 @@ class Table(Protocol):
     def profile(self) -> Profile | None: ...
 
     @property
-    def referee(self) -> Any: ...
+    def restoring(self) -> bool: ...
 
-    @property
-    def view(self) -> LightsView: ...
-
-    def pending_fixes(self) -> list[Fix]: ...
-
-    def expected(self) -> Action | None: ...
+    def ruling(self) -> Ruling: ...
 
 
 class LightsView(Protocol):
@@ -78,74 +78,6 @@ class LightsView(Protocol):
 
 
 # -- the layers ---------------------------------------------------------------------------
-def fix_lights(fixes: Sequence[Fix], colour: Callable[[Fix, bool], str] = fix_colour) -> Lit:
-    """Every fix's cell, the first fix in the ``now`` colours; dark when there is none."""
-    lit: Lit = {}
-    for i, fix in enumerate(fixes):
-        lit.setdefault(fix.cell, colour(fix, i == 0))
-    return lit
-
-
-def move_lights(moved: Moved, frm: str = FROM, to: str = TO) -> Lit:
-    """A move's cells: where pieces leave in ``frm``, where they arrive in ``to``."""
-    lit = dict.fromkeys(moved.frm, frm)
-    lit.update(dict.fromkeys(moved.to, to))
-    return lit
-
-
-_STATE_TYPES = (
-    list,
-    dict,
-    set,
-    frozenset,
-    tuple,
-    Counter,
-    int,
-    float,
-    str,
-    bool,
-    type(None),
-    enum.Enum,
-    random.Random,
-)
-
-
-def _is_state(value: Any) -> bool:
-    """Whether a game's attribute is position (copied) rather than a service the game
-    uses, such as its lexicon or move generator (shared, never changed by a move)."""
-    return (
-        isinstance(value, _STATE_TYPES)
-        or dataclasses.is_dataclass(value)
-        or callable(getattr(value, "copy", None))
-    )
-
-
-def _position_copy(game: Game) -> Game:
-    """A copy of ``game`` a move can be played on, its services shared."""
-    memo: dict[int, Any] = {
-        id(value): value for value in vars(game).values() if not _is_state(value)
-    }
-    return copy.deepcopy(game, memo)
-
-
-def action_moved(game: Game, action: Action) -> Moved:
-    """The cells ``action`` would change, played on a copy of ``game`` (unchanged).
-
-    An action the game cannot play on the copy touches no cell.
-    """
-    before = dict(game.layout())
-    trial = _position_copy(game)
-    try:
-        verdict = trial.judge(action)
-        if not verdict.accepted:
-            return Moved()
-        trial.apply(action)
-    except (GameError, ValueError) as exc:
-        log.warning("no lights for %s: %s", action.type, exc)
-        return Moved()
-    return layout_moved(before, trial.layout())
-
-
 def compose(layers: Iterable[Mapping[str, str]], allowed: Iterable[Cell] | None = None) -> Lit:
     """The layers as one map, the first layer winning on a cell; only ``allowed``
     cells (when given) are lit."""
@@ -218,18 +150,14 @@ class Lighting:
         return found
 
     def of(self, table: Table) -> Lit:
-        """The lit cells of a session now."""
-        return self.lit(
-            Situation(
-                table.game,
-                table.view,
-                table.pending_fixes(),
-                table.expected(),
-                table.referee.hinted(),
-                self.last,
-                table.profile,
-            )
-        )
+        """The lit cells of a session now, from the layers its referee ruled on."""
+        ruled = table.ruling()
+        fixes = ruled.board_fix_lights if table.restoring else ruled.fix_lights
+        layers: list[Mapping[str, str]] = [fixes, ruled.expected_lights, ruled.hint_lights]
+        layers.append(ruled.game_lights)
+        if self.last is not None:
+            layers.append(move_lights(self.last, LAST, LAST))
+        return compose(layers, lightable(table.game, table.profile))
 
     def lit(self, s: Situation) -> Lit:
         """The lit cells of a table in situation ``s``."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from msgspec import Struct, field
 
-from games.core import GameError
+from games.errors import GameError
 from games.options import OptionSpec
 from games.registry import find_game, find_listed
 

@@ -8,7 +8,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from games.core import Game, GameError, Verdict
+from games.core import Game, Verdict
+from games.errors import GameError
 
 from ..journal import (
     ActionEntry,

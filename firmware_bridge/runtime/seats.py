@@ -3,8 +3,6 @@ given, and what the OLED says of its move."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from games.core import Action, Game
 
 from ..journal import GameRecord
@@ -34,14 +32,11 @@ def check_seats(game: Game, computer: Computer | None, seats: frozenset[int]) ->
     return computer
 
 
-def note(
-    hint: str, expected_move: Callable[[], Action | None], instruct: Callable[[Action], str]
-) -> str:
+def note(hint: str, expected: Action | None, instruction: str) -> str:
     """What the OLED says above the game's screen: a hint, or the computer's move
-    (``expected_move`` is asked only when there is no hint)."""
+    (``expected``, which the table carries out as ``instruction`` says)."""
     if hint:
         return hint
-    expected = expected_move()
     if expected is not None:
-        return f"Computer: {instruct(expected)}"
+        return f"Computer: {instruction}"
     return ""

@@ -2,8 +2,9 @@
 
 The session owns all state, the referee's turn state among it (the referee holds
 none of its own). Events come in one at a time from the loop; the referee decides
-on each (:meth:`..referees.referee.Referee.decide`) and the session carries the
-decisions out: an action is
+on each (:meth:`..referees.referee.Referee.decide`), its one call to the referee for
+the event, and the session carries the decisions out and shows what the ruling says
+(:class:`..referees.ruling.Ruling`): an action is
 judged once, written to the journal, applied, and shown only once the journal has
 it on disk. The journal's commit, a file sync, is waited for while the frame is
 drawn on another thread (:mod:`.overlap`); nothing leaves the session before the
@@ -25,25 +26,36 @@ from wiring.profile import Profile
 from ..journal import Journal, JournalError, JournalFull
 from ..kits import find_kit
 from ..referees.decisions import Commit, Confirm, Decision, Played, RollDice, TakeBack
-from ..referees.events import BoardChanged, BoardWait, ButtonEvent, Committed, Event, Refused, Tick
+from ..referees.events import (
+    BoardChanged,
+    BoardWait,
+    ButtonEvent,
+    Committed,
+    Event,
+    RefereeEvent,
+    Refused,
+    TakenUp,
+    Tick,
+)
 from ..referees.facts import Facts
-from ..referees.fixes import Fix
 from ..referees.prompt import Prompt
 from ..referees.referee import Referee
+from ..referees.ruling import Ruling
 from ..referees.view import View
-from ..screen.layout import Layout
+from ..screen.layout import LaidOut
 from ..screen.screens import Screen
 from . import seats as seats_
 from . import takeback
+from .errors import TakeBackRefused
 from .held import Held
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
 from .replay import computer_seats, mover_of
 from .saving import Outbox
-from .session_facts import FactsView, record_of
-from .session_screen import Oled, game_screen, oled_size, table_screen
-from .session_signals import Display, Signals, Silent
-from .session_state import Listener, Stream, TableState, played_record, table_state
+from .session_facts import RulingView, record_of
+from .session_screen import OledState, game_screen, oled_size, table_screen
+from .session_signals import Display, SignalSink, Silent
+from .session_state import Listener, Stream, TableState, table_state
 from .takeback import LastPlayed
 
 G = TypeVar("G", bound=Game)
@@ -57,7 +69,7 @@ hint, back opens the take-back, roll starts a turn): each waits for the board to
 read after it was pressed. Left and right only move through a menu."""
 
 
-class Session(FactsView[G], Generic[G]):
+class Session(RulingView[G], Generic[G]):
     """Plays one game on one board."""
 
     def __init__(
@@ -67,7 +79,7 @@ class Session(FactsView[G], Generic[G]):
         game_id: int,
         make_referee: Callable[[G, Facts], Referee[G]],
         display: Display | None = None,
-        signals: Signals | None = None,
+        signals: SignalSink | None = None,
         labels: Callable[[str], str | None] | None = None,
         dice: DiceSource | None = None,
         profile: Profile | None = None,
@@ -77,7 +89,7 @@ class Session(FactsView[G], Generic[G]):
         self.journal = journal
         self.game_id = game_id
         self.display = display
-        self.signals: Signals = signals or Silent()
+        self.signals: SignalSink = signals or Silent()
         self.dice = dice or DiceSource.system()  # rolled when a referee decides RollDice
         record, animated = record_of(journal, game_id), display is not None
         self.facts = Facts(labels=labels, profile=profile, animated=animated, record=record)
@@ -94,7 +106,7 @@ class Session(FactsView[G], Generic[G]):
         self.played: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, once it is journaled and applied."""
         self._stream = Stream(self.listeners)
-        self._oled = Oled(self.size)
+        self._oled = OledState(self.size)
         """The screen last drawn, when it first appeared, and the status LED."""
         self.lighting = Lighting()
         self._lights: LightSink = NoLights()
@@ -112,12 +124,10 @@ class Session(FactsView[G], Generic[G]):
         )
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         self.facts.advise = self.computer.advise if self.computer is not None else None
-        self.restore_reason = ""
-        self.restore_title = "Set up the board"
-        """The title of the fixes that set the board up (after a resume or a take-back)."""
-        if last_played is not None:
-            # A resumed game shows its last move as it was shown before the stop.
-            self.facts.last = self._record(*last_played)
+        self.facts.expected = self.computer.expected if self.computer is not None else None
+        self._ruling: Ruling = self.referee.decide(TakenUp(last_played))
+        """What the referee ruled on the last event: all the table shows of the game (a
+        resumed game shows its last move as it was shown before the stop)."""
 
     @property
     def view(self) -> View[G]:
@@ -139,14 +149,16 @@ class Session(FactsView[G], Generic[G]):
         computer = seats_.check_seats(self.game, self.computer, seats)
         self.journal.append(self.game_id, "seats", {"computer": sorted(seats)})
         computer.seats = frozenset(seats)
+        self._ruling = self.referee.decide(TakenUp())
 
     def expected(self) -> Action | None:
         """The computer's move now, when it is a computer seat's turn."""
         return self.computer.expected(self.game) if self.computer is not None else None
 
-    def note(self) -> str:
-        """What the OLED says above the game's screen: a hint, or the computer's move."""
-        return seats_.note(self.facts.prompt.hint, self.expected, self.view.instruct)
+    def _decide(self, event: RefereeEvent) -> list[Decision]:
+        """The referee's ruling on ``event``, kept; its decisions returned."""
+        self._ruling = self.referee.decide(event)
+        return list(self._ruling.decisions)
 
     def _carry_out(self, decided: list[Decision]) -> None:
         """Do what the referee decided; what it decides in answer comes first."""
@@ -158,7 +170,7 @@ class Session(FactsView[G], Generic[G]):
             elif isinstance(decision, Confirm):
                 self.signals.accepted()
             elif isinstance(decision, TakeBack):
-                self._take_back()
+                self._take_back(decision)
             elif isinstance(decision, RollDice):
                 self._commit(decision.make(self.dice.roll(decision.count)))
             else:
@@ -182,18 +194,16 @@ class Session(FactsView[G], Generic[G]):
         verdict = game.judge(action)
         wanted = self.computer.refuses(game, action, mover) if self.computer else None
         if verdict.accepted and wanted is not None:
-            instruction = self.view.instruct(wanted)
+            instruction = self._ruling.instruction
             verdict = Verdict.reject(f"the computer plays {instruction}: put the board back")
         if not verdict.accepted:
-            self._answers += self.referee.decide(Refused(action, verdict))
+            self._answers += self._decide(Refused(action, verdict))
             return verdict
         # Saved with the event's other inputs, before anything is shown (see _save).
         self.journal.stage(self.game_id, "action", action.to_dict())
         before = dict(game.layout())
         verdict = game.apply(action)
         self.lighting.played(before, game.layout())
-        played = self._record(mover, action, verdict)
-        self.facts.last = played
         self.last_verdict = verdict
         outcome = game.outcome
         if outcome is not None:
@@ -201,7 +211,9 @@ class Session(FactsView[G], Generic[G]):
             self._outbox.append(self.signals.game_over)
         else:
             self._outbox.append(self.signals.accepted)
-        self._answers += self.referee.decide(Committed(action, verdict))
+        self._answers += self._decide(Committed(action, verdict, mover))
+        played = self._ruling.played
+        assert played is not None
         if self.listeners:
             # Every accepted action reaches the stream, also one followed at once by
             # another (an automatic pass).
@@ -209,23 +221,21 @@ class Session(FactsView[G], Generic[G]):
         self._outbox.extend(partial(hook, played) for hook in self.played)
         return verdict
 
-    def _record(self, mover: int, action: Action, verdict: Verdict) -> Played:
-        return played_record(self.game, self.view.describe, mover, action, verdict)
-
-    def _take_back(self) -> None:
+    def _take_back(self, decision: TakeBack) -> None:
         """Take back the last action (:func:`.takeback.take_back`) and replay the game
         without it; the board is then set back as the fixes say."""
         seats = self.computer.seats if self.computer is not None else frozenset[int]()
-        auto, last = self.referee.automatic, self.facts.last
+        auto, last = takeback.marked(self.game.history, decision.automatic), self.facts.last
         try:
             reason = takeback.take_back(self.journal, self.game_id, self.game, auto, seats, last)
-        except takeback.Refused as refused:
+        except TakeBackRefused as refused:
             self._reject(str(refused))
             return
         self.restore_reason = reason
+        self.restore_title = "Take back"
+        self.restoring = True
         self._rebuild()
         self._outbox.append(self.signals.attention)
-        self.restore_title = "Take back"
         self.restoring = bool(self.fixes())
 
     def _rebuild(self) -> None:
@@ -235,7 +245,9 @@ class Session(FactsView[G], Generic[G]):
         self.facts.prompt = Prompt()
         self.referee = self._make_referee(self.game, self.facts)
         self._answers = []
-        self.facts.last = self._record(*last) if last is not None else None
+        if last is None:
+            self.facts.last = None
+        self._ruling = self.referee.decide(TakenUp(last))
         self.last_verdict = None
         self.lighting.event()
 
@@ -244,15 +256,13 @@ class Session(FactsView[G], Generic[G]):
             self._outbox.append(self.signals.rejected)
         self.last_verdict = Verdict.reject(reason)
 
-    def fixes(self) -> list[Fix]:
-        """Fixes that make the game's cells match its layout."""
-        return self.referee.board_fixes()
-
     def waits_for_board(self, event: ButtonEvent) -> bool:
         return event.name in BOARD_BUTTONS
 
     def wants_ticks(self) -> bool:
-        return self._held.waiting() or self._oled.page_due(self.now) or self.referee.wants_ticks()
+        span = self._ruling.ticks
+        ticking = span is not None and span[0] <= self.now < span[1]
+        return self._held.waiting() or self._oled.page_due(self.now) or ticking
 
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.
@@ -310,16 +320,12 @@ class Session(FactsView[G], Generic[G]):
         decided: list[Decision] = []
         if isinstance(event, Tick):
             self.now = event.now
-            decided = self.referee.decide(event)
+            decided = self._decide(event)
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
             self.facts.prompt.clear_hint()
             self.lighting.event()
-            if self.restoring and not self.fixes():
-                self.restoring = False
-                self.restore_title = "Set up the board"
-                self.restore_reason = ""
-            decided = self.referee.decide(BoardChanged())
+            decided = self._decide(BoardChanged())
         elif isinstance(event, BoardStatus):
             self.connected = event.connected
             self.link_message = event.message
@@ -330,7 +336,7 @@ class Session(FactsView[G], Generic[G]):
             self.board_failure = ""
             self.facts.prompt.clear_hint()
             self.lighting.event()
-            decided = self.referee.decide(event)
+            decided = self._decide(event)
         self._carry_out(decided)
 
     def screen(self) -> Screen:
@@ -338,17 +344,16 @@ class Session(FactsView[G], Generic[G]):
         return table_screen(self.disk_full, *link, self._game_screen)
 
     def _game_screen(self) -> Screen:
-        restore = (self.restoring, self.restore_title, self.restore_reason, self.fixes)
-        self.facts.board_fixes = self.referee.board_fixes()
         menu_open = self.facts.prompt.menu is not None
-        return game_screen(self.view, *restore, self.note(), menu_open, self.pending_fixes)
+        note, fixes = self.note(), self.pending_fixes()
+        return game_screen(self._ruling, self.restoring, note, menu_open, fixes)
 
     @property
-    def layout(self) -> Layout | None:
+    def layout(self) -> LaidOut | None:
         """The screen last drawn, as laid out (None before the first)."""
         return self._oled.last
 
-    def _layout(self) -> Layout:
+    def _layout(self) -> LaidOut:
         return self._oled.lay_out(self.screen(), self.now)
 
     def show_first(self) -> None:
@@ -378,23 +383,18 @@ class Session(FactsView[G], Generic[G]):
         if self.listeners:
             self._stream.emit(self.state(layout).to_json())
 
-    def _frame(self) -> tuple[Layout, bool, Any]:
+    def _frame(self) -> tuple[LaidOut, bool, Any]:
         """The screen as it stands, laid out; whether it changed; its frame if so."""
         return self._oled.frame(self.screen(), self.now, self.display is not None)
 
-    def state(self, layout: Layout | None = None) -> TableState:
+    def state(self, layout: LaidOut | None = None) -> TableState:
         """Everything the table reports now; ``oled`` is the text as drawn, wrapped and
         on the page shown."""
         layout = layout or self._layout()
         fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
-        leds, extra = self.leds(), self.view.extra_state()
+        leds, extra = self.leds(), self._ruling.extra
         return table_state(self.game, layout, fixes, verdict, move, self.connected, leds, extra)
 
     def leds(self) -> dict[str, str]:
         """The cells lit under the squares now, cell → colour name (``lights.py``)."""
         return self.lighting.of(self)
-
-    def pending_fixes(self) -> list[Fix]:
-        if self.restoring:
-            return self.fixes()
-        return self.referee.pending_fixes()

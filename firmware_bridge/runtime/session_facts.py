@@ -1,6 +1,7 @@
 """What the referee reads of a session, kept in its facts: the board as last read,
 the squares' labels, the profile, the clock, whether the board is being set
-up, and the last accepted action."""
+up, and the last accepted action; and what the session reads of the referee's last
+ruling."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ from wiring.profile import Profile
 from ..journal import GameRecord, Journal, JournalError
 from ..referees.decisions import Played
 from ..referees.facts import Facts
+from ..referees.fixes import Fix
+from ..referees.ruling import Ruling
+from . import seats as seats_
 
 G = TypeVar("G", bound=Game)
 
@@ -60,6 +64,23 @@ class FactsView(Generic[G]):
         self.facts.restoring = value
 
     @property
+    def restore_title(self) -> str:
+        """The title of the fixes that set the board up (after a resume or a take-back)."""
+        return self.facts.restore_title
+
+    @restore_title.setter
+    def restore_title(self, value: str) -> None:
+        self.facts.restore_title = value
+
+    @property
+    def restore_reason(self) -> str:
+        return self.facts.restore_reason
+
+    @restore_reason.setter
+    def restore_reason(self, value: str) -> None:
+        self.facts.restore_reason = value
+
+    @property
     def last(self) -> Played | None:
         """The last accepted action."""
         return self.facts.last
@@ -69,3 +90,28 @@ class FactsView(Generic[G]):
         """The last accepted action as the ``--json`` stream reports it."""
         last = self.facts.last
         return last.to_dict(self.game.seat_name) if last is not None else None
+
+
+class RulingView(FactsView[G], Generic[G]):
+    """What the referee ruled on the last event, as the session that keeps it reads it."""
+
+    _ruling: Ruling
+
+    def ruling(self) -> Ruling:
+        """What the referee ruled on the last event (or as the game was taken up)."""
+        return self._ruling
+
+    def fixes(self) -> list[Fix]:
+        """Fixes that make the game's cells match its layout."""
+        return self._ruling.board_fixes
+
+    def pending_fixes(self) -> list[Fix]:
+        """The fixes the table must carry out now, first one first."""
+        if self.restoring:
+            return self.fixes()
+        return self._ruling.pending_fixes
+
+    def note(self) -> str:
+        """What the OLED says above the game's screen: a hint, or the computer's move."""
+        ruled = self._ruling
+        return seats_.note(self.facts.prompt.hint, ruled.expected, ruled.instruction)

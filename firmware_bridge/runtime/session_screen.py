@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 from msgspec.structs import replace
 
 from ..referees.fixes import Fix
-from ..referees.view import View
-from ..screen.layout import PAGE_S, Layout, draw_layout, lay_out
+from ..referees.ruling import Ruling
+from ..screen.layout import PAGE_S, LaidOut, draw_layout, lay_out
 from ..screen.screens import HEIGHT, WIDTH, Screen
 
 if TYPE_CHECKING:
@@ -53,34 +53,25 @@ def table_screen(
 
 
 def game_screen(
-    view: View[Any],
-    restoring: bool,
-    restore_title: str,
-    restore_reason: str,
-    fixes: Callable[[], list[Fix]],
-    note: str,
-    menu_open: bool,
-    pending_fixes: Callable[[], list[Fix]],
+    ruled: Ruling, restoring: bool, note: str, menu_open: bool, pending_fixes: list[Fix]
 ) -> Screen:
-    """The game's screen: the fixes that set the board up while it is restored, or the
-    view's screen with ``note`` above it."""
-    if restoring and not view.first_things():
-        found = fixes()
-        if found:
-            return view.fix_screen(restore_title, found, restore_reason)
-    screen = view.screen()
-    if note and not menu_open and not pending_fixes():
+    """The game's screen as the referee ruled it: the fixes that set the board up while
+    it is restored, or the view's screen with ``note`` above it."""
+    if restoring and ruled.restore_screen is not None:
+        return ruled.restore_screen
+    screen = ruled.screen
+    if note and not menu_open and not pending_fixes:
         screen = replace(screen, lines=(note, *screen.lines))
     return screen
 
 
-class Oled:
+class OledState:
     """The OLED as last drawn: the screen laid out on its pixels, when that screen
     first appeared (its pages count from then), and the status LED's state."""
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.size = size
-        self.last: Layout | None = None
+        self.last: LaidOut | None = None
         self.shown_at = 0.0
         self.led = ""
 
@@ -91,7 +82,7 @@ class Oled:
             return False
         return now >= self.shown_at + (last.page + 1) * PAGE_S
 
-    def lay_out(self, screen: Screen, now: float) -> Layout:
+    def lay_out(self, screen: Screen, now: float) -> LaidOut:
         """``screen`` laid out on the page due ``now`` (a new screen starts its pages)."""
         last = self.last
         if last is None or last.screen != screen:
@@ -102,7 +93,7 @@ class Oled:
         """``screen``'s first page, drawn."""
         return draw_layout(lay_out(screen, self.size, 0.0))
 
-    def frame(self, screen: Screen, now: float, drawn: bool) -> tuple[Layout, bool, Any]:
+    def frame(self, screen: Screen, now: float, drawn: bool) -> tuple[LaidOut, bool, Any]:
         """``screen`` laid out at ``now``; whether it changed; its frame if so and ``drawn``."""
         layout = self.lay_out(screen, now)
         changed = layout != self.last

@@ -13,7 +13,7 @@ from games.core import Action, Game, Verdict
 
 from ..referees.decisions import Played
 from ..referees.fixes import Fix
-from ..screen.layout import Layout
+from ..screen.layout import LaidOut
 
 Listener = Callable[[dict[str, Any]], None]
 
@@ -90,7 +90,7 @@ class TableState(Struct, frozen=True):
 
 def table_state(
     game: Game,
-    layout: Layout,
+    layout: LaidOut,
     fixes: list[Fix],
     verdict: Verdict | None,
     move: dict[str, Any] | None,

@@ -8,15 +8,9 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from .errors import TagConflictError, TagError
+
 _TAG = re.compile(r"^[0-9A-F]{8,20}$")
-
-
-class TagError(ValueError):
-    """A tag id, a label or a tag table file is not valid; the message says which."""
-
-
-class TagConflictError(TagError):
-    """A tag is already enrolled under another label."""
 
 
 def normalise_tag(tag: str) -> str:

@@ -11,6 +11,7 @@ from games.core import Action, Game, Verdict
 
 from ..journal import ActionEntry, Journal
 from ..referees.decisions import Played
+from .errors import TakeBackRefused
 from .replay import in_force, replay_action, replay_entries
 
 LastPlayed = tuple[int, Action, Verdict]
@@ -33,10 +34,6 @@ def rebuild(
     return game, last
 
 
-class Refused(Exception):
-    """There is nothing to take back, or the game is over: the reason is the message."""
-
-
 def take_back(
     journal: Journal,
     game_id: int,
@@ -49,11 +46,12 @@ def take_back(
     it, such as a pass the table made for a player who could not move) as an entry of
     its own; return what the set-up screen says was taken back. The game is then
     replayed without them (:func:`rebuild`): it is deterministic from its seed, so no
-    engine needs an undo. Raises Refused, journaling nothing, when nothing can be
+    engine needs an undo. Raises TakeBackRefused, journaling nothing, when nothing can be
     taken back."""
     standing = in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}")
     if game.outcome is not None or not standing:
-        raise Refused("there is nothing to take back" if not standing else "the game is over")
+        why = "there is nothing to take back" if not standing else "the game is over"
+        raise TakeBackRefused(why)
     to_move = partial(computer_to_move_after, journal, game_id, game.name, game.players, seats)
     undo = withdrawn(standing, game.history, automatic, to_move)
     journal.append(game_id, "takeback", {"undo": undo})
@@ -107,3 +105,10 @@ def reason(undo: list[int], last: Played | None) -> str:
     if len(undo) == 1 and last is not None:
         return f"Taken back: {last.text}"
     return f"{len(undo)} moves taken back"
+
+
+def marked(history: list[Action], automatic: tuple[bool, ...]) -> Callable[[Action], bool]:
+    """Whether an action of ``history`` is one the table played itself, as ``automatic``
+    (a flag an action, in order) says."""
+    played = {id(action) for action, flag in zip(history, automatic, strict=False) if flag}
+    return lambda action: id(action) in played

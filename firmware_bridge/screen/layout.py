@@ -41,7 +41,7 @@ class Line(Struct, frozen=True):
     right: int
 
 
-class Layout(Struct, frozen=True):
+class LaidOut(Struct, frozen=True):
     """A screen laid out at one size and one moment: what is drawn where."""
 
     screen: Screen
@@ -176,7 +176,7 @@ def _block(texts: Sequence[str], rights: Sequence[int]) -> list[str]:
     return out
 
 
-def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
+def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> LaidOut:
     """Decide where every line of ``screen`` goes on a display of ``size`` at ``now``."""
     width, _ = size
     header, status = printable(screen.header), printable(screen.status)
@@ -215,7 +215,7 @@ def lay_out(screen: Screen, size: tuple[int, int], now: float = 0.0) -> Layout:
     placed = tuple(
         Line(text, LEFT, y, right) for text, (y, right) in zip(lines, slots, strict=False) if text
     )
-    return Layout(screen, size, header, status, placed, box, picture_right, page, pages)
+    return LaidOut(screen, size, header, status, placed, box, picture_right, page, pages)
 
 
 class _Fixed(Struct, frozen=True):
@@ -350,7 +350,7 @@ def render(
     return draw_layout(lay_out(screen, size, now))
 
 
-def draw_layout(layout: Layout) -> Image.Image:
+def draw_layout(layout: LaidOut) -> Image.Image:
     """Draw a laid-out screen."""
     screen = layout.screen
     width, height = layout.size

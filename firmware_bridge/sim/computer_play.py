@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
 from games.core import Action, Game, Player
 
+from ..runtime.session import Session
+from .errors import SimError
 from .interpreter import ScriptInterpreter
 from .script import Line
-from .table import SimError
 
 MAX_PLIES = 2000
 FIRMWARE_DEBOUNCE_S = 0.06
@@ -30,12 +32,22 @@ def _out_of_turn(game: Game, players: dict[int, Player]) -> Action | None:
     return None
 
 
-class ComputerPlay(ScriptInterpreter):
-    """The simulated table, whose hand also plays the computer's moves."""
+class ComputerPlay:
+    """The simulated hand playing the computer's moves (``rng``: where each computer
+    player's own random draws come from)."""
+
+    def __init__(self, interpreter: ScriptInterpreter, rng: random.Random) -> None:
+        self.interpreter = interpreter
+        self.rng = rng
+
+    @property
+    def session(self) -> Session[Any]:
+        return self.interpreter.session
 
     def play_computer_seats(self) -> None:
         """While a computer seat is to move, carry out the move the OLED shows."""
-        if self.on_table is None or self.lobby is not None:
+        table = self.interpreter.table
+        if table.on_table is None or table.lobby is not None:
             return
         for _ in range(MAX_PLIES):
             expected = self.session.expected()
@@ -45,8 +57,8 @@ class ComputerPlay(ScriptInterpreter):
                 self.set_up()
             game = self.session.game
             before = len(game.history)
-            for step in self.hand.steps(expected):
-                self._run(Line("computer", before + 1, step[0], tuple(step[1:])))
+            for step in self.interpreter.hand.steps(expected):
+                self.interpreter.carry_out(Line("computer", before + 1, step[0], tuple(step[1:])))
             if len(self.session.game.history) == before:
                 raise SimError(
                     f"the board did not take the computer's move {expected.to_dict()}: "
@@ -57,7 +69,7 @@ class ComputerPlay(ScriptInterpreter):
     def _player(self, players: dict[int, Player], game: Game) -> Player:
         """The computer player of the seat to move (made the first time it moves; a
         new random draw every move, as the seeded games have always been played)."""
-        made = self.kit.make_player(game, random.Random(self.rng.random()))
+        made = self.interpreter.kit.make_player(game, random.Random(self.rng.random()))
         return players.setdefault(game.to_move, made)
 
     def play_computer(
@@ -72,22 +84,25 @@ class ComputerPlay(ScriptInterpreter):
         players: dict[int, Player] = {}
         plies = 0
         # A computer's hand is quick: just long enough for each step to settle.
-        self.pace = self.profile.settle_ms / 1000 + 2 * self.interval
-        self.watch_board = True
-        if self.serial_sim is not None:
-            self.pace += FIRMWARE_DEBOUNCE_S
-            if self.serial_sim.timing is not None:
+        hand, time = self.interpreter, self.interpreter.time
+        settle_s, interval = hand.table.profile.settle_ms / 1000, hand.rig.interval
+        hand.pace = settle_s + 2 * interval
+        hand.watch_board = True
+        serial_sim = hand.rig.serial_sim
+        if serial_sim is not None:
+            hand.pace += FIRMWARE_DEBOUNCE_S
+            if serial_sim.timing is not None:
                 # The simulated Pico keeps its own time between the host's reads, so
                 # reading the link a few times per settle window shows the host every
                 # frame at most that late, for far less work (the hand waits for the
                 # board to be read before each step anyway).
-                self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 3)
+                time.step_s = max(interval, settle_s / 3)
         else:
             # The computer's hand changes the board only between steps, so scanning
             # a few times per settle window sees exactly what scanning at the
             # board's rate would, for far less work.
-            self.step_s = max(self.interval, self.profile.settle_ms / 1000 / 2)
-            self.pace = self.profile.settle_ms / 1000 + 2 * self.step_s
+            time.step_s = max(interval, settle_s / 2)
+            hand.pace = settle_s + 2 * time.step_s
         self.set_up()
         while self.session.game.outcome is None:
             # Read each time: a take-back or a full disk gives the session a new game.
@@ -102,8 +117,8 @@ class ComputerPlay(ScriptInterpreter):
             else:
                 action = _out_of_turn(game, players) or self._player(players, game).choose(game)
             before = len(game.history)
-            for step in self.hand.steps(action):
-                self._run(Line("computer", plies + 1, step[0], tuple(step[1:])))
+            for step in self.interpreter.hand.steps(action):
+                self.interpreter.carry_out(Line("computer", plies + 1, step[0], tuple(step[1:])))
             if len(self.session.game.history) == before:
                 raise SimError(
                     f"the board did not take the computer's move {action.to_dict()}: "
@@ -113,16 +128,16 @@ class ComputerPlay(ScriptInterpreter):
 
     def set_up(self) -> None:
         """Make the fixes a resumed game asks for, one by one, as a player reading the OLED."""
-        for _ in range(2 * len(self.world.cells) + 10):
+        for _ in range(2 * len(self.interpreter.world.cells) + 10):
             fixes = self.session.pending_fixes() if self.session.restoring else []
             if not fixes:
                 return
             fix = fixes[0]
-            held = fix.cell in self.world.contents
+            held = fix.cell in self.interpreter.world.contents
             if fix.action == "lift" and held:
-                self.world.lift(fix.cell)
+                self.interpreter.world.lift(fix.cell)
             elif fix.action == "place" and not held:
-                self.world.place(fix.cell, fix.piece.label if fix.piece else "piece")
+                self.interpreter.world.place(fix.cell, fix.piece.label if fix.piece else "piece")
             # Otherwise the sensors have not yet reported what stands there: wait.
-            self.advance(self.pace)
+            self.interpreter.advance(self.interpreter.pace)
         raise SimError(f"the board could not be set up: {self.session.state().oled}")

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from msgspec import Struct, field
 
 from . import schema
+from .errors import MessageRefused
 from .geometry import Geometry
 from .mqtt import TOPIC_ROOT
 
@@ -131,16 +132,16 @@ class Club:
             return None  # a cleared retained message
         try:
             if not schema.BOARD_NAME.match(name):
-                raise schema.Refused("its board name has spaces, control characters or is too long")
+                raise MessageRefused("its board name has spaces, control characters or is too long")
             return self._take(name, kind, payload)
-        except schema.Refused as why:
+        except MessageRefused as why:
             self._refuse(name, f"{kind}: {why}")
             return None
 
     def _take(self, name: str, kind: str, payload: bytes | bytearray) -> str | None:
         data = schema.load(payload)
         if not isinstance(data, dict):
-            raise schema.Refused("it is not a JSON table")
+            raise MessageRefused("it is not a JSON table")
         game = schema.journal_game(data)
         size = len(payload)
         if kind == "state":
@@ -163,7 +164,7 @@ class Club:
                 return None
             if board.size() + size > self.board_bytes:
                 board.full = True
-                raise schema.Refused(f"its moves passed the hub's {self.board_bytes:,} bytes")
+                raise MessageRefused(f"its moves passed the hub's {self.board_bytes:,} bytes")
             board.moves[n] = bytes(payload)
             board.move_bytes += size
             board.received[n] = now

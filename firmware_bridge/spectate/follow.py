@@ -14,12 +14,13 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from games.core import Game, GameError
+from games.core import Game
+from games.errors import GameError
 
 from ..journal import JournalError, current_options
 from ..kits import find_kit, new_game
 from ..referees.facts import Facts
-from ..referees.view import View
+from ..referees.referee import Referee
 from ..runtime.lights import position_lights
 from ..runtime.live import live_path, read_live
 from ..runtime.replay import replay_action
@@ -44,7 +45,7 @@ class Follower:
         self._data_version: int | None = None
         self._seq = 0
         self._texts: dict[int, str] = {}
-        self._words: View[Any] | None = None
+        self._words: Referee[Any] | None = None
         """The game's own view, to word each move as the table, the transcript and the
         export do."""
         self._live_stamp: tuple[int, int] | None = None
@@ -140,7 +141,7 @@ class Follower:
         self._seq = 0
         self._texts = {}
         try:
-            self._words = find_kit(name).view_for(self.game, Facts())
+            self._words = find_kit(name).referee_for(self.game, Facts())
         except GameError:
             self._words = None  # a game without a referee: the generic words
 
@@ -213,7 +214,7 @@ class Follower:
         """The last move played, in the game's own words."""
         game = self.game
         if self._words is not None and game is not None and game.history:
-            return self._words.describe(game.history[-1])
+            return self._words.view.describe(game.history[-1])
         return project.describe(data)
 
     # -- what spectators see --------------------------------------------------------

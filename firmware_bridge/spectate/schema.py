@@ -6,7 +6,7 @@ its size and nesting are bounded before it is parsed (a deeply nested message
 would exhaust Python's stack in the parser), numbers must be finite, text and
 tables are bounded, colours come from a strict pattern, and every field the pages
 draw has the type they draw. A message that fails is refused whole with a reason
-(:class:`Refused`), which the hub counts per board on its diagnostics page.
+(:class:`MessageRefused`), which the hub counts per board on its diagnostics page.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..screen.palette import COLOURS
+from .errors import MessageRefused
 
 MAX_PAYLOAD = 64 * 1024
 """Bytes in one message. A Crosslet state with every square covered is about 20 KB."""
@@ -44,10 +45,6 @@ _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(rb"[\[\]{}]")
 
 
-class Refused(ValueError):
-    """A message the hub will not take; the text says why."""
-
-
 def nesting(payload: bytes) -> int:
     """The deepest nesting of lists and tables in a JSON text, without parsing it."""
     depth = deepest = 0
@@ -63,28 +60,28 @@ def nesting(payload: bytes) -> int:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise Refused(f"it holds the number {text[:20]}, too large to draw")
+        raise MessageRefused(f"it holds the number {text[:20]}, too large to draw")
     return value
 
 
 def _constant(name: str) -> Any:
-    raise Refused(f"it holds {name}, which is not a number")
+    raise MessageRefused(f"it holds {name}, which is not a number")
 
 
 def load(payload: bytes | bytearray | str, limit: int = MAX_PAYLOAD) -> Any:
-    """Parse one JSON message within the limits, or raise :class:`Refused`."""
+    """Parse one JSON message within the limits, or raise :class:`MessageRefused`."""
     data = payload.encode() if isinstance(payload, str) else bytes(payload)
     if len(data) > limit:
-        raise Refused(f"it is {len(data):,} bytes long (at most {limit:,})")
+        raise MessageRefused(f"it is {len(data):,} bytes long (at most {limit:,})")
     deep = nesting(data)
     if deep > MAX_DEPTH:
-        raise Refused(f"it is nested {deep} deep (at most {MAX_DEPTH})")
+        raise MessageRefused(f"it is nested {deep} deep (at most {MAX_DEPTH})")
     try:
         value = json.loads(data, parse_float=_float, parse_constant=_constant)
-    except Refused:
+    except MessageRefused:
         raise
     except (ValueError, RecursionError) as exc:
-        raise Refused(f"it is not JSON ({str(exc)[:80]})") from None
+        raise MessageRefused(f"it is not JSON ({str(exc)[:80]})") from None
     _bounded(value)
     return value
 
@@ -93,15 +90,17 @@ def _bounded(value: Any) -> None:
     """Every string, number, list and table within the limits (depth is checked already)."""
     if isinstance(value, str):
         if len(value) > MAX_TEXT:
-            raise Refused(f"it holds a text of {len(value):,} characters (at most {MAX_TEXT})")
+            raise MessageRefused(
+                f"it holds a text of {len(value):,} characters (at most {MAX_TEXT})"
+            )
     elif isinstance(value, bool) or value is None or isinstance(value, float):
         return
     elif isinstance(value, int):
         if abs(value) > MAX_INT:
-            raise Refused("it holds a whole number too large to draw")
+            raise MessageRefused("it holds a whole number too large to draw")
     elif isinstance(value, list | dict):
         if len(value) > MAX_ITEMS:
-            raise Refused(f"it holds a list of {len(value):,} entries (at most {MAX_ITEMS})")
+            raise MessageRefused(f"it holds a list of {len(value):,} entries (at most {MAX_ITEMS})")
         for item in value.items() if isinstance(value, dict) else value:
             if isinstance(item, tuple):
                 _bounded(item[0])
@@ -113,13 +112,13 @@ def _bounded(value: Any) -> None:
 # -- the fields ----------------------------------------------------------------------
 def _int(value: Any, what: str, low: int = 0, high: int = MAX_INT) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise Refused(f"{what} is not a whole number from {low} to {high}")
+        raise MessageRefused(f"{what} is not a whole number from {low} to {high}")
     return value
 
 
 def _text(value: Any, what: str, longest: int = 200, empty: bool = True) -> str:
     if not isinstance(value, str) or len(value) > longest or (not empty and not value):
-        raise Refused(f"{what} is not a text of up to {longest} characters")
+        raise MessageRefused(f"{what} is not a text of up to {longest} characters")
     return value
 
 
@@ -130,13 +129,13 @@ def _maybe(check: Callable[..., Any], value: Any, *args: Any) -> None:
 
 def _table(value: Any, what: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise Refused(f"{what} is not a table")
+        raise MessageRefused(f"{what} is not a table")
     return value
 
 
 def _number(value: Any, what: str) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise Refused(f"{what} is not a number")
+        raise MessageRefused(f"{what} is not a number")
 
 
 def journal_game(data: Mapping[str, Any]) -> int:
@@ -149,7 +148,7 @@ def check_state(view: Mapping[str, Any]) -> None:
     _text(view.get("title"), "its title", 100, empty=False)
     seats = view.get("seats")
     if not isinstance(seats, list) or not 1 <= len(seats) <= MAX_SEATS:
-        raise Refused("its seats are not a list of names")
+        raise MessageRefused("its seats are not a list of names")
     for seat in seats:
         _text(seat, "its seats", 40)
     for seat, score in _table(view.get("scores"), "its scores").items():
@@ -158,7 +157,7 @@ def check_state(view: Mapping[str, Any]) -> None:
     _int(view.get("moves_played"), "its count of moves played", 0, MAX_MOVES)
     layout = _table(view.get("layout"), "its layout")
     if len(layout) > MAX_CELLS:
-        raise Refused(f"its layout has more than {MAX_CELLS} cells")
+        raise MessageRefused(f"its layout has more than {MAX_CELLS} cells")
     for cell, piece in layout.items():
         _text(cell, "a cell of its layout", 16, empty=False)
         _table(piece, f"the piece on {cell!r}")
@@ -170,24 +169,24 @@ def check_state(view: Mapping[str, Any]) -> None:
         check_move_text(_table(move, "its last move"), "its last move")
     fixes = view.get("fixes")
     if fixes is not None and not isinstance(fixes, list):
-        raise Refused("its fixes are not a list")
+        raise MessageRefused("its fixes are not a list")
     for fix in fixes or ():
         _table(fix, "a fix")
     leds = view.get("leds")
     if leds is not None:
         if not isinstance(leds, dict):
-            raise Refused("its lights are not a table of cells and colours")
+            raise MessageRefused("its lights are not a table of cells and colours")
         check_leds(leds)
     oled = view.get("oled")
     if oled is not None and not isinstance(oled, list):
-        raise Refused("its OLED text is not a list of lines")
+        raise MessageRefused("its OLED text is not a list of lines")
     extra = view.get("extra")
     if extra is not None:
         dice = _table(extra, "its extra facts").get("dice")
         if dice is not None:
             for colour, values in _table(dice, "its dice").items():
                 if not isinstance(values, list):
-                    raise Refused(f"its {colour} dice are not a list")
+                    raise MessageRefused(f"its {colour} dice are not a list")
                 for v in values:
                     _int(v, f"a {colour} die", 0, 6)
 
@@ -195,12 +194,12 @@ def check_state(view: Mapping[str, Any]) -> None:
 def check_leds(leds: Mapping[str, Any]) -> None:
     """The lit cells: each a cell's name and one of the palette's colour names."""
     if len(leds) > MAX_CELLS:
-        raise Refused(f"its lights light more than {MAX_CELLS} cells")
+        raise MessageRefused(f"its lights light more than {MAX_CELLS} cells")
     for cell, colour in leds.items():
         _text(cell, "a cell of its lights", 16, empty=False)
         if not isinstance(colour, str) or colour not in COLOURS:
             known = ", ".join(sorted(COLOURS))
-            raise Refused(f"the light on {cell!r} is not one of the colours {known}")
+            raise MessageRefused(f"the light on {cell!r} is not one of the colours {known}")
 
 
 def check_move_text(move: Mapping[str, Any], what: str) -> None:
@@ -229,17 +228,17 @@ def check_plan(geo: Any) -> dict[str, Any]:
     _maybe(_text, geo.get("game"), "its plan's game", 40)
     cells = _table(geo.get("cells"), "its plan's cells")
     if len(cells) > MAX_CELLS:
-        raise Refused(f"its plan has more than {MAX_CELLS} cells")
+        raise MessageRefused(f"its plan has more than {MAX_CELLS} cells")
     for cell, where in cells.items():
         _text(cell, "a cell of its plan", 16, empty=False)
         if not isinstance(where, list) or len(where) != 2:
-            raise Refused(f"the place of cell {cell!r} is not [column, row]")
+            raise MessageRefused(f"the place of cell {cell!r} is not [column, row]")
         _int(where[0], f"the column of cell {cell!r}", 0, cols - 1)
         _int(where[1], f"the row of cell {cell!r}", 0, rows - 1)
     for cell, sp in _table(geo.get("special", {}), "its plan's special spaces").items():
         space = _table(sp, f"the special space {cell!r}")
         fill = space.get("fill")
         if not isinstance(fill, str) or not COLOUR.match(fill):
-            raise Refused(f"the fill of special space {cell!r} is not a colour like #a0b1c2")
+            raise MessageRefused(f"the fill of special space {cell!r} is not a colour like #a0b1c2")
         _maybe(_text, space.get("text"), f"the text of special space {cell!r}", 8)
     return dict(geo)

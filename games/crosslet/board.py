@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from games.core import Cell, IllegalMove
+from games.core import Cell
+from games.errors import IllegalMove
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"

@@ -31,11 +31,8 @@ from typing import Any, Protocol
 from games.core import (
     JSON,
     Action,
-    BadSettings,
     Cell,
     Game,
-    GameError,
-    IllegalMove,
     Layout,
     Outcome,
     Pass,
@@ -69,6 +66,7 @@ from games.crosslet.board import (
     rack_points,
 )
 from games.crosslet.movegen import MoveGenerator
+from games.errors import BadSettings, IllegalMove, MalformedAction
 
 __all__ = [
     "RACK_MODES",
@@ -106,10 +104,6 @@ class WordList(Protocol):
     def words(self) -> Iterable[str]:
         """Every allowed word, lower case."""
         ...
-
-
-class MalformedAction(GameError):
-    """A journal entry or script line that is not a Crosslet action."""
 
 
 def _pairs(value: Any, what: str) -> tuple[tuple[str, str], ...]:

@@ -39,7 +39,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 
-from games.core import Cell, GameError
+from games.core import Cell
 from games.crosslet.actions import PlaceTiles
 from games.crosslet.board import (
     ALL_TILES_BONUS,
@@ -54,6 +54,7 @@ from games.crosslet.board import (
     parse_cell,
     tile_points,
 )
+from games.errors import BadGeneratorData
 
 __all__ = [
     "BadGeneratorData",
@@ -75,10 +76,6 @@ _LOWER = _ALPHABET.lower()
 """A blank's letter in a search result is lower case."""
 _BLANK_AS = {1 << i: ch for i, ch in enumerate(_LOWER)}
 """A blank's letter in a search result by the bit of the letter."""
-
-
-class BadGeneratorData(GameError):
-    """Bytes that are not a serialised move generator."""
 
 
 class Dawg:

@@ -10,16 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from games.core import GameError
+from games.errors import BadCell
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 STAR = "H8"
 MAX_PIP = 6
-
-
-class BadCell(GameError):
-    """A cell name that is not on the 15×15 board."""
 
 
 class Domino(NamedTuple):

@@ -22,10 +22,8 @@ from typing import Any, ClassVar
 
 from games.core import (
     Action,
-    BadSettings,
     Cell,
     Game,
-    GameError,
     Layout,
     Outcome,
     Piece,
@@ -41,7 +39,6 @@ from games.dominoes.board import (
     NAMES,
     NEIGHBOURS,
     TRACK_LENGTH,
-    BadCell,
     Board,
     Domino,
     Laid,
@@ -49,6 +46,7 @@ from games.dominoes.board import (
     double_six_sets,
     track_pips,
 )
+from games.errors import BadCell, BadSettings, GameError
 
 __all__ = [
     "BadCell",

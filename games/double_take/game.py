@@ -16,10 +16,8 @@ from typing import Any, ClassVar
 
 from games.core import (
     Action,
-    BadSettings,
     Cell,
     Game,
-    GameError,
     Layout,
     Outcome,
     Pass,
@@ -31,6 +29,7 @@ from games.core import (
     Verdict,
 )
 from games.double_take import ABOUT
+from games.errors import BadSettings, GameError
 
 FILES = "abcdefgh"
 RED: PlayerId = 0

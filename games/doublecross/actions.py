@@ -6,11 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from games.core import Action, GameError, Pass, PlayerId, Resign
-
-
-class MalformedAction(GameError):
-    """A journal entry or script line that is not a DoubleCross action."""
+from games.core import Action, Pass, PlayerId, Resign
+from games.errors import MalformedAction
 
 
 @dataclass(frozen=True)

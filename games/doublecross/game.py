@@ -61,7 +61,6 @@ from games.doublecross import ABOUT
 from games.doublecross.actions import (
     EndGame,
     EndTurn,
-    MalformedAction,
     NewLetters,
     PlaceTile,
     PlayBomb,
@@ -74,6 +73,7 @@ from games.doublecross.planner import Planner
 from games.doublecross.play import Rules, State
 from games.doublecross.score import Note
 from games.doublecross.setup import describe_specials, make_setup
+from games.errors import MalformedAction
 
 __all__ = [
     "DoubleCross",

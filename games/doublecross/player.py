@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import random
 
-from games.core import Action, Game, GameError, Player, PlayerId
+from games.core import Action, Game, Player, PlayerId
 from games.doublecross.actions import EndGame
 from games.doublecross.game import DoubleCross
 from games.doublecross.planner import Planner
+from games.errors import GameError
 
 
 class DoubleCrossPlayer(Player):

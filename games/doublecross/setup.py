@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any
 
-from games.core import BadSettings
 from games.doublecross import ABOUT
 from games.doublecross.board import (
     BLOCK,
@@ -40,6 +39,7 @@ from games.doublecross.board import (
     cell_name,
 )
 from games.doublecross.judge import Judge
+from games.errors import BadSettings
 
 OPTION_NAMES = tuple(spec.name for spec in ABOUT.options)
 """Every option DoubleCross knows (``words`` is the table's word list, read by the kit)."""

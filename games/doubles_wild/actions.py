@@ -10,7 +10,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from games.core import JSON, Action, Cell, GameError, PlayerId
+from games.core import JSON, Action, Cell, PlayerId
+from games.errors import GameError
 
 BATTLE_DICE = 3
 BATTLE_ROLLS = 3

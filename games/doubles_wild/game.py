@@ -39,11 +39,8 @@ from typing import Any, ClassVar
 from games.core import (
     JSON,
     Action,
-    BadSettings,
     Cell,
     Game,
-    GameError,
-    IllegalMove,
     Layout,
     Outcome,
     Piece,
@@ -70,6 +67,7 @@ from games.doubles_wild.actions import (
     dice_action,
     face_error,
 )
+from games.errors import BadSettings, GameError, IllegalMove
 
 COLOURS = ("blue", "red", "purple", "green")
 BALLS = {2: 24, 3: 18, 4: 12}

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
-from games.core import Action, Game, GameError, Outcome, Player, PlayerId
+from games.core import Action, Game, Outcome, Player, PlayerId
 from games.doubles_wild import board as geo
 from games.doubles_wild import odds
 from games.doubles_wild.actions import BATTLE_DICE
@@ -29,6 +29,7 @@ from games.doubles_wild.game import (
     Place,
     dice_action,
 )
+from games.errors import GameError
 
 POINT = 10.0
 BALL = 1.0

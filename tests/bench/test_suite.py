@@ -71,6 +71,7 @@ def test_table_shows_every_figure_and_error_and_the_status_follows() -> None:
     assert "event: ERROR" in text and "RuntimeError: broke" in text
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(660)
 def test_quick_run_of_every_benchmark_gives_well_formed_figures() -> None:
     done = subprocess.run(

@@ -11,6 +11,7 @@ import pytest
 from firmware_bridge.apps.cli import main
 from firmware_bridge.runtime import table
 from firmware_bridge.runtime.tags import TagTable
+from firmware_bridge.sim.runner import SimOptions, Simulation
 from hardware.board import BoardEvent, BoardSettled
 from hardware.pins import pi_model
 
@@ -69,10 +70,15 @@ def test_export_replays_the_journal(tmp_path: Path) -> None:
     assert code == 0
     record = json.loads(text)
     assert record["game"] == "double-take" and record["outcome"] is not None
-    code, stream = run(["sim", "--game", "double-take", "--seed", "2", "--json"])
-    final = json.loads(stream.splitlines()[-1])
-    assert len(record["moves"]) == final["moves"]
-    assert record["scores"] == final["scores"]
+    sim = Simulation(SimOptions("double-take", seed=2))
+    try:
+        sim.start()
+        sim.play_computer()
+        game = sim.session.game
+        assert len(record["moves"]) == len(game.history)
+        assert record["scores"] == {game.seat_name(p): s for p, s in enumerate(game.scores())}
+    finally:
+        sim.close()
 
 
 def test_unknown_game_suggests_the_close_name(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.kits import KITS
 from firmware_bridge.runtime.computer import parse_seats, same_move
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import Line, parse_all
@@ -114,7 +115,8 @@ def test_a_resumed_game_keeps_its_computer_seats(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["crosslet", "dominoes", "double-take", "doubles-wild", "doublecross"]
+    "name",
+    [pytest.param(n, marks=pytest.mark.slow) if n == "doublecross" else n for n in sorted(KITS)],
 )
 def test_every_game_plays_a_person_against_the_computer_to_the_end(name: str) -> None:
     sim = Simulation(SimOptions(name, seed=3, humans=frozenset({0})))

@@ -19,15 +19,10 @@ from games.crosslet.game import Crosslet, Exchange, PlaceTiles
 from games.crosslet.player import CrossletPlayer
 from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import Table, generator_of, new_game, shared_lexicon
+from .test_crosslet_referee_helpers import Table, generator_of, new_game
 
 FIRST = "CATERS?"
 SECOND = "DOGINQU"
-
-
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
 
 
 @pytest.fixture

@@ -11,16 +11,11 @@ from games.core import Pass
 from games.crosslet.game import Crosslet, PlaceTiles, RevealRack, SetRack, TableBag
 from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import Table, generator_of, shared_lexicon
+from .test_crosslet_referee_helpers import Table, generator_of
 
 RACKS = "rfid-15x15-racks-pico"
 SEAT1 = "A16,B16,C16,D16,E16,F16,G16"
 SEAT2 = "I16,J16,K16,L16,M16,N16,O16"
-
-
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
 
 
 def table_game(lexicon: Lexicon, **options: object) -> Crosslet:

@@ -16,23 +16,11 @@ from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.runtime.session import Session
 from games.core import Resign
 from games.double_take.game import DoubleTake, Step
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.board import OCCUPIED, BoardSettled
 from wiring.config import RunConfig
 from wiring.loader import load_profile
 
-
-class Board:
-    cells: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        self.pending: list[BoardEvent] = []
-
-    def poll(self, now: float) -> list[BoardEvent]:
-        out, self.pending = self.pending, []
-        return out
-
-    def close(self) -> None:
-        pass
+from ..boards import FakeBoard
 
 
 def config(tmp_path: Path, game: str | None = "double-take") -> RunConfig:
@@ -46,8 +34,8 @@ def config(tmp_path: Path, game: str | None = "double-take") -> RunConfig:
     )
 
 
-def table_for(cfg: RunConfig, journal: Journal) -> tuple[Table, Loop, Board]:
-    board = Board()
+def table_for(cfg: RunConfig, journal: Journal) -> tuple[Table, Loop, FakeBoard]:
+    board = FakeBoard()
     loop = Loop(Lobby(choices(cfg.profile)), board)
     return Table(cfg, journal, loop, None, None), loop, board
 
@@ -140,7 +128,7 @@ def fail() -> None:
     raise KeyError("a bug in the referee")
 
 
-def started(tmp_path: Path, journal: Journal) -> tuple[Table, Loop, Board, Session]:
+def started(tmp_path: Path, journal: Journal) -> tuple[Table, Loop, FakeBoard, Session]:
     """The configured game, its board set up, with the daemon's handling of failed events."""
     table, loop, board = table_for(config(tmp_path), journal)
     loop.on_error = table.event_failed

@@ -7,14 +7,14 @@ from games.core import Pass, Resign
 from games.double_take.game import GREEN, RED, DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
-from ..tables import on_table
+from ..tables import TableRig
 
 
-def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
+def test_a_resumed_stuck_player_passes_once_the_board_is_seen(table_rig: TableRig) -> None:
     # Red has no piece left to move: the power went before its pass was journaled.
     pieces = dict.fromkeys(("h3", "e6", "f5", "a2", "f3"), GREEN)
     game = DoubleTake.from_position(pieces, RED)
-    session = on_table(game)
+    session = table_rig(game)
     journal = session.journal
     session.handle(BoardSettled(dict.fromkeys(game.layout(), OCCUPIED)))
     assert game.history == [Pass()]
@@ -23,9 +23,9 @@ def test_a_resumed_stuck_player_passes_once_the_board_is_seen() -> None:
     assert session.state().oled[1:3] == ["Red cannot", "move: passes"], "wrapped as drawn"
 
 
-def test_footprints_follow_the_position_move_after_move() -> None:
+def test_footprints_follow_the_position_move_after_move(table_rig: TableRig) -> None:
     game = DoubleTake()
-    session = on_table(game)
+    session = table_rig(game)
     referee = session.referee
     assert isinstance(referee, DoubleTakeReferee)
     for _ in range(12):

@@ -16,7 +16,6 @@ from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
 
 from .tagged_table import TaggedTable
-from .test_crosslet_referee_helpers import shared_lexicon
 from .test_oled_frames import check_frame
 
 OPTIONS = {
@@ -26,11 +25,6 @@ OPTIONS = {
     "specials": {"H9": "ns", "A1": "bomb-1", "O1": "bomb-2", "C3": "bonus", "D12": "block"},
     "first": 1,
 }
-
-
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
 
 
 @pytest.fixture

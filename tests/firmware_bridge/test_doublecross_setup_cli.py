@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from firmware_bridge.apps.cli import main
-from games.lexicon import Lexicon
-
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SETUP = """\
@@ -29,14 +25,7 @@ H9 = "ns"
 """The set-up the dc_points scenario names in its comments."""
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def run(tmp_path: Path, script: Path, *extra: str) -> tuple[int, list[dict[str, Any]]]:

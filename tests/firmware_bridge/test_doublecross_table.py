@@ -8,7 +8,6 @@ import io
 import json
 import random
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +28,8 @@ from hardware.buttons import ButtonEvent
 from wiring.errors import ProfileError
 from wiring.loader import load_profile
 
+from .sim_runs import RunSim
 from .tagged_table import TaggedTable
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 OPTIONS = {
@@ -43,22 +42,12 @@ OPTIONS = {
 """The set-up every scenario is played with: what its comments name."""
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
-
-
-def scenario(name: str) -> list[dict[str, Any]]:
+def scenario(run_sim: RunSim, name: str) -> list[dict[str, Any]]:
     options = [a for k, v in OPTIONS.items() for a in ("--option", f"{k}={json.dumps(v)}")]
-    out = io.StringIO()
-    args = ["sim", "--game", "doublecross", "--json", *options]
-    assert main([*args, "--script", str(SCENARIOS / name)], out=out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()][:-1]
+    return run_sim("doublecross", *options, "--script", str(SCENARIOS / name))[:-1]
 
 
 def moves(states: list[dict[str, Any]]) -> list[str]:
@@ -81,8 +70,8 @@ def after(states: list[dict[str, Any]], played: int) -> list[dict[str, Any]]:
     return [s for s in states if s["moves_played"] == played]
 
 
-def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it() -> None:
-    states = scenario("dc_fixes.txt")
+def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dc_fixes.txt")
     before = after(states, 0)
     refused = next(s for s in before if s["fixes"])
     assert refused["verdict"]["reason"].startswith("refused: E on A1 does not extend")
@@ -95,8 +84,8 @@ def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it() -> None:
     assert before[-1]["fixes"] == [] and before[-1]["racks"]["player 1"] == list("AXERST")
 
 
-def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on() -> None:
-    states = scenario("dc_fixes.txt")
+def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dc_fixes.txt")
     assert moves(states)[:3] == [
         "player 1 A on H9 partial: AA; ns bomb +2",
         "player 1 X on J8 destroyed",
@@ -114,8 +103,8 @@ def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on() -> N
     assert gone[-1]["dealt"] == {"player": "player 1", "tiles": ["E", "E"]}
 
 
-def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time() -> None:
-    states = scenario("dc_fixes.txt")
+def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dc_fixes.txt")
     assert moves(states)[3:5] == ["player 2 ends the turn", "player 1 ns bomb on H1: 2 destroyed"]
     blast = after(states, 5)
     # What the bomb did and who lost what, whole, above the fix.
@@ -130,8 +119,10 @@ def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time() -> None:
     assert blast[-1]["fixes"] == [] and blast[-1]["layout"].keys() == {"G8", "H8", "I8"}
 
 
-def test_new_letters_and_a_round_of_passes_let_the_last_passer_end_the_game() -> None:
-    states = scenario("dc_fixes.txt")
+def test_new_letters_and_a_round_of_passes_let_the_last_passer_end_the_game(
+    run_sim: RunSim,
+) -> None:
+    states = scenario(run_sim, "dc_fixes.txt")
     assert moves(states)[5:] == [
         "player 1 ends the turn",
         "player 2 new letters",
@@ -220,8 +211,8 @@ def test_a_person_who_made_the_last_pass_ends_the_game_while_the_computer_is_to_
         sim.close()
 
 
-def test_a_completed_word_pays_the_placer_and_the_owners_made_stable() -> None:
-    states = scenario("dc_points.txt")
+def test_a_completed_word_pays_the_placer_and_the_owners_made_stable(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dc_points.txt")
     assert moves(states) == [
         "player 1 A on H9 partial: AA; ns bomb +2",
         "player 1 ends the turn",
@@ -464,8 +455,10 @@ def test_take_back_from_a_long_back_follows_doublecross_own_undo(lexicon: Lexico
     assert table.session.screen().prompt == "Lift A from H9"
 
 
-def test_destroyed_tiles_light_as_destroyed_until_lifted_and_the_aim_as_a_spot() -> None:
-    states = scenario("dc_fixes.txt")
+def test_destroyed_tiles_light_as_destroyed_until_lifted_and_the_aim_as_a_spot(
+    run_sim: RunSim,
+) -> None:
+    states = scenario(run_sim, "dc_fixes.txt")
     gone = after(states, 2)
     assert gone[0]["leds"]["J8"] == DESTROYED
     blast = after(states, 5)

@@ -25,30 +25,15 @@ from firmware_bridge.screen.dice_faces import (
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.palette import LAST, SPOT
 from games.doubles_wild.game import DoublesWild
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
 
+from ..boards import FakeBoard
 from ..tables import on_table
 from .test_oled_frames import check_frame
 
 STEP_S = 0.01
-
-
-class Board:
-    """A sensor board whose settled states the test hands in."""
-
-    cells: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        self.pending: list[BoardEvent] = []
-
-    def poll(self, now: float) -> list[BoardEvent]:
-        out, self.pending = self.pending, []
-        return out
-
-    def close(self) -> None:
-        pass
 
 
 class Display:
@@ -88,7 +73,7 @@ class Table:
             handle(event)
 
         self.session.handle = counting  # type: ignore[method-assign]
-        self.board = Board()
+        self.board = FakeBoard()
         self.layout = dict.fromkeys(game.layout(), OCCUPIED)
         self.loop = Loop(self.session, self.board)
         self.now = 0.0

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from tests.firmware_bridge.test_sim_doubles_wild import SCENARIOS, moves, owners, recount, run_sim
+from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.test_sim_doubles_wild import SCENARIOS, moves, owners, recount
 
 RFID = ("--profile", "doubles-wild-rfid-pico")
 GPIO = ("--profile", "doubles-wild-gpio")
@@ -15,9 +16,8 @@ SHARED = sorted(p.name for p in SCENARIOS.glob("dw_*.txt") if not p.name.startsw
 """The occupancy board's scenarios: every ball in them is laid in its player's colour."""
 
 
-def run_script(name: str, *profile: str) -> list[dict[str, Any]]:
-    code, states = run_sim("--seed", "11", *profile, "--script", str(SCENARIOS / name))
-    assert code == 0
+def run_script(run_sim: RunSim, name: str, *profile: str) -> list[dict[str, Any]]:
+    states = run_sim("doubles-wild", "--seed", "11", *profile, "--script", str(SCENARIOS / name))
     assert states[-1]["final"] is True
     return states
 
@@ -26,9 +26,10 @@ def refusals(states: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [s for s in states[:-1] if s["verdict"] and not s["verdict"]["accepted"]]
 
 
-def check_computer_game(players: int, seed: int, *options: str) -> dict[str, Any]:
-    code, states = run_sim(*RFID, "--players", str(players), "--seed", str(seed), *options)
-    assert code == 0
+def check_computer_game(run_sim: RunSim, players: int, seed: int, *options: str) -> dict[str, Any]:
+    states = run_sim(
+        "doubles-wild", *RFID, "--players", str(players), "--seed", str(seed), *options
+    )
     final, last = states[-1], states[-2]
     assert final["final"] is True and final["outcome"] is not None
     lines, points = recount(last["layout"])
@@ -44,36 +45,47 @@ def check_computer_game(players: int, seed: int, *options: str) -> dict[str, Any
 
 
 # -- computer games ---------------------------------------------------------------------
-def test_computer_game_of_two_over_rfid_ends_with_the_lines_on_the_board() -> None:
-    final = check_computer_game(2, 3)
+def test_computer_game_of_two_over_rfid_ends_with_the_lines_on_the_board(run_sim: RunSim) -> None:
+    final = check_computer_game(run_sim, 2, 3)
     assert final["moves"] > 60
 
 
-def test_computer_games_of_three_and_four_over_rfid_end_with_the_lines_on_the_board() -> None:
-    check_computer_game(3, 4, "--option", "balls=8")
-    check_computer_game(4, 5, "--option", "balls=6")
+@pytest.mark.slow
+def test_computer_games_of_three_and_four_over_rfid_end_with_the_lines_on_the_board(
+    run_sim: RunSim,
+) -> None:
+    check_computer_game(run_sim, 3, 4, "--option", "balls=8")
+    check_computer_game(run_sim, 4, 5, "--option", "balls=6")
 
 
-def test_computer_game_ends_alike_over_gpio_and_rfid() -> None:
+def test_computer_game_ends_alike_over_gpio_and_rfid(run_sim: RunSim) -> None:
     args = ("--seed", "7", "--option", "balls=6")
-    _, gpio = run_sim(*GPIO, *args)
-    _, rfid = run_sim(*RFID, *args)
+    gpio = run_sim("doubles-wild", *GPIO, *args, code=None)
+    rfid = run_sim("doubles-wild", *RFID, *args, code=None)
     assert gpio[-1] == rfid[-1]
     assert gpio[-2]["layout"] == rfid[-2]["layout"]
 
 
 # -- scripts --------------------------------------------------------------------------------
-@pytest.mark.parametrize("name", SHARED)
-def test_scenario_ends_alike_over_gpio_and_rfid(name: str) -> None:
-    gpio, rfid = run_script(name, *GPIO), run_script(name, *RFID)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            name, marks=[] if name == "dw_battle_attacker_wins.txt" else [pytest.mark.slow]
+        )
+        for name in SHARED
+    ],
+)
+def test_scenario_ends_alike_over_gpio_and_rfid(run_sim: RunSim, name: str) -> None:
+    gpio, rfid = run_script(run_sim, name, *GPIO), run_script(run_sim, name, *RFID)
     assert moves(rfid[:-1]) == moves(gpio[:-1])
     assert rfid[-1] == gpio[-1]
     for key in ("layout", "fixes", "lines", "balls_left", "turn", "phase", "dice"):
         assert rfid[-2][key] == gpio[-2][key], key
 
 
-def test_ball_of_the_wrong_colour_is_refused_over_rfid_until_lifted() -> None:
-    states = run_script("dw_rfid_wrong_colour.txt", *RFID)
+def test_ball_of_the_wrong_colour_is_refused_over_rfid_until_lifted(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_rfid_wrong_colour.txt", *RFID)
     refused = refusals(states)
     assert refused and refused[0]["verdict"]["reason"] == "that is a red ball; blue is to play"
     assert refused[0]["fixes"] == [
@@ -89,14 +101,16 @@ def test_ball_of_the_wrong_colour_is_refused_over_rfid_until_lifted() -> None:
     assert owners(states[-2]) == {"r7c5": "blue", "r3c11": "red"}
 
 
-def test_wrong_colour_passes_unseen_on_the_occupancy_board() -> None:
-    states = run_script("dw_rfid_wrong_colour.txt", *GPIO)
+def test_wrong_colour_passes_unseen_on_the_occupancy_board(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_rfid_wrong_colour.txt", *GPIO)
     assert moves(states[:-1])[1] == ("blue", "places on r7c5")
     assert "put it back" in refusals(states)[0]["verdict"]["reason"], "the lift is the error"
 
 
-def test_swap_after_a_won_battle_is_seen_over_rfid_without_the_spot_emptying() -> None:
-    states = run_script("dw_rfid_swap_seen.txt", *RFID)
+def test_swap_after_a_won_battle_is_seen_over_rfid_without_the_spot_emptying(
+    run_sim: RunSim,
+) -> None:
+    states = run_script(run_sim, "dw_rfid_swap_seen.txt", *RFID)
     won = [s for s in states[:-1] if s["moves_played"] == 12]
     assert won[0]["fixes"][0]["text"] == "Lift the blue piece on r7c5"
     assert all(len(s["fixes"]) != 1 for s in won), "never seen with only the put left"
@@ -104,7 +118,7 @@ def test_swap_after_a_won_battle_is_seen_over_rfid_without_the_spot_emptying() -
     assert owners(won[-1]) == {"r7c5": "red"}
 
 
-def test_the_same_quick_swap_is_missed_by_the_occupancy_board() -> None:
-    states = run_script("dw_rfid_swap_seen.txt", *GPIO)
+def test_the_same_quick_swap_is_missed_by_the_occupancy_board(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_rfid_swap_seen.txt", *GPIO)
     texts = [f["text"] for f in states[-2]["fixes"]]
     assert texts == ["Lift the blue piece on r7c5", "Put red on r7c5"]

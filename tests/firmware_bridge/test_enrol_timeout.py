@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.apps.enrol import BoardSilent, run_enrol
+from firmware_bridge.apps.enrol import run_enrol
+from firmware_bridge.apps.errors import BoardSilent
 from hardware.board import BoardEvent, BoardStatus
 from hardware.clock import FakeClock
 

@@ -16,16 +16,16 @@ from typing import Any
 import pytest
 
 from firmware_bridge.journal import Journal
+from firmware_bridge.kits import KITS
 from firmware_bridge.runtime.transcript import print_move
 from firmware_bridge.sim.runner import SimOptions, Simulation
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "3"))
 GAMES = [
-    ("double-take", 2),
-    ("dominoes", 3),
-    ("doubles-wild", 2),
-    ("crosslet", 2),
-    ("doublecross", 3),
+    pytest.param(
+        name, min(3, kit.about.max_players), marks=[] if name == "crosslet" else [pytest.mark.slow]
+    )
+    for name, kit in sorted(KITS.items())
 ]
 
 

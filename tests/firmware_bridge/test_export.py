@@ -11,14 +11,16 @@ from firmware_bridge.journal import Journal, JournalError
 from games.core import Resign
 from games.double_take.game import DoubleTake
 
-from ..tables import on_table
+from ..tables import TableRig
 
 
-def test_an_action_naming_its_player_is_exported_as_that_players(tmp_path: Path) -> None:
+def test_an_action_naming_its_player_is_exported_as_that_players(
+    table_rig: TableRig, tmp_path: Path
+) -> None:
     path = tmp_path / "g.sqlite"
     with Journal(path) as journal:
         game = DoubleTake()
-        session = on_table(game, journal=journal)
+        session = table_rig(game, journal=journal)
         assert game.to_move == 0
         session.commit(Resign(1))
         assert session.last_move is not None

@@ -50,7 +50,10 @@ def _game(game: str, profile: str, firmware: str, capsys: pytest.CaptureFixture[
 
 @pytest.mark.parametrize(
     ("game", "profile"),
-    [("dominoes", "rfid-15x15-pico"), ("double-take", "double-take-pico")],
+    [
+        pytest.param("dominoes", "rfid-15x15-pico", marks=pytest.mark.slow),
+        ("double-take", "double-take-pico"),
+    ],
 )
 def test_a_whole_game_runs_with_the_firmware_in_micropython(
     game: str, profile: str, capsys: pytest.CaptureFixture[str]

@@ -20,6 +20,8 @@ from hardware.oled import dummy_oled
 from wiring.config import load_config
 from wiring.profile import Profile
 
+from ..boards import FakeBoard
+
 # Runs ``tabletop sim`` and, at the first frame handed to the OLED, prints what is loaded.
 PROBE = """
 import json, os, sys
@@ -122,7 +124,7 @@ def test_the_daemon_shows_its_game_before_it_opens_the_board(
         table.start()
         assert oled.frames_shown == 1
         led = _Led()
-        table.attach(Loop(daemon.Lobby(daemon.choices(cfg.profile)), _NoBoard()), led)
+        table.attach(Loop(daemon.Lobby(daemon.choices(cfg.profile)), FakeBoard()), led)
         assert oled.frames_shown == 1
         assert oled.last_frame.tobytes() == first[0]
         assert table.session is not None and table.session.signals is led
@@ -135,13 +137,3 @@ class _Led:
 
     def led_status(self, state: str) -> None:
         self.states.append(state)
-
-
-class _NoBoard:
-    cells = ()
-
-    def poll(self, now: float) -> list[Any]:
-        return []
-
-    def close(self) -> None:
-        pass

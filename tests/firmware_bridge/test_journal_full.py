@@ -21,7 +21,7 @@ from firmware_bridge.runtime.takeback import rebuild
 from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
 
-from ..tables import on_table
+from ..tables import TableRig
 
 
 def fill_the_disk(journal: Journal) -> None:
@@ -73,10 +73,12 @@ def test_an_append_on_a_full_disk_says_so_and_records_nothing(tmp_path: Path) ->
         assert journal.append(game_id, "action", {"type": "step", "frm": "a3", "to": "b4"}) == 1
 
 
-def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(tmp_path: Path) -> None:
+def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(
+    table_rig: TableRig, tmp_path: Path
+) -> None:
     journal = Journal(tmp_path / "j.sqlite")
     game = DoubleTake()
-    session = on_table(game, journal=journal, journaled_as="sim")
+    session = table_rig(game, journal=journal, journaled_as="sim")
     game_id = session.game_id
     shown: list[tuple[int, int, str]] = []
     session.listeners.append(
@@ -112,11 +114,12 @@ def test_a_move_on_a_full_disk_is_held_and_saved_when_space_returns(tmp_path: Pa
 
 
 def test_board_changes_while_the_disk_is_full_are_played_after_the_held_move(
+    table_rig: TableRig,
     tmp_path: Path,
 ) -> None:
     journal = Journal(tmp_path / "j.sqlite")
     game = DoubleTake()
-    session = on_table(game, journal=journal, journaled_as="sim")
+    session = table_rig(game, journal=journal, journaled_as="sim")
     game_id = session.game_id
     board = dict.fromkeys(game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
@@ -137,12 +140,14 @@ def test_board_changes_while_the_disk_is_full_are_played_after_the_held_move(
     journal.close()
 
 
-def test_a_move_whose_save_fails_is_undone_and_never_shown(tmp_path: Path) -> None:
+def test_a_move_whose_save_fails_is_undone_and_never_shown(
+    table_rig: TableRig, tmp_path: Path
+) -> None:
     """The commit itself fails (the input was written, the sync was not): the game
     goes back to what the journal holds and the move is played again later."""
     path = tmp_path / "j.sqlite"
     journal = Journal(path)
-    session = on_table(DoubleTake(), journal=journal, journaled_as="sim")
+    session = table_rig(DoubleTake(), journal=journal, journaled_as="sim")
     game_id = session.game_id
     saved = Journal(path, read_only=True)  # another reader sees only what was committed
     shown: list[tuple[int, int]] = []
@@ -171,7 +176,10 @@ def test_a_move_whose_save_fails_is_undone_and_never_shown(tmp_path: Path) -> No
     journal.close()
 
 
-@pytest.mark.parametrize("game", ["crosslet", "doublecross", "dominoes", "doubles-wild"])
+@pytest.mark.parametrize(
+    "game",
+    ["crosslet", pytest.param("doublecross", marks=pytest.mark.slow), "dominoes", "doubles-wild"],
+)
 def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: Path) -> None:
     """Whatever kind of turn a save fails in (tiles and a confirm, dice, a domino),
     the game goes on from the journal, and nothing is shown that it does not hold."""
@@ -216,12 +224,13 @@ def test_a_game_plays_on_the_same_after_saves_that_failed(game: str, tmp_path: P
 
 
 def test_events_held_stay_held_when_a_later_save_fails_before_their_retry(
+    table_rig: TableRig,
     tmp_path: Path,
 ) -> None:
     """A board status is handled at once, also while events wait; if what it sets off
     cannot be saved either, the events already waiting are still played later."""
     journal = Journal(tmp_path / "j.sqlite")
-    session = on_table(DoubleTake(), journal=journal, journaled_as="sim")
+    session = table_rig(DoubleTake(), journal=journal, journaled_as="sim")
     board = dict.fromkeys(session.game.layout(), OCCUPIED)
     session.handle(BoardSettled(dict(board)))
     fill_the_disk(journal)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import multiprocessing
 import time
-from collections.abc import Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -19,23 +18,14 @@ import pytest
 
 from firmware_bridge.journal import Journal
 from firmware_bridge.sim.runner import SimOptions, Simulation
-from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
 from .test_sim_crosslet import DEALT
 
 CAT = {"type": "place", "tiles": [["H8", "C"], ["I8", "A"], ["J8", "T"]], "blanks": []}
 TIMEOUT_S = 60.0
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def table(journal: Path) -> Simulation:

@@ -23,9 +23,10 @@ from firmware_bridge.referees.facts import Facts
 from firmware_bridge.referees.referee import Referee
 from firmware_bridge.referees.view import View
 from firmware_bridge.spectate.geometry import geometry
-from games.core import Game, Player, UnknownGame
+from games.core import Game, Player
 from games.crosslet.game import Crosslet
 from games.double_take import ABOUT
+from games.errors import UnknownGame
 from games.registry import GAMES, PACKAGES, find_listed
 from wiring.loader import load_profile
 
@@ -171,7 +172,9 @@ def test_the_kits_import_no_referee_view_hand_or_word_list() -> None:
         or m in {"firmware_bridge.kits.dominoes.count", "games.crosslet.movegen", "games.lexicon"}
     }
     assert heavy == set()
-    light = {"games.core", "games.options", "games.registry"} | {f"games.{p}" for p in PACKAGES}
+    light = {"games.core", "games.errors", "games.options", "games.registry"} | {
+        f"games.{p}" for p in PACKAGES
+    }
     assert not {m for m in loaded if m.startswith("games.")} - light, (
         "no rules are imported before a game is made"
     )

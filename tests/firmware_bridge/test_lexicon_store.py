@@ -20,7 +20,8 @@ from firmware_bridge.kits.lexicon_store import (
     load_lexicon,
     read_word_list,
 )
-from games.lexicon import Lexicon, LexiconError
+from games.errors import LexiconError
+from games.lexicon import Lexicon
 from hardware.clock import FakeClock
 
 SHIPPED = Path(lexicon_store.__file__).parents[2] / "games" / "data" / "enable1.txt.gz"

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import pytest
 
+from firmware_bridge.kits import KITS
 from firmware_bridge.referees.fixes import Fix, FixAction
 from firmware_bridge.runtime.lights import (
     Lighting,
@@ -38,7 +39,7 @@ from firmware_bridge.sim.script import Line
 from games.core import Action, Piece
 from games.double_take.game import DoubleTake, Step
 
-GAMES = ["crosslet", "dominoes", "double-take", "doubles-wild", "doublecross"]
+GAMES = sorted(KITS)
 
 
 class Hooks:

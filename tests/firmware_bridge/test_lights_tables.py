@@ -6,30 +6,16 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.screen.palette import LIFT, LIFT_NOW
-from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import bag, kit_uses, shared_lexicon
-
-
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture
-def crosslet_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
+from .test_crosslet_referee_helpers import bag
 
 
 def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(
-    tmp_path: Path, crosslet_lexicon: None
+    tmp_path: Path, kit_lexicon: None
 ) -> None:
     script = tmp_path / "qz.txt"
     script.write_text("wrong place H7,H8 QZ\npress ok\nlift H7\nlift H8\n")
@@ -52,7 +38,7 @@ def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(
     assert states[-1]["verdict"]["accepted"] is False  # nothing was played
 
 
-def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(crosslet_lexicon: None) -> None:
+def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(kit_lexicon: None) -> None:
     """The same refusal seen on the LEDs themselves: the firmware's chain, told by LED
     messages over the simulated serial line, lights H7 and H8 in the lift colours at the
     profile's brightness, and every LED is dark once the tiles are lifted."""

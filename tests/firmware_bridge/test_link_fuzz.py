@@ -7,6 +7,7 @@ import importlib
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -86,6 +87,7 @@ def test_damaged_frames_never_raise_nor_invent_and_the_next_good_frame_decodes(
     assert decoded[-1] == marker
 
 
+@pytest.mark.slow
 def test_a_long_noisy_session_never_invents_a_piece() -> None:
     rng = random.Random(1187)
     cells = 225

@@ -70,7 +70,9 @@ def play(game: str, seed: int, noise: LineNoise | None) -> tuple[dict[str, Any],
         sim.close()
 
 
-@pytest.mark.parametrize(("game", "seed"), [("dominoes", 3), ("crosslet", 2)])
+@pytest.mark.parametrize(
+    ("game", "seed"), [pytest.param("dominoes", 3, marks=pytest.mark.slow), ("crosslet", 2)]
+)
 def test_a_game_over_a_noisy_cable_ends_as_over_a_clean_one(game: str, seed: int) -> None:
     clean, _ = play(game, seed, None)
     noise = LineNoise(seed=5, bit_error_rate=BIT_ERROR_RATE)
@@ -101,6 +103,7 @@ def test_line_noise_refuses_a_rate_that_is_not_a_probability() -> None:
         LineNoise(seed=1, bit_error_rate=1.5)
 
 
+@pytest.mark.slow
 def test_pieces_moved_while_frames_are_cut_short_never_show_a_board_that_never_was() -> None:
     """Tagged pieces moved about, one at a time, while 5 % of the Pico's frames are
     cut short: every board the host settles on is one that lay on the table."""

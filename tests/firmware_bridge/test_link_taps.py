@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from firmware_bridge.link.board import SerialSensorBoard
 from firmware_bridge.sim.pico.simboard import SimulatedSerialBoard
 from hardware.board import BoardEvent, BoardSettled
@@ -35,6 +37,7 @@ def settled_cells(
     return seen
 
 
+@pytest.mark.slow
 def test_taps_a_little_shorter_than_the_window_never_settle_on_a_swept_rfid_board() -> None:
     """Each tap lies on the board at 15 steps 10 ms apart: between 0.14 and 0.16 s,
     and only 0.14 s for sure, which a GPIO board's filter (first to last scan that

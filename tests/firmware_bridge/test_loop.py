@@ -9,23 +9,10 @@ from firmware_bridge.referees.events import ButtonEvent, Tick
 from firmware_bridge.referees.facts import Facts
 from firmware_bridge.runtime.loop import Loop
 from games.double_take.game import DoubleTake
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.board import OCCUPIED, BoardSettled
 
+from ..boards import FakeBoard
 from ..tables import on_table
-
-
-class Board:
-    cells: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        self.pending: list[BoardEvent] = []
-
-    def poll(self, now: float) -> list[BoardEvent]:
-        out, self.pending = self.pending, []
-        return out
-
-    def close(self) -> None:
-        pass
 
 
 class TickingReferee(DoubleTakeReferee):
@@ -34,16 +21,16 @@ class TickingReferee(DoubleTakeReferee):
         self.animating_until = 0.0
         self.ticks: list[float] = []
 
-    def wants_ticks(self) -> bool:
-        return self.facts.now < self.animating_until or not self.ticks
+    def wants_ticks(self, now: float) -> bool:
+        return now < self.animating_until or not self.ticks
 
     def on_tick(self, now: float) -> None:
         self.ticks.append(now)
 
 
-def make_loop() -> tuple[Loop, Board, TickingReferee]:
+def make_loop() -> tuple[Loop, FakeBoard, TickingReferee]:
     session = on_table(DoubleTake(), referee=TickingReferee)
-    board = Board()
+    board = FakeBoard()
     referee = session.referee
     assert isinstance(referee, TickingReferee)
     return Loop(session, board), board, referee

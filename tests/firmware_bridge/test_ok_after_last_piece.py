@@ -7,15 +7,12 @@ the occupancy board. Ok waits for the board to be read after it was pressed.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from firmware_bridge.sim.runner import SimOptions, Simulation
-from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
 from .test_doublecross_table import OPTIONS as DOUBLECROSS
 from .test_sim_crosslet import DEALT
 
@@ -23,14 +20,7 @@ DELAYS = (0.0, 0.01, 0.05, 0.2)
 """Seconds between the last piece landing and ok."""
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def actions(sim: Simulation) -> list[dict[str, Any]]:

@@ -10,7 +10,6 @@ must be the same.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +19,7 @@ from firmware_bridge.kits import find_kit
 from firmware_bridge.runtime.takeback import rebuild
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all, with_board_cells
-from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
 from .test_doublecross_table import OPTIONS as DOUBLECROSS
 from .test_sim_crosslet import DEALT
 
@@ -48,14 +45,7 @@ def options(name: str) -> SimOptions:
     return SimOptions("doubles-wild")
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def play(name: str, text: str) -> tuple[list[dict[str, Any]], list[int]]:
@@ -83,7 +73,23 @@ def without_waits(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if not line.startswith("wait "))
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in SCENARIOS.glob("*.txt")))
+FAST = {
+    "cl_blank.txt",
+    "dc_points.txt",
+    "dd_legal_placement.txt",
+    "dt_unplug_midgame.txt",
+    "dw_roll_tumbles.txt",
+}
+"""One scenario of each game in the fast run, the paced and the unplugged among them."""
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(name, marks=[] if name in FAST else [pytest.mark.slow])
+        for name in sorted(p.name for p in SCENARIOS.glob("*.txt"))
+    ],
+)
 def test_a_scenario_ends_the_same_at_a_persons_pace_and_slowly(name: str) -> None:
     written = (SCENARIOS / name).read_text()
     quick = play(name, without_pace(written))

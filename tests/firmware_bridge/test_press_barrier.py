@@ -21,28 +21,20 @@ from hardware.board import (
     BoardSyncFailed,
 )
 
+from ..boards import FakeBoard
 from ..tables import on_table
 
 
-class SyncingBoard:
+class SyncingBoard(FakeBoard):
     """A board whose poll returns what the test queued, and which counts sync requests."""
 
-    cells: tuple[str, ...] = ()
-
     def __init__(self) -> None:
-        self.pending: list[BoardEvent] = []
+        super().__init__()
         self.asked: list[float] = []
 
     def sync(self, now: float) -> int:
         self.asked.append(now)
         return len(self.asked)
-
-    def poll(self, now: float) -> list[BoardEvent]:
-        out, self.pending = self.pending, []
-        return out
-
-    def close(self) -> None:
-        pass
 
 
 class Recorder:

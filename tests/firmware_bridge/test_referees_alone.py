@@ -30,7 +30,7 @@ def alone(name: str, seed: int = 3) -> tuple[Game, Referee[Any], Facts]:
 
 
 def press(referee: Referee[Any], name: str, long: bool = False) -> list[Decision]:
-    return referee.decide(ButtonEvent(name, long))
+    return referee.decide(ButtonEvent(name, long)).decisions
 
 
 def test_doubles_wild_asks_for_dice_and_never_rolls_them() -> None:
@@ -50,10 +50,10 @@ def test_doubles_wild_passes_on_the_rules_reason_for_a_ball_on_a_wrong_spot() ->
     facts.observation = {wrong: OCCUPIED}
     # The referee names the move the board shows; the rules judge it, and the referee
     # turns their reason into what the table is told.
-    assert referee.decide(BoardChanged()) == [Commit(Place(wrong))]
+    assert referee.decide(BoardChanged()).decisions == [Commit(Place(wrong))]
     verdict = game.judge(Place(wrong))
     assert not verdict.accepted
-    decisions = referee.decide(Refused(Place(wrong), verdict))
+    decisions = referee.decide(Refused(Place(wrong), verdict)).decisions
     assert len(decisions) == 1 and isinstance(decisions[0], Reject)
     assert decisions[0].reason
 
@@ -61,7 +61,7 @@ def test_doubles_wild_passes_on_the_rules_reason_for_a_ball_on_a_wrong_spot() ->
 def test_double_take_commits_the_move_the_board_shows() -> None:
     game, referee, facts = alone("double-take")
     facts.observation = dict.fromkeys(game.layout(), OCCUPIED)
-    assert referee.decide(BoardChanged()) == []
+    assert referee.decide(BoardChanged()).decisions == []
     for action in game.legal_actions():
         after, _, _ = alone("double-take")  # the same deal, to play the move on
         after.apply(action)
@@ -71,7 +71,7 @@ def test_double_take_commits_the_move_the_board_shows() -> None:
     else:
         pytest.fail("no simple move in the opening")
     facts.observation = dict.fromkeys(moved, OCCUPIED)
-    decisions = referee.decide(BoardChanged())
+    decisions = referee.decide(BoardChanged()).decisions
     assert len(decisions) == 1 and isinstance(decisions[0], Commit)
     assert decisions[0].action == action
     assert game.judge(decisions[0].action).accepted
@@ -83,14 +83,14 @@ def test_a_referee_keeps_nothing_between_calls_but_the_turn_it_was_handed() -> N
     began, and commits what the first would have."""
     game, first, facts = alone("double-take")
     facts.observation = dict.fromkeys(game.layout(), OCCUPIED)
-    assert first.decide(BoardChanged()) == []
+    assert first.decide(BoardChanged()).decisions == []
     step = next(a for a in game.legal_actions() if isinstance(a, Step) and not a.captures)
     facts.observation.pop(step.frm)
-    assert first.decide(BoardChanged()) == []  # a piece lifted: not a move yet
+    assert first.decide(BoardChanged()).decisions == []  # a piece lifted: not a move yet
     assert step.frm in first.turn.vacated, "what the first event taught is in the turn"
     second = type(first)(game, facts, first.turn, first.view)
     facts.observation[step.to] = OCCUPIED
-    assert second.decide(BoardChanged()) == [Commit(step)]
+    assert second.decide(BoardChanged()).decisions == [Commit(step)]
 
 
 def test_where_a_turn_stands_is_the_turn_state_and_nothing_else() -> None:
@@ -119,7 +119,7 @@ def test_the_back_menu_opens_in_the_prompt_and_decides_a_take_back(name: str) ->
     assert menu.options[0][1] is False  # "no, play on" first
     while menu.choice != "take back":
         assert press(referee, "right") == []
-    assert press(referee, "ok") == [TakeBack()]
+    assert press(referee, "ok") == [TakeBack((False,) * len(referee.game.history))]
     assert facts.prompt.menu is None
 
 
@@ -138,7 +138,13 @@ def test_no_referee_module_imports_the_runtime_the_journal_or_the_devices() -> N
     walk of the imports as ``test_import_layers``), so that a referee added in a folder
     of its own is checked by the test run too."""
     graph = _graph()
-    referees = [m for m in graph if m.startswith("firmware_bridge.referees.")]
+    parts = ("referee", "turn", "view", "count", "hand")
+    referees = [
+        m
+        for m in graph
+        if m.startswith("firmware_bridge.referees.")
+        or (m.startswith("firmware_bridge.kits.") and m.rsplit(".", 1)[1] in parts)
+    ]
     assert len(referees) > 20, "the walk reads the referees' modules"
     for name in referees:
         wrong = sorted(m for m in graph[name] if m.split(".")[1] in FORBIDDEN)

@@ -25,7 +25,7 @@ import pytest
 from PIL import ImageFont
 
 from firmware_bridge.kits import KITS
-from firmware_bridge.screen.layout import PAGE_S, Layout, lay_out
+from firmware_bridge.screen.layout import PAGE_S, LaidOut, lay_out
 from firmware_bridge.screen.screens import HEADER_H, Screen, printable
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import find_listed
@@ -34,7 +34,13 @@ from .lights_check import Checked
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "2"))
 CASES = [
-    (name, players)
+    pytest.param(
+        name,
+        players,
+        marks=[pytest.mark.slow]
+        if name == "doublecross" or players > find_listed(name).min_players
+        else [],
+    )
     for name in sorted(KITS)
     for players in range(find_listed(name).min_players, find_listed(name).max_players + 1)
 ]
@@ -56,7 +62,7 @@ class Recorder:
     def __init__(self, sim: Simulation) -> None:
         self.sim = sim
         self.inner: Any = sim.session.display
-        self.frames: list[Layout] = []
+        self.frames: list[LaidOut] = []
         self.seen: list[Seen] = []
 
     def show(self, image: Any) -> None:
@@ -95,7 +101,7 @@ def box(text: str, x: int, y: int) -> tuple[int, int, int, int]:
     return x + left, y + top, x + right, y + bottom
 
 
-def problems(layout: Layout, players: int) -> list[str]:
+def problems(layout: LaidOut, players: int) -> list[str]:
     """What is wrong with one frame, in words (empty: nothing)."""
     found: list[str] = []
     screen = layout.screen
@@ -129,21 +135,26 @@ def problems(layout: Layout, players: int) -> list[str]:
         # prompt is on the screen's other pages.
         found.append(f"the prompt {screen.prompt!r} is not all shown: {drawn}")
     before_play = screen.header.startswith("Markers") or screen.header == "Set-up"
-    if len(screen.scores) != players and not before_play and screen.header not in (
-        "Board offline",
-        "Disk full",
+    if (
+        len(screen.scores) != players
+        and not before_play
+        and screen.header
+        not in (
+            "Board offline",
+            "Disk full",
+        )
     ):
         found.append(f"{len(screen.scores)} scores for {players} players: {screen.scores}")
     found += _unpaged(screen, layout)
     return found
 
 
-def _prompt_shown(layout: Layout, drawn: list[str]) -> bool:
+def _prompt_shown(layout: LaidOut, drawn: list[str]) -> bool:
     words = " ".join([*drawn, layout.header])
     return all(w in words for w in printable(layout.screen.prompt).split())
 
 
-def _prompt_on_a_page(layout: Layout) -> bool:
+def _prompt_on_a_page(layout: LaidOut) -> bool:
     for n in range(layout.pages):
         page = lay_out(layout.screen, layout.size, n * PAGE_S)
         if _prompt_shown(page, [page.status, *(line.text for line in page.lines)]):
@@ -151,11 +162,12 @@ def _prompt_on_a_page(layout: Layout) -> bool:
     return False
 
 
-def _pages(layout: Layout) -> list[str]:
+def _pages(layout: LaidOut) -> list[str]:
     """Each page's lines, joined without spaces (so that wrapping does not count)."""
     return [
-        "".join(line.text for line in lay_out(layout.screen, layout.size, n * PAGE_S).lines)
-        .replace(" ", "")
+        "".join(
+            line.text for line in lay_out(layout.screen, layout.size, n * PAGE_S).lines
+        ).replace(" ", "")
         for n in range(layout.pages)
     ]
 
@@ -164,7 +176,7 @@ def _whole(text: str) -> str:
     return printable(text).replace(" ", "").replace("\n", "")
 
 
-def cut_between_pages(layout: Layout, seen: Seen) -> list[str]:
+def cut_between_pages(layout: LaidOut, seen: Seen) -> list[str]:
     """Lines of the screen no page shows whole, and a refusal's reason cut in two."""
     pages = _pages(layout)
     found = [
@@ -180,7 +192,7 @@ def cut_between_pages(layout: Layout, seen: Seen) -> list[str]:
     return found
 
 
-def wrong_scores(layout: Layout, seen: Seen) -> list[str]:
+def wrong_scores(layout: LaidOut, seen: Seen) -> list[str]:
     """Scores on the screen that are not the game's (the seat's label aside)."""
     shown = layout.screen.scores
     if len(shown) != len(seen.scores):
@@ -193,7 +205,7 @@ def wrong_scores(layout: Layout, seen: Seen) -> list[str]:
     return found
 
 
-def _unpaged(screen: Screen, layout: Layout) -> list[str]:
+def _unpaged(screen: Screen, layout: LaidOut) -> list[str]:
     """Words of the screen that no page shows."""
     seen = layout.header + layout.status
     for page in range(layout.pages):

@@ -9,16 +9,16 @@ from games.core import Resign
 from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
 
-from ..tables import on_table
+from ..tables import TableRig
 
 
-def make() -> tuple[Session, Journal]:
-    session = on_table(DoubleTake())
+def make(table_rig: TableRig) -> tuple[Session, Journal]:
+    session = table_rig(DoubleTake())
     return session, session.journal
 
 
-def test_fixes_look_only_at_the_games_own_cells() -> None:
-    session, _ = make()
+def test_fixes_look_only_at_the_games_own_cells(table_rig: TableRig) -> None:
+    session, _ = make(table_rig)
     board = dict.fromkeys(session.game.layout(), OCCUPIED)
     board["scan-pad"] = OCCUPIED  # a cell of the board that the game does not use
     session.handle(BoardSettled(board))
@@ -28,15 +28,15 @@ def test_fixes_look_only_at_the_games_own_cells() -> None:
     assert [(f.action, f.cell) for f in session.fixes()] == [("place", "a1")]
 
 
-def test_an_action_naming_its_player_is_credited_to_that_player() -> None:
-    session, _ = make()
+def test_an_action_naming_its_player_is_credited_to_that_player(table_rig: TableRig) -> None:
+    session, _ = make(table_rig)
     assert session.game.to_move == 0
     assert session.commit(Resign(1)).accepted
     assert session.last_move is not None and session.last_move["player"] == "green"
 
 
-def test_an_accepted_action_is_journaled_before_it_is_announced() -> None:
-    session, journal = make()
+def test_an_accepted_action_is_journaled_before_it_is_announced(table_rig: TableRig) -> None:
+    session, journal = make(table_rig)
     seen: list[tuple[int, int]] = []
     session.listeners.append(
         lambda state: seen.append((state["moves_played"], len(list(journal.entries(1)))))
@@ -53,8 +53,8 @@ def test_an_accepted_action_is_journaled_before_it_is_announced() -> None:
     assert [e.payload["type"] for e in journal.entries(1)] == ["step"]
 
 
-def test_a_rejected_action_is_not_journaled() -> None:
-    session, journal = make()
+def test_a_rejected_action_is_not_journaled(table_rig: TableRig) -> None:
+    session, journal = make(table_rig)
     verdict = session.commit(Step("a3", "a4"))
     assert not verdict.accepted
     assert list(journal.entries(1)) == []
@@ -91,10 +91,10 @@ class RecordedSignals:
         self.calls.append(f"led {state}")
 
 
-def test_the_last_action_of_a_game_sounds_game_over_not_accepted() -> None:
+def test_the_last_action_of_a_game_sounds_game_over_not_accepted(table_rig: TableRig) -> None:
     game = DoubleTake()
     signals = RecordedSignals()
-    session = on_table(game, signals=signals)
+    session = table_rig(game, signals=signals)
     session.commit(Resign(0))
     assert game.outcome is not None
     assert signals.calls[-1] == "game over"

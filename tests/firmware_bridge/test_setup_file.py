@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge.apps.cli import main
-from firmware_bridge.apps.setup_file import SetupFileError, game_options
+from firmware_bridge.apps.errors import SetupFileError
+from firmware_bridge.apps.setup_file import game_options
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits.options import OptionError
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageColor
 from firmware_bridge.apps.cli import main
 from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal
-from firmware_bridge.kits import find_kit
+from firmware_bridge.kits import KITS, find_kit
 from firmware_bridge.spectate.board_png import CELL, PAD, cell_box, domino_pairs
 from firmware_bridge.spectate.geometry import geometry
 from firmware_bridge.spectate.style import (
@@ -25,7 +25,9 @@ from firmware_bridge.spectate.style import (
     seat_colour,
 )
 
-GAMES = ("crosslet", "dominoes", "double-take", "doubles-wild")
+GAMES = tuple(name for name in sorted(KITS) if name != "doublecross")
+"""Every game whose special spaces stay as a new game has them; DoubleCross's are used
+up as it is played (its own test below)."""
 RGB = tuple[int, int, int]
 
 

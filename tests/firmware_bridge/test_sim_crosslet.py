@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,32 +11,20 @@ import pytest
 from firmware_bridge.apps.cli import main
 from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import COUNTS, VALUES, bag, kit_uses, shared_lexicon
+from .sim_runs import RunSim
+from .test_crosslet_referee_helpers import COUNTS, VALUES, bag
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 DEALT = bag("CATERS?", "DOGINQU")
 """The bag every scenario is played with: the racks its comments name."""
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
-
-
-def run_sim(*args: str) -> list[dict[str, Any]]:
-    out = io.StringIO()
-    assert main(["sim", "--game", "crosslet", "--json", *args], out=out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def scenario(name: str) -> list[dict[str, Any]]:
+def scenario(run_sim: RunSim, name: str) -> list[dict[str, Any]]:
     options = ["--option", f"bag={DEALT}", "--option", "first=1"]
-    return run_sim(*options, "--script", str(SCENARIOS / name))[:-1]
+    return run_sim("crosslet", *options, "--script", str(SCENARIOS / name))[:-1]
 
 
 def moves(states: list[dict[str, Any]]) -> list[str]:
@@ -64,8 +50,10 @@ def refusals(states: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 # -- scripted turns ----------------------------------------------------------------------
-def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play() -> None:
-    states = scenario("cl_refusals.txt")
+def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play(
+    run_sim: RunSim,
+) -> None:
+    states = scenario(run_sim, "cl_refusals.txt")
     refused = refusals(states)
     assert [s["verdict"]["reason"] for s in refused] == [
         "the first move must cover H8",
@@ -102,8 +90,8 @@ def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play(
     assert "P2: DOT 8 = 8" in last["oled"] and last["oled"][-1] == "P1 10 P2 8"
 
 
-def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take() -> None:
-    states = scenario("cl_refusals.txt")
+def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "cl_refusals.txt")
     after = next(s for s in states if s["moves_played"] == 1)
     assert after["oled"] == [
         "P2 to play bag 83",
@@ -121,8 +109,8 @@ def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take() -> 
     }
 
 
-def test_a_blank_is_named_with_the_menu_and_a_knocked_tile_goes_back() -> None:
-    states = scenario("cl_blank.txt")
+def test_a_blank_is_named_with_the_menu_and_a_knocked_tile_goes_back(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "cl_blank.txt")
     asked = [
         s
         for s in states
@@ -140,8 +128,8 @@ def test_a_blank_is_named_with_the_menu_and_a_knocked_tile_goes_back() -> None:
     assert states[-1]["fixes"] == [] and states[-1]["scores"]["player 1"] == 8
 
 
-def test_hint_exchange_and_pass_from_the_buttons() -> None:
-    states = scenario("cl_hint_exchange_pass.txt")
+def test_hint_exchange_and_pass_from_the_buttons(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "cl_hint_exchange_pass.txt")
     hinted = next(s for s in states if s["hint"])
     assert hinted["oled"][1].startswith("Hint: ") and hinted["moves_played"] == 0
     assert hinted["hint"]["points"] >= 10
@@ -274,15 +262,23 @@ def test_tile_table_is_the_published_one() -> None:
     assert BONUS == BONUS[::-1] == [row[::-1] for row in BONUS]
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+@pytest.mark.parametrize(
+    ("players", "seed"),
+    [
+        pytest.param(2, 1, marks=pytest.mark.slow),
+        (3, 2),
+        pytest.param(4, 3, marks=pytest.mark.slow),
+    ],
+)
 def test_computer_game_scores_equal_a_recount_of_the_journal(
-    tmp_path: Path, lexicon: Lexicon, players: int, seed: int
+    run_sim: RunSim, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
 ) -> None:
     from firmware_bridge.journal import Journal
 
     order = bag(seed=seed)
     path = tmp_path / "game.sqlite"
     states = run_sim(
+        "crosslet",
         "--players",
         str(players),
         "--seed",

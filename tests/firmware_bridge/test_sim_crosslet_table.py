@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +12,9 @@ from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import VALUES, kit_uses, shared_lexicon
-from .test_sim_crosslet import moves, point, run_sim, score_turn
+from .sim_runs import RunSim
+from .test_crosslet_referee_helpers import VALUES
+from .test_sim_crosslet import moves, point, score_turn
 
 ROW = "A1,B1,C1,D1,E1,F1,G1"
 COUNT_SCRIPT = f"""\
@@ -40,20 +40,17 @@ press ok
 """
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
-
-
-def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(tmp_path: Path) -> None:
+def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(
+    run_sim: RunSim, tmp_path: Path
+) -> None:
     script = tmp_path / "count.txt"
     script.write_text(COUNT_SCRIPT)
-    states = run_sim("--option", "racks=table", "--option", "first=1", "--script", str(script))
+    states = run_sim(
+        "crosslet", "--option", "racks=table", "--option", "first=1", "--script", str(script)
+    )
     final = states[-1]
     assert final["scores"] == {"player 1": 10 - 45, "player 2": -7}
     assert final["winner"] == "player 2"
@@ -131,12 +128,13 @@ def recount_table(actions: list[dict[str, Any]], players: int, lexicon: Lexicon)
     return scores
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 1)])
+@pytest.mark.parametrize(("players", "seed"), [pytest.param(2, 3, marks=pytest.mark.slow), (4, 1)])
 def test_computer_game_on_rack_cells_scores_equal_a_recount_of_the_journal(
-    tmp_path: Path, lexicon: Lexicon, players: int, seed: int
+    run_sim: RunSim, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
 ) -> None:
     path = tmp_path / "game.sqlite"
     states = run_sim(
+        "crosslet",
         "--profile",
         "rfid-15x15-racks-pico",
         "--players",

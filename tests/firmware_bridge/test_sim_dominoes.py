@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -12,17 +11,13 @@ import pytest
 from firmware_bridge.apps.cli import main
 from firmware_bridge.runtime.takeback import rebuild
 
+from .sim_runs import RunSim
+
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-def run_sim(*args: str) -> list[dict[str, Any]]:
-    out = io.StringIO()
-    assert main(["sim", "--game", "dominoes", "--json", *args], out=out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def scenario(name: str, seed: int) -> list[dict[str, Any]]:
-    return run_sim("--seed", str(seed), "--script", str(SCENARIOS / name))
+def scenario(run_sim: RunSim, name: str, seed: int) -> list[dict[str, Any]]:
+    return run_sim("dominoes", "--seed", str(seed), "--script", str(SCENARIOS / name))
 
 
 def moves(states: list[dict[str, Any]]) -> list[str]:
@@ -36,8 +31,8 @@ def moves(states: list[dict[str, Any]]) -> list[str]:
     return seen
 
 
-def test_legal_placement_is_played_from_the_dealt_hand() -> None:
-    states = scenario("dd_legal_placement.txt", 1)
+def test_legal_placement_is_played_from_the_dealt_hand(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dd_legal_placement.txt", 1)
     body = states[:-1]
     assert moves(body) == ["player 1 draws 1-1", "player 1 2-1 on H8–I8"]
     drawn = next(s for s in body if s["phase"] == "play")
@@ -50,8 +45,8 @@ def test_legal_placement_is_played_from_the_dealt_hand() -> None:
     assert all(s["verdict"] is None or s["verdict"]["accepted"] for s in body)
 
 
-def test_illegal_placement_is_refused_with_reason_and_fixes_then_corrected() -> None:
-    states = scenario("dd_illegal_then_fixed.txt", 1)
+def test_illegal_placement_is_refused_with_reason_and_fixes_then_corrected(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dd_illegal_then_fixed.txt", 1)
     body = states[:-1]
     refused = [s for s in body if s["fixes"]]
     assert [s["verdict"]["reason"] for s in refused] == [
@@ -74,8 +69,8 @@ def test_illegal_placement_is_refused_with_reason_and_fixes_then_corrected() -> 
     assert body[-1]["fixes"] == [] and body[-1]["turn"] == "player 1"
 
 
-def test_chain_is_offered_after_a_double_and_ok_ends_the_turn() -> None:
-    states = scenario("dd_chain_ended_with_ok.txt", 4)
+def test_chain_is_offered_after_a_double_and_ok_ends_the_turn(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dd_chain_ended_with_ok.txt", 4)
     body = states[:-1]
     chain = [s for s in body if s["phase"] == "chain"]
     assert chain and chain[0]["turn"] == "player 2"
@@ -89,8 +84,8 @@ def test_chain_is_offered_after_a_double_and_ok_ends_the_turn() -> None:
     assert body[-1]["turn"] == "player 1" and body[-1]["phase"] == "draw"
 
 
-def test_draw_and_discard_are_button_actions() -> None:
-    states = scenario("dd_draw_discard.txt", 4)
+def test_draw_and_discard_are_button_actions(run_sim: RunSim) -> None:
+    states = scenario(run_sim, "dd_draw_discard.txt", 4)
     body = states[:-1]
     picking = [s for s in body if s["phase"] == "discard"]
     cursor = [line for s in picking for line in s["oled"] if line.startswith("<")]
@@ -186,15 +181,17 @@ def test_diamond_and_track_tables_are_the_published_ones() -> None:
     assert ["".join(col) for col in zip(*DIAMOND_ROWS, strict=True)] == DIAMOND_ROWS
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 11), (5, 3)])
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), pytest.param(5, 3, marks=pytest.mark.slow)])
 def test_computer_game_scores_equal_a_recount_of_the_journal(
-    tmp_path: Path, players: int, seed: int
+    run_sim: RunSim, tmp_path: Path, players: int, seed: int
 ) -> None:
     from firmware_bridge.journal import Journal
     from firmware_bridge.kits import find_kit
 
     path = tmp_path / "game.sqlite"
-    states = run_sim("--players", str(players), "--seed", str(seed), "--journal", str(path))
+    states = run_sim(
+        "dominoes", "--players", str(players), "--seed", str(seed), "--journal", str(path)
+    )
     final = states[-1]
     assert final["final"] is True and final["outcome"] is not None
     with Journal(path) as journal:

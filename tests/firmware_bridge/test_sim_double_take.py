@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +10,9 @@ import pytest
 
 from firmware_bridge.apps.cli import main
 
+from .sim_runs import RunSim
+
 SCENARIOS = Path(__file__).parent / "scenarios"
-
-
-def run_sim(*args: str) -> tuple[int, list[dict[str, Any]]]:
-    out = io.StringIO()
-    code = main(["sim", "--game", "double-take", "--json", *args], out=out)
-    return code, [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 def script(name: str) -> str:
@@ -34,9 +29,8 @@ def moves(states: list[dict[str, Any]]) -> list[str]:
     return seen
 
 
-def test_illegal_move_shows_reason_and_fix_then_play_continues() -> None:
-    code, states = run_sim("--script", script("dt_illegal_then_fixed.txt"))
-    assert code == 0
+def test_illegal_move_shows_reason_and_fix_then_play_continues(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--script", script("dt_illegal_then_fixed.txt"))
     rejected = [s for s in states[:-1] if s["verdict"] and not s["verdict"]["accepted"]]
     assert rejected, "the move a3-a4 must be rejected"
     first = rejected[0]
@@ -52,9 +46,8 @@ def test_illegal_move_shows_reason_and_fix_then_play_continues() -> None:
     assert states[-2]["fixes"] == []
 
 
-def test_capture_completes_only_when_taken_piece_is_lifted() -> None:
-    code, states = run_sim("--script", script("dt_capture_lifted.txt"))
-    assert code == 0
+def test_capture_completes_only_when_taken_piece_is_lifted(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--script", script("dt_capture_lifted.txt"))
     body = states[:-1]
     # After c5 is placed, red is still to move and the OLED asks for b5.
     waiting = [s for s in body if "Lift b5 to capture" in " ".join(s["oled"])]
@@ -66,18 +59,16 @@ def test_capture_completes_only_when_taken_piece_is_lifted() -> None:
     assert "b5" not in body[-1]["layout"]
 
 
-def test_forward_capture_may_be_declined_with_ok() -> None:
-    code, states = run_sim("--script", script("dt_capture_declined.txt"))
-    assert code == 0
+def test_forward_capture_may_be_declined_with_ok(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--script", script("dt_capture_declined.txt"))
     body = states[:-1]
     assert moves(body) == ["a3-a5", "b7-b5", "c3-c5"]
     assert body[-1]["pieces_left"] == {"red": 12, "green": 12}
     assert body[-1]["layout"]["b5"]["label"] == "green"
 
 
-def test_capture_only_move_leaving_the_piece_standing_is_rejected() -> None:
-    code, states = run_sim("--script", script("dt_capture_only_left_standing.txt"))
-    assert code == 0
+def test_capture_only_move_leaving_the_piece_standing_is_rejected(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--script", script("dt_capture_only_left_standing.txt"))
     body = states[:-1]
     rejected = [s for s in body if s["verdict"] and not s["verdict"]["accepted"]]
     assert rejected
@@ -94,32 +85,31 @@ def test_capture_only_move_leaving_the_piece_standing_is_rejected() -> None:
     assert body[-1]["pieces_left"] == {"red": 11, "green": 12}
 
 
-def test_slide_and_flicker_never_become_moves() -> None:
-    code, states = run_sim("--script", script("dt_slide_and_flicker.txt"))
-    assert code == 0
+def test_slide_and_flicker_never_become_moves(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--script", script("dt_slide_and_flicker.txt"))
     body = states[:-1]
     assert all(s["verdict"] is None or s["verdict"]["accepted"] for s in body)
     assert all("d5" not in s["layout"] and "a4" not in s["layout"] for s in body)
     assert moves(body) == ["a3-b4"]
 
 
-def test_script_typo_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_script_typo_names_the_line(
+    run_sim: RunSim, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("lift a3\nplase b4 red\n")
-    code, states = run_sim("--script", str(bad))
-    assert code == 2
+    states = run_sim("double-take", "--script", str(bad), code=2)
     assert states == []
     err = capsys.readouterr().err
     assert "line 2" in err and "did you mean 'place'" in err
 
 
 def test_script_with_unknown_cell_names_the_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    run_sim: RunSim, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("lift a3\nplace z9 red\n")
-    code, states = run_sim("--script", str(bad))
-    assert code == 2
+    states = run_sim("double-take", "--script", str(bad), code=2)
     err = capsys.readouterr().err
     assert "line 2" in err and "z9" in err
     # Checked before anything ran: a3 was never lifted.
@@ -128,11 +118,10 @@ def test_script_with_unknown_cell_names_the_line(
 
 
 def test_a_script_from_a_pipe_stops_at_the_line_with_the_unknown_cell(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    run_sim: RunSim, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO("lift a3\nlift z9\n"))
-    code, states = run_sim("--script", "-")
-    assert code == 2
+    states = run_sim("double-take", "--script", "-", code=2)
     assert "standard input, line 2" in capsys.readouterr().err
     assert any("Put the piece down." in " ".join(s["oled"]) for s in states), "line 1 ran"
 
@@ -146,9 +135,8 @@ def test_computer_plays_a_full_game_to_a_result() -> None:
     assert len(text) > 10
 
 
-def test_json_final_line_matches_the_game() -> None:
-    code, states = run_sim("--seed", "5")
-    assert code == 0
+def test_json_final_line_matches_the_game(run_sim: RunSim) -> None:
+    states = run_sim("double-take", "--seed", "5")
     final = states[-1]
     assert final["final"] is True and final["outcome"] is not None
     assert final["scores"] == states[-2]["scores"]

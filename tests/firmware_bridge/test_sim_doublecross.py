@@ -3,22 +3,16 @@ computer players, their scores recounted from the journal."""
 
 from __future__ import annotations
 
-import io
-import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 from games.doublecross.game import DoubleCross
-from games.lexicon import Lexicon
 
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
+from .sim_runs import RunSim
 
 DESTROYED = -4
 RACK_LEFT = -4
@@ -29,20 +23,7 @@ PICKED_UP = {"ns": 2, "ew": 2, "nsew": 4}
 """RULES.md §2's points, copied here so the recount does not trust the engine's."""
 
 
-@pytest.fixture(scope="session")
-def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    return shared_lexicon(request, tmp_path_factory)
-
-
-@pytest.fixture(scope="module", autouse=True)
-def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
-    yield from kit_uses(lexicon)
-
-
-def run_sim(*args: str) -> list[dict[str, Any]]:
-    out = io.StringIO()
-    assert main(["sim", "--game", "doublecross", "--json", *args], out=out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def recount(journal: Path) -> tuple[list[int], int]:
@@ -85,12 +66,21 @@ def recount(journal: Path) -> tuple[list[int], int]:
     return scores, elsewhere
 
 
-@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 5), (4, 7)])
+@pytest.mark.parametrize(
+    ("players", "seed"),
+    [
+        (2, 3),
+        pytest.param(3, 5, marks=pytest.mark.slow),
+        pytest.param(4, 7, marks=pytest.mark.slow),
+    ],
+)
 def test_a_whole_game_ends_with_the_scores_the_journal_recounts(
-    players: int, seed: int, tmp_path: Path
+    run_sim: RunSim, players: int, seed: int, tmp_path: Path
 ) -> None:
     journal = tmp_path / "dc.db"
-    states = run_sim("--players", str(players), "--seed", str(seed), "--journal", str(journal))
+    states = run_sim(
+        "doublecross", "--players", str(players), "--seed", str(seed), "--journal", str(journal)
+    )
     final = states[-1]
     assert final["final"] is True and final["outcome"] is not None
     scores = list(final["scores"].values())
@@ -106,8 +96,8 @@ def test_a_whole_game_ends_with_the_scores_the_journal_recounts(
     assert ended["fixes"] == [] or all(f["action"] == "lift" for f in ended["fixes"])
 
 
-def test_the_layout_names_each_tile_its_owner_and_whether_it_is_stable() -> None:
-    states = run_sim("--players", "2", "--seed", "3")
+def test_the_layout_names_each_tile_its_owner_and_whether_it_is_stable(run_sim: RunSim) -> None:
+    states = run_sim("doublecross", "--players", "2", "--seed", "3")
     last = states[-2]
     layout = last["layout"]
     assert layout and all(set(t) >= {"label", "owner", "stable"} for t in layout.values())

@@ -10,20 +10,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from firmware_bridge.apps.cli import main
+
+from .sim_runs import RunSim
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-def run_sim(*args: str) -> tuple[int, list[dict[str, Any]]]:
-    out = io.StringIO()
-    code = main(["sim", "--game", "doubles-wild", "--json", *args], out=out)
-    return code, [json.loads(line) for line in out.getvalue().splitlines()]
-
-
-def run_script(name: str) -> list[dict[str, Any]]:
-    code, states = run_sim("--script", str(SCENARIOS / name))
-    assert code == 0
+def run_script(run_sim: RunSim, name: str) -> list[dict[str, Any]]:
+    states = run_sim("doubles-wild", "--script", str(SCENARIOS / name))
     assert states[-1]["final"] is True
     return states[:-1]
 
@@ -43,8 +40,8 @@ def owners(state: dict[str, Any]) -> dict[str, str]:
     return {cell: piece["label"] for cell, piece in state["layout"].items()}
 
 
-def test_roll_names_the_spot_and_a_ball_there_is_played() -> None:
-    states = run_script("dw_roll_and_place.txt")
+def test_roll_names_the_spot_and_a_ball_there_is_played(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_roll_and_place.txt")
     rolled = next(s for s in states if s["dice"] is not None and not s["rolling"])
     tumbling = next(s for s in states if s["rolling"])
     assert not any("Spot" in line for line in tumbling["oled"]), "no spot while rolling"
@@ -62,8 +59,8 @@ def test_roll_names_the_spot_and_a_ball_there_is_played() -> None:
     assert states[-1]["turn"] == "blue"
 
 
-def test_ball_on_a_spot_the_roll_does_not_name_is_refused_with_its_fix() -> None:
-    states = run_script("dw_wrong_spot.txt")
+def test_ball_on_a_spot_the_roll_does_not_name_is_refused_with_its_fix(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_wrong_spot.txt")
     refused = [s for s in states if s["verdict"] and not s["verdict"]["accepted"]]
     assert refused, "the ball on r4c5 must be refused"
     first = refused[0]
@@ -80,8 +77,8 @@ def test_ball_on_a_spot_the_roll_does_not_name_is_refused_with_its_fix() -> None
     assert states[-1]["fixes"] == []
 
 
-def test_each_pair_and_both_can_be_rerolled_once_a_turn() -> None:
-    states = run_script("dw_rerolls.txt")
+def test_each_pair_and_both_can_be_rerolled_once_a_turn(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_rerolls.txt")
     assert moves(states) == [
         ("blue", "rolls 3+4, 2+3: r7c5"),
         ("blue", "re-rolls red: r11c5"),
@@ -101,8 +98,8 @@ def test_each_pair_and_both_can_be_rerolled_once_a_turn() -> None:
     assert owners(states[-1]) == {"r11c5": "blue", "r3c5": "red", "r9c4": "blue"}
 
 
-def test_doubles_make_a_line_or_the_board_wild() -> None:
-    states = run_script("dw_wild_line.txt")
+def test_doubles_make_a_line_or_the_board_wild(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_wild_line.txt")
     targets = {
         tuple(s["target"])
         for s in states
@@ -119,8 +116,8 @@ def test_doubles_make_a_line_or_the_board_wild() -> None:
     assert owners(states[-1]) == {"r9c7": "blue", "r7c3": "red", "r11c11": "blue"}
 
 
-def test_battle_won_by_the_attacker_swaps_the_balls() -> None:
-    states = run_script("dw_battle_attacker_wins.txt")
+def test_battle_won_by_the_attacker_swaps_the_balls(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_battle_attacker_wins.txt")
     texts = [m for _, m in moves(states)]
     assert texts[3] == "attacks r7c5"
     assert texts[11] == "rolls 3 3 3 in the battle for r7c5: red wins it, 18 to 9"
@@ -147,8 +144,8 @@ def test_battle_won_by_the_attacker_swaps_the_balls() -> None:
     assert last["balls_left"] == {"blue": 22, "red": 23}
 
 
-def test_battle_tied_goes_to_the_defender_and_spends_the_attackers_ball() -> None:
-    states = run_script("dw_battle_defender_wins.txt")
+def test_battle_tied_goes_to_the_defender_and_spends_the_attackers_ball(run_sim: RunSim) -> None:
+    states = run_script(run_sim, "dw_battle_defender_wins.txt")
     texts = [m for _, m in moves(states)]
     assert texts[9] == "rolls 4 4 4 in the battle for r7c5: blue holds it on a tie, 12 to 12"
     done = next(s for s in states if s["moves_played"] == 10)
@@ -159,14 +156,13 @@ def test_battle_tied_goes_to_the_defender_and_spends_the_attackers_ball() -> Non
     assert states[-1]["balls_left"] == {"blue": 22, "red": 23}
 
 
-def test_rolling_before_the_board_is_put_right_is_refused(tmp_path: Path) -> None:
+def test_rolling_before_the_board_is_put_right_is_refused(run_sim: RunSim, tmp_path: Path) -> None:
     script = tmp_path / "s.txt"
     text = (SCENARIOS / "dw_battle_attacker_wins.txt").read_text()
     # Blue presses roll while the swap on r7c5 is still to be done.
     text = text.replace("lift r7c5\nplace r7c5 red\n", "press roll\nlift r7c5\nplace r7c5 red\n")
     script.write_text(text)
-    code, states = run_sim("--script", str(script))
-    assert code == 0
+    states = run_sim("doubles-wild", "--script", str(script))
     refused = [s for s in states[:-1] if s["verdict"] and not s["verdict"]["accepted"]]
     assert refused and "fix the board" in refused[0]["verdict"]["reason"]
     assert moves(states[:-1])[-1] == ("blue", "places on r3c11")
@@ -193,9 +189,8 @@ def recount(layout: dict[str, dict[str, Any]]) -> tuple[dict[str, int], dict[str
     return lines, points
 
 
-def check_full_game(players: int, seed: int, *options: str) -> dict[str, Any]:
-    code, states = run_sim("--players", str(players), "--seed", str(seed), *options)
-    assert code == 0
+def check_full_game(run_sim: RunSim, players: int, seed: int, *options: str) -> dict[str, Any]:
+    states = run_sim("doubles-wild", "--players", str(players), "--seed", str(seed), *options)
     final, last = states[-1], states[-2]
     assert final["final"] is True and final["outcome"] is not None
     assert last["outcome"] == final["outcome"]
@@ -209,15 +204,16 @@ def check_full_game(players: int, seed: int, *options: str) -> dict[str, Any]:
     return final
 
 
-def test_computer_game_of_two_ends_with_the_lines_on_the_board() -> None:
-    final = check_full_game(2, 3)
+def test_computer_game_of_two_ends_with_the_lines_on_the_board(run_sim: RunSim) -> None:
+    final = check_full_game(run_sim, 2, 3)
     assert final["moves"] > 60
     assert final["winner"] in ("blue", "red") or isinstance(final["winner"], list)
 
 
-def test_computer_games_of_three_and_four_end_with_the_lines_on_the_board() -> None:
-    check_full_game(3, 4, "--option", "balls=8")
-    check_full_game(4, 5, "--option", "balls=6")
+@pytest.mark.slow
+def test_computer_games_of_three_and_four_end_with_the_lines_on_the_board(run_sim: RunSim) -> None:
+    check_full_game(run_sim, 3, 4, "--option", "balls=8")
+    check_full_game(run_sim, 4, 5, "--option", "balls=6")
 
 
 def test_computer_transcript_names_the_winner() -> None:

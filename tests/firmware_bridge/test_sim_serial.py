@@ -3,52 +3,48 @@
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from firmware_bridge.apps.cli import main
 
+from .sim_runs import RunSim
+
 SCENARIOS = Path(__file__).parent / "scenarios"
 SERIAL = "double-take-pico"
-
-
-def run_sim(*args: str) -> list[dict[str, Any]]:
-    out = io.StringIO()
-    assert main(["sim", "--game", "double-take", "--json", *args], out=out) == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 @pytest.mark.parametrize(
     "name",
     [
         "dt_illegal_then_fixed.txt",
-        "dt_capture_lifted.txt",
-        "dt_capture_declined.txt",
-        "dt_capture_only_left_standing.txt",
-        "dt_slide_and_flicker.txt",
+        pytest.param("dt_capture_lifted.txt", marks=pytest.mark.slow),
+        pytest.param("dt_capture_declined.txt", marks=pytest.mark.slow),
+        pytest.param("dt_capture_only_left_standing.txt", marks=pytest.mark.slow),
+        pytest.param("dt_slide_and_flicker.txt", marks=pytest.mark.slow),
     ],
 )
-def test_script_over_serial_ends_as_over_gpio(name: str) -> None:
+def test_script_over_serial_ends_as_over_gpio(run_sim: RunSim, name: str) -> None:
     script = str(SCENARIOS / name)
-    gpio = run_sim("--script", script)
-    serial = run_sim("--script", script, "--profile", SERIAL)
+    gpio = run_sim("double-take", "--script", script)
+    serial = run_sim("double-take", "--script", script, "--profile", SERIAL)
     assert serial[-1] == gpio[-1]
     assert serial[-2]["layout"] == gpio[-2]["layout"]
     verdicts = [s["verdict"] for s in gpio[:-1] if s["verdict"]]
     assert [s["verdict"] for s in serial[:-1] if s["verdict"]][-1] == verdicts[-1]
 
 
-def test_computer_game_over_serial_ends_as_over_gpio() -> None:
-    gpio = run_sim("--seed", "4")
-    serial = run_sim("--seed", "4", "--profile", SERIAL)
+def test_computer_game_over_serial_ends_as_over_gpio(run_sim: RunSim) -> None:
+    gpio = run_sim("double-take", "--seed", "4")
+    serial = run_sim("double-take", "--seed", "4", "--profile", SERIAL)
     assert serial[-1] == gpio[-1]
 
 
-def test_unplugged_board_resumes_after_the_snapshot_with_nothing_lost() -> None:
-    states = run_sim("--script", str(SCENARIOS / "dt_unplug_midgame.txt"), "--profile", SERIAL)
+def test_unplugged_board_resumes_after_the_snapshot_with_nothing_lost(run_sim: RunSim) -> None:
+    states = run_sim(
+        "double-take", "--script", str(SCENARIOS / "dt_unplug_midgame.txt"), "--profile", SERIAL
+    )
     body = states[:-1]
     offline = [s for s in body if not s["connected"]]
     assert offline, "the OLED must say the board is disconnected"

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.runtime.tags import TagConflictError, TagError, TagTable, normalise_tag
+from firmware_bridge.runtime.errors import TagConflictError, TagError
+from firmware_bridge.runtime.tags import TagTable, normalise_tag
 
 
 def test_tag_ids_are_upper_case_hex_without_separators() -> None:

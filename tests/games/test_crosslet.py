@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from games.core import BadSettings, GameError, Pass, Resign
+from games.core import Pass, Resign
 from games.crosslet.board import (
     LETTER_MULTIPLIER,
     LETTER_VALUES,
@@ -16,6 +16,7 @@ from games.crosslet.board import (
     parse_cell,
 )
 from games.crosslet.game import Crosslet, Exchange, ExchangeCount, PlaceTiles
+from games.errors import BadSettings, GameError
 from games.lexicon import Lexicon
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,

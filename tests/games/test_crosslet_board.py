@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalMove
 from games.crosslet.board import (
     ALL_CELLS,
     COLUMNS,
@@ -28,6 +27,7 @@ from games.crosslet.board import (
     parse_cell,
     tile_points,
 )
+from games.errors import IllegalMove
 
 Point = tuple[int, int]
 
@@ -111,6 +111,7 @@ def positions(draw: st.DrawFn) -> tuple[dict[str, str], dict[str, str]]:
     return board, placed
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(positions())
 def test_formed_words_match_the_words_read_off_a_grid(

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import IllegalMove, Pass, Piece
+from games.core import Pass, Piece
 from games.crosslet.game import Crosslet, PlaceTiles
+from games.errors import IllegalMove
 from tests.games.crosslet_helpers import place, rigged_game
 
 # Seat 0 holds CATSAND, seat 1 holds CRATEZO, seat 0 then draws EXITONA.

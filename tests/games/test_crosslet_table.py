@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from games.core import BadSettings, Pass, Resign
+from games.core import Pass, Resign
 from games.crosslet.board import TILE_COUNTS
 from games.crosslet.game import (
     Crosslet,
@@ -17,6 +17,7 @@ from games.crosslet.game import (
     SetRack,
     TableBag,
 )
+from games.errors import BadSettings
 from tests.games.crosslet_helpers import SMALL_WORDS, WordSet, place, rigged_game
 
 CAT = "H8 C, I8 A, J8 T"

@@ -7,18 +7,17 @@ from collections import Counter
 
 import pytest
 
-from games.core import BadSettings, GameError
 from games.dominoes.board import (
     DIAMONDS,
     NAMES,
     NEIGHBOURS,
     STAR,
     TRACK,
-    BadCell,
     cell_index,
     double_six_sets,
 )
 from games.dominoes.game import Domino, Dominoes, first_player, track_pips
+from games.errors import BadCell, BadSettings, GameError
 
 
 def test_cells_run_a1_to_o15_in_reading_order() -> None:

@@ -6,9 +6,10 @@ import random
 
 import pytest
 
-from games.core import Action, BadSettings, GameError, Pass, Piece
+from games.core import Action, Pass, Piece
 from games.dominoes.board import NAMES, NEIGHBOURS, cell_index
 from games.dominoes.game import Discard, Domino, Dominoes, Draw, EndTurn, Place
+from games.errors import BadSettings, GameError
 
 OTHER_HAND = [(0, 1), (0, 2), (0, 3)]
 BONEYARD = [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5), (1, 6)]

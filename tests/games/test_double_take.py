@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import Action, BadSettings, GameError, Pass, Resign
+from games.core import Action, Pass, Resign
 from games.double_take.game import DoubleTake, Step
+from games.errors import BadSettings, GameError
 
 RED, GREEN = 0, 1
 RESERVE = "b9 d9 f9 h9"
@@ -499,6 +500,7 @@ def test_moves_and_layout_kept_for_a_position_follow_every_action(seed: int, row
         game.apply(rng.choice(game.legal_actions()))
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rows=st.sampled_from([8, 9, 10]))
 def test_legal_steps_are_every_step_check_accepts_in_board_order(seed: int, rows: int) -> None:

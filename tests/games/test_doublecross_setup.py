@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from games.core import BadSettings
 from games.doublecross.board import TILE_COUNTS
 from games.doublecross.game import DoubleCross, EndTurn, NewLetters
 from games.doublecross.setup import read_options
+from games.errors import BadSettings
 
 from .doublecross_helpers import play, small_lexicon
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.core import BadSettings, Pass, Resign
+from games.core import Pass, Resign
 from games.doublecross.game import (
     DoubleCross,
     EndGame,
@@ -19,6 +19,7 @@ from games.doublecross.game import (
     PlayBomb,
     Undo,
 )
+from games.errors import BadSettings
 from tests.games.doublecross_helpers import game, play, recount, small_lexicon
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from games.core import Action, BadSettings, GameError
+from games.core import Action
 from games.doubles_wild.game import (
     Attack,
     BattleRoll,
@@ -20,6 +20,7 @@ from games.doubles_wild.game import (
     Roll,
     dice_action,
 )
+from games.errors import BadSettings, GameError
 
 
 def rolled(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from games.core import Action, GameError
+from games.core import Action
 from games.doubles_wild import board as geo
 from games.doubles_wild import odds
 from games.doubles_wild.game import (
@@ -24,6 +24,7 @@ from games.doubles_wild.game import (
     dice_action,
 )
 from games.doubles_wild.player import DoublesWildPlayer, play_out
+from games.errors import GameError
 
 
 def players(n: int, seed: int = 0) -> list[DoublesWildPlayer]:

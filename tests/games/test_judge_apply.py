@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import Action, IllegalMove, Pass, Verdict
+from games.core import Action, Pass, Verdict
 from games.double_take.game import DoubleTake, Step
+from games.errors import IllegalMove
 
 
 class Counted(DoubleTake):

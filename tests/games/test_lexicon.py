@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.lexicon import END, SEP, START, Lexicon, LexiconError, normalise_word_list
+from games.errors import LexiconError
+from games.lexicon import END, SEP, START, Lexicon, normalise_word_list
 
 SMALL = ["road", "roads", "duet", "due", "broad", "toad", "oat", "at", "a", "banana"]
 

@@ -14,12 +14,12 @@ import pytest
 
 from games.core import Pass
 from games.crosslet.game import Crosslet, Exchange
-from games.crosslet.movegen import BadGeneratorData, Dawg, Move, MoveGenerator
+from games.crosslet.movegen import Dawg, Move, MoveGenerator
 from games.crosslet.player import CrossletPlayer
+from games.errors import BadGeneratorData
 from tests.games.crosslet_helpers import (
     SMALL_WORDS,
     WordSet,
-    enable_words,
     place,
     rigged_game,
     single_line_placements,
@@ -32,11 +32,8 @@ def small() -> MoveGenerator:
 
 
 @pytest.fixture(scope="module")
-def enable() -> tuple[MoveGenerator, WordSet]:
-    words = enable_words()
-    if words is None:
-        pytest.skip("enable1.txt.gz is not available")
-    return MoveGenerator(words), WordSet(words)
+def enable(enable_generator: MoveGenerator, enable_set: WordSet) -> tuple[MoveGenerator, WordSet]:
+    return enable_generator, enable_set
 
 
 def test_word_graph_holds_exactly_the_words() -> None:

@@ -78,10 +78,12 @@ def play(cwd: Path, env: dict[str, str]) -> dict[str, Any]:
     return record
 
 
+@pytest.mark.slow
 def test_the_build_makes_an_extension_that_imports_before_the_python_module(tree: Path) -> None:
     extension = compiled.extension(tree)
     assert extension is not None
-    assert (tree / "games" / "movegen.py").exists()  # the source is installed beside it
+    # the source is installed beside it
+    assert (tree / "games" / "crosslet" / "movegen.py").exists()
     done = subprocess.run(
         [sys.executable, "-c", "import games.crosslet.movegen as m; print(m.__file__)"],
         cwd=tree,
@@ -93,6 +95,7 @@ def test_the_build_makes_an_extension_that_imports_before_the_python_module(tree
     assert Path(done.stdout.strip()) == extension
 
 
+@pytest.mark.slow
 def test_compiled_and_python_find_the_same_moves_in_the_same_order(tree: Path) -> None:
     fast = play(tree, compiled.environment(tree))
     pure = play(ROOT, dict(os.environ))

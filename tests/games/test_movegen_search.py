@@ -10,7 +10,6 @@ import random
 import string
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +17,7 @@ from games.crosslet.board import ALL_TILES_BONUS, BLANK, RACK_SIZE
 from games.crosslet.game import Crosslet
 from games.crosslet.movegen import MoveGenerator, _Rack
 from games.crosslet.player import CrossletPlayer
-from tests.games.crosslet_helpers import WordSet, enable_words
+from tests.games.crosslet_helpers import WordSet
 
 ALL_LETTERS = (1 << 26) - 1
 TILES = st.sampled_from([*"ABCDEFGHIJKLMNOPQRSTUVWXYZ", BLANK])
@@ -48,22 +47,6 @@ def test_every_part_of_a_rack_has_its_own_number_and_what_it_holds(rack: list[st
         assert numbers.bonus[number] == (ALL_TILES_BONUS if laid == RACK_SIZE else 0)
     assert numbers.full == sum(counts[t] * numbers.steps[t] for t in tiles)
     assert len(numbers.letters) == len(seen) == numbers.full + 1
-
-
-@pytest.fixture(scope="module")
-def enable_generator() -> MoveGenerator:
-    words = enable_words()
-    if words is None:
-        pytest.skip("enable1.txt.gz is not available")
-    return MoveGenerator(words)
-
-
-@pytest.fixture(scope="module")
-def enable_set() -> WordSet:
-    words = enable_words()
-    if words is None:
-        pytest.skip("enable1.txt.gz is not available")
-    return WordSet(words)
 
 
 @settings(max_examples=40, deadline=None)

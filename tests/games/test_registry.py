@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from games.core import BadSettings, UnknownGame
+from games.errors import BadSettings, UnknownGame
 from games.lexicon import Lexicon
 from games.registry import GAMES, Listed, find_game, find_listed, game_names
 

@@ -8,7 +8,8 @@ from collections import Counter
 
 import pytest
 
-from hardware.dice import BadDice, DiceSource
+from hardware.dice import DiceSource
+from hardware.errors import BadDice
 
 ROLLS = 60_000
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from firmware_bridge.kits import find_kit
-from games.core import GameError
+from games.errors import GameError
 from games.registry import GAMES
 
 from .tools import chromium, free_port, get_json, stop, tabletop, wait_for_port

@@ -11,26 +11,16 @@ from firmware_bridge.runtime.lobby import Lobby
 from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.spectate.follow import Follower
 from games.double_take.game import DoubleTake
-from hardware.board import OCCUPIED, BoardEvent, BoardSettled
+from hardware.board import OCCUPIED, BoardSettled
 from wiring.config import RunConfig
 from wiring.loader import load_profile
 
-
-class Board:
-    cells: tuple[str, ...] = ()
-
-    def __init__(self) -> None:
-        self.pending: list[BoardEvent] = []
-
-    def poll(self, now: float) -> list[BoardEvent]:
-        out, self.pending = self.pending, []
-        return out
-
-    def close(self) -> None:
-        pass
+from ..boards import FakeBoard
 
 
-def test_table_writes_what_the_board_waits_for_and_the_view_shows_it(tmp_path: Path) -> None:
+def test_table_writes_what_the_board_waits_for_and_the_view_shows_it(
+    tmp_path: Path, fake_board: FakeBoard
+) -> None:
     cfg = RunConfig(
         profile=load_profile("double-take-gpio"),
         journal=tmp_path / "journal.sqlite",
@@ -39,7 +29,7 @@ def test_table_writes_what_the_board_waits_for_and_the_view_shows_it(tmp_path: P
         players=2,
         seed=7,
     )
-    board = Board()
+    board = fake_board
     with Journal(cfg.journal) as journal:
         loop = Loop(Lobby(choices(cfg.profile)), board)
         table = Table(cfg, journal, loop, None, None)

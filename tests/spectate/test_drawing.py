@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.kits import find_kit
+from firmware_bridge.kits import KITS, find_kit
 from firmware_bridge.spectate.geometry import geometry, positions
 from firmware_bridge.spectate.page import card_html, legend_html, moves_html, panel_html
 from firmware_bridge.spectate.style import seat_colour
@@ -80,7 +80,7 @@ def test_dice_and_fixes_are_drawn() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["double-take", "dominoes", "doubles-wild", "crosslet", "doublecross"]
+    "name", list(KITS)
 )
 def test_every_shipped_game_draws_its_opening(name: str) -> None:
     from firmware_bridge.spectate.geometry import geometry

@@ -24,9 +24,9 @@ from firmware_bridge.sim.script import Line
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.project import describe
 from firmware_bridge.spectate.server import BoardView
-from games.core import GameError
 from games.crosslet.game import Crosslet
 from games.double_take.game import Step
+from games.errors import GameError
 
 
 def test_live_file_holds_the_latest_state_whole(tmp_path: Path) -> None:
@@ -212,7 +212,14 @@ def test_every_game_of_a_board_can_be_made_to_follow(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "game", ["double-take", "dominoes", "doubles-wild", "crosslet", "doublecross"]
+    "game",
+    [
+        "double-take",
+        "dominoes",
+        "doubles-wild",
+        "crosslet",
+        pytest.param("doublecross", marks=pytest.mark.slow),
+    ],
 )
 def test_every_reader_words_each_move_as_the_table_did(tmp_path: Path, game: str) -> None:
     journal = tmp_path / "j.sqlite"

@@ -65,7 +65,7 @@ def _until(check: object, timeout: float) -> bool:
     return False
 
 
-@pytest.mark.parametrize("command", ["web", "hub"])
+@pytest.mark.parametrize("command", [pytest.param("web", marks=pytest.mark.slow), "hub"])
 def test_two_hundred_half_open_connections_leave_the_page_to_others(
     command: str, tmp_path: Path
 ) -> None:

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wiring.header import (
-    HeaderError,
-    bcm_pin,
-    bus_role,
-    can_pwm,
-    header_pins,
-    physical_pin,
-    pins_named,
-)
+from wiring.errors import HeaderError
+from wiring.header import bcm_pin, bus_role, can_pwm, header_pins, physical_pin, pins_named
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ def _nets(text: str) -> dict[str, set[tuple[str, str]]]:
     return nets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("profile", "rows", "columns"),
     [("occupancy-15x15-pico", 15, 15), ("rfid-15x15-pico", 15, 15)],

@@ -14,6 +14,7 @@ carrying a plan out or showing it (``carry_out``) and the commands (``commands``
 
 from __future__ import annotations
 
+from ..errors import InstallError
 from .carry_out import (
     apply,
     show,
@@ -37,7 +38,6 @@ from .places import (
     USER,
     WANTS,
     WARNING,
-    InstallError,
     on_root,
 )
 from .plans import (

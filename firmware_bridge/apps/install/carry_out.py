@@ -7,7 +7,8 @@ import shutil
 from pathlib import Path
 from typing import TextIO
 
-from .places import WARNING, InstallError, on_root
+from ..errors import InstallError
+from .places import WARNING, on_root
 from .steps import Plan, Run, WriteFile
 from .survey import Runner
 

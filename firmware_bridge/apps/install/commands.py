@@ -11,8 +11,9 @@ from typing import TextIO
 
 from msgspec.structs import replace
 
+from ..errors import InstallError
 from .carry_out import apply, show
-from .places import BOOT_CONFIG, CONFIG, I2C_FAST, InstallError
+from .places import BOOT_CONFIG, CONFIG, I2C_FAST
 from .plans import plan_install, plan_uninstall
 from .request import build_request
 from .steps import Plan

@@ -19,10 +19,6 @@ HIDDEN_FROM_SERVICE = ("/home", "/root", "/run/user", "/tmp", "/var/tmp")
 """Folders the unit hides from the service (ProtectHome=, PrivateTmp=)."""
 
 
-class InstallError(RuntimeError):
-    """The service cannot be installed or removed as asked; the message says what to do."""
-
-
 def on_root(root: Path, path: PurePosixPath) -> Path:
     """``path`` of the target system, as found under ``root``."""
     return root / path.relative_to("/")

@@ -10,7 +10,8 @@ from wiring.config import load_config
 from wiring.loader import is_path, load_profile
 from wiring.profile import Profile
 
-from .places import CONFIG, HIDDEN_FROM_SERVICE, STATE_DIR, InstallError, on_root
+from ..errors import InstallError
+from .places import CONFIG, HIDDEN_FROM_SERVICE, STATE_DIR, on_root
 
 
 class Request(Struct, frozen=True):
@@ -76,7 +77,7 @@ def build_request(
     root: Path, config_text: str | None, profile_name: str | None, bin_dir: PurePosixPath
 ) -> Request:
     """The request from the existing run config, or from ``--profile`` when there is none."""
-    from games.core import GameError
+    from games.errors import GameError
 
     from ...kits import find_kit
     from ...kits.lexicon_store import SHIPPED_LIST_MD5, read_word_list

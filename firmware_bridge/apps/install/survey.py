@@ -10,18 +10,8 @@ from typing import Protocol
 
 from msgspec import Struct, field
 
-from .places import (
-    BOOT_CONFIG,
-    CACHE_DIR,
-    CONFIG,
-    STATE_DIR,
-    UNIT,
-    UNIT_NAME,
-    USER,
-    WANTS,
-    InstallError,
-    on_root,
-)
+from ..errors import InstallError
+from .places import BOOT_CONFIG, CACHE_DIR, CONFIG, STATE_DIR, UNIT, UNIT_NAME, USER, WANTS, on_root
 
 
 class Facts(Struct, frozen=True):

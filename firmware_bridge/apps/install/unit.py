@@ -11,7 +11,8 @@ from msgspec import Struct
 
 from wiring.profile import Profile
 
-from .places import CONFIG, UNIT_NAME, InstallError
+from ..errors import InstallError
+from .places import CONFIG, UNIT_NAME
 
 SERIAL_CLASSES = ("ttyACM", "ttyUSB", "ttyAMA", "ttyS")
 """Serial device classes (names in /proc/devices) a board's port may be."""

@@ -235,10 +235,13 @@ class DominoesReferee(Referee[Dominoes]):
         self.turn.rejection = reason
         self.refuse(reason)
 
+    def before_play(self) -> None:
+        """The mover's hand before the action, for the dominoes it then takes."""
+        self.turn.mover = self.game.to_move
+        self.turn.before = self.game.hand(self.game.to_move)
+
     def _commit(self, action: Action) -> None:
-        turn = self.turn
-        turn.mover = self.game.to_move
-        turn.before = self.game.hand(turn.mover)
+        self.before_play()
         self.commit(action)
 
     def on_refused(self, action: Action, verdict: Verdict) -> None:

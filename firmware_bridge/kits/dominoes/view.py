@@ -34,11 +34,6 @@ class DominoesView(LetteredBoardView[Dominoes]):
     def placed(place: Place) -> str:
         return f"{place.domino_a}-{place.domino_b} on {place.cell_a}–{place.cell_b}"
 
-    def before_play(self) -> None:
-        """The mover's hand before the action, for the dominoes it then takes."""
-        self.turn.mover = self.game.to_move
-        self.turn.before = self.game.hand(self.game.to_move)
-
     def describe(self, action: Action) -> str:
         taken = self.turn.taken(self.game, action)
         refill = f", takes {dominoes_text(taken)}" if taken else ""

@@ -285,12 +285,11 @@ class DoublesWildReferee(Referee[DoublesWild]):
             return Tumble(now, seed, rolling, battle.side)
         return None
 
-    def wants_ticks(self) -> bool:
+    def wants_ticks(self, now: float) -> bool:
         tumble = self.turn.tumble
         if tumble is None:
             return False
         # A tick only when the picture changes: the next faces are due, or the roll's.
-        now = self.facts.now
         return tumble.over(now) or tumble.frame(now) != self.turn.tumble_frame
 
     def on_tick(self, now: float) -> None:

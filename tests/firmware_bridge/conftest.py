@@ -1,0 +1,44 @@
+"""Fixtures of the table's tests: the shipped lexicon, the crosslet kit pointed at it,
+``tabletop sim --json`` in process and the one table rig.
+
+``kit_lexicon`` is opt-in: a module that plays Crosslet or DoubleCross through the kit
+asks for it with ``pytestmark = pytest.mark.usefixtures("kit_lexicon")``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from games.lexicon import Lexicon
+
+from ..tables import TableRig, on_table
+from .sim_runs import RunSim
+from .sim_runs import run_sim as sim_run
+from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
+
+
+@pytest.fixture(scope="session")
+def lexicon(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
+    """The shipped lexicon, built at most once per run and then read from pytest's cache."""
+    return shared_lexicon(request, tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
+    """The crosslet kit (and the kits that share its words) using ``lexicon`` and its
+    generator, for the rest of the module."""
+    yield from kit_uses(lexicon)
+
+
+@pytest.fixture
+def run_sim() -> RunSim:
+    """``run_sim(game, *args, code=0)``: the states ``tabletop sim --json`` printed."""
+    return sim_run
+
+
+@pytest.fixture
+def table_rig() -> TableRig:
+    """``on_table``: a session of a game on a table of its own (see ``tests/tables.py``)."""
+    return on_table
