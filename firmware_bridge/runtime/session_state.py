@@ -9,9 +9,8 @@ from typing import Any
 
 from msgspec import Struct, field
 
-from games.core import Action, Game, Verdict
+from games.core import Game, Verdict
 
-from ..referees.decisions import Played
 from ..referees.fixes import Fix
 from ..screen.layout import LaidOut
 
@@ -108,21 +107,6 @@ def table_state(
         connected=connected,
         leds=leds,
         extra=extra,
-    )
-
-
-def played_record(
-    game: Game, describe: Callable[[Action], str], mover: int, action: Action, verdict: Verdict
-) -> Played:
-    """The record of ``action``, the last of ``game``'s history, credited to ``mover``."""
-    return Played(
-        number=len(game.history),
-        mover=mover,
-        player=game.seat_name(mover),
-        action=action,
-        text=describe(action),
-        verdict=verdict,
-        points=tuple(verdict.points(game.players)),
     )
 
 
