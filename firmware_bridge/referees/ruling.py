@@ -32,8 +32,10 @@ class Ruling(Struct, frozen=True):
 
     decisions: list[Decision]
     """What the session carries out, first first: commit, reject, confirm, take back, roll."""
-    screen: Screen
-    """The game's screen (the view's), before the table adds its own lines."""
+    screen: Callable[[], Screen]
+    """Draws the game's screen (the view's), before the table adds its own lines, at
+    the moment it is shown: what a screen shows can change with time alone between two
+    events (dice tumbling as the loop's clock goes on)."""
     board_fixes: list[Fix] = field(default_factory=list)
     """The fixes that make the board match the game's layout."""
     pending_fixes: list[Fix] = field(default_factory=list)
@@ -95,7 +97,7 @@ def ruling_of(referee: Any, decisions: list[Decision], played: Played | None) ->
     hint = referee.hinted()
     return Ruling(
         decisions=decisions,
-        screen=view.screen(),
+        screen=view.screen,
         board_fixes=board_fixes,
         pending_fixes=pending,
         restore_screen=restore,

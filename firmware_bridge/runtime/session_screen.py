@@ -59,7 +59,7 @@ def game_screen(
     it is restored, or the view's screen with ``note`` above it."""
     if restoring and ruled.restore_screen is not None:
         return ruled.restore_screen
-    screen = ruled.screen
+    screen = ruled.screen()
     if note and not menu_open and not pending_fixes:
         screen = replace(screen, lines=(note, *screen.lines))
     return screen
