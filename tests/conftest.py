@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .boards import FakeBoard
+from tests.boards import FakeBoard
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

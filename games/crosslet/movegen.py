@@ -23,7 +23,7 @@ player breaks ties between equal scores by it, so that seeded games replay exact
 An install made with ``TABLETOP_COMPILE=1`` compiles this module with mypyc
 (``setup.py``), and the extension imports in its place; the module must stay within
 what mypyc compiles (no ``cls.__new__``, no attributes added to its classes from
-outside). ``tests/games/test_movegen_compiled.py`` checks that the two find the same.
+outside). ``tests/games/crosslet/test_movegen_compiled.py`` checks that the two find the same.
 """
 
 from __future__ import annotations

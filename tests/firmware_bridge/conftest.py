@@ -12,11 +12,10 @@ from collections.abc import Iterator
 import pytest
 
 from games.lexicon import Lexicon
-
-from ..tables import TableRig, on_table
-from .sim_runs import RunSim
-from .sim_runs import run_sim as sim_run
-from .test_crosslet_referee_helpers import kit_uses, shared_lexicon
+from tests.firmware_bridge.kits.crosslet.referee_helpers import kit_uses, shared_lexicon
+from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import run_sim as sim_run
+from tests.tables import TableRig, on_table
 
 
 @pytest.fixture(scope="session")

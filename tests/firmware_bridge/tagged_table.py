@@ -5,8 +5,7 @@ from __future__ import annotations
 from firmware_bridge.runtime.tags import TagTable
 from games.core import Game
 from hardware.board import OCCUPIED, BoardSettled
-
-from ..tables import on_table
+from tests.tables import on_table
 
 
 class TaggedTable:

@@ -17,10 +17,9 @@ from firmware_bridge.runtime.session import Session
 from games.core import Resign
 from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
+from tests.boards import FakeBoard
 from wiring.config import RunConfig
 from wiring.loader import load_profile
-
-from ..boards import FakeBoard
 
 
 def config(tmp_path: Path, game: str | None = "double-take") -> RunConfig:

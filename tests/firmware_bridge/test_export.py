@@ -10,8 +10,7 @@ from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal, JournalError
 from games.core import Resign
 from games.double_take.game import DoubleTake
-
-from ..tables import TableRig
+from tests.tables import TableRig
 
 
 def test_an_action_naming_its_player_is_exported_as_that_players(

@@ -17,10 +17,9 @@ from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.runtime.table import open_display
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from hardware.oled import dummy_oled
+from tests.boards import FakeBoard
 from wiring.config import load_config
 from wiring.profile import Profile
-
-from ..boards import FakeBoard
 
 # Runs ``tabletop sim`` and, at the first frame handed to the OLED, prints what is loaded.
 PROBE = """

@@ -20,8 +20,7 @@ from firmware_bridge.runtime.held import RETRY_FULL_DISK_S
 from firmware_bridge.runtime.takeback import rebuild
 from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
-
-from ..tables import TableRig
+from tests.tables import TableRig
 
 
 def fill_the_disk(journal: Journal) -> None:

@@ -12,9 +12,14 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.journal import Journal, JournalDamaged
-
-from .test_journal import as_nobody, fingerprint, journal_with_a_game, run, unable_to_write
-from .test_journal_service import run_daemon_once
+from tests.firmware_bridge.test_journal import (
+    as_nobody,
+    fingerprint,
+    journal_with_a_game,
+    run,
+    unable_to_write,
+)
+from tests.firmware_bridge.test_journal_service import run_daemon_once
 
 
 def index_missing_a_row(path: Path) -> None:

@@ -18,8 +18,7 @@ import pytest
 
 from firmware_bridge.journal import Journal
 from firmware_bridge.sim.runner import SimOptions, Simulation
-
-from .test_sim_crosslet import DEALT
+from tests.firmware_bridge.kits.crosslet.test_sim import DEALT
 
 CAT = {"type": "place", "tiles": [["H8", "C"], ["I8", "A"], ["J8", "T"]], "blanks": []}
 TIMEOUT_S = 60.0

@@ -10,8 +10,7 @@ from pathlib import Path
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.screen.palette import LIFT, LIFT_NOW
-
-from .test_crosslet_referee_helpers import bag
+from tests.firmware_bridge.kits.crosslet.referee_helpers import bag
 
 
 def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(

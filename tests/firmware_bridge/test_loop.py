@@ -10,9 +10,8 @@ from firmware_bridge.referees.facts import Facts
 from firmware_bridge.runtime.loop import Loop
 from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled
-
-from ..boards import FakeBoard
-from ..tables import on_table
+from tests.boards import FakeBoard
+from tests.tables import on_table
 
 
 class TickingReferee(DoubleTakeReferee):

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from firmware_bridge.sim.runner import SimOptions, Simulation
-
-from .test_doublecross_table import OPTIONS as DOUBLECROSS
-from .test_sim_crosslet import DEALT
+from tests.firmware_bridge.kits.crosslet.test_sim import DEALT
+from tests.firmware_bridge.kits.doublecross.test_table import OPTIONS as DOUBLECROSS
 
 DELAYS = (0.0, 0.01, 0.05, 0.2)
 """Seconds between the last piece landing and ok."""

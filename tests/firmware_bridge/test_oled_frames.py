@@ -16,8 +16,7 @@ from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.screens import Screen
 from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled, BoardStatus
-
-from ..tables import on_table
+from tests.tables import on_table
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.apps.cli import main
-
-from .test_crosslet_referee_helpers import bag
+from tests.firmware_bridge.kits.crosslet.referee_helpers import bag
 
 RACKS = bag("CATERS?", "DOGINQU")
 

@@ -19,9 +19,8 @@ from firmware_bridge.kits import find_kit
 from firmware_bridge.runtime.takeback import rebuild
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all, with_board_cells
-
-from .test_doublecross_table import OPTIONS as DOUBLECROSS
-from .test_sim_crosslet import DEALT
+from tests.firmware_bridge.kits.crosslet.test_sim import DEALT
+from tests.firmware_bridge.kits.doublecross.test_table import OPTIONS as DOUBLECROSS
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SLOW = "pace 0.6"

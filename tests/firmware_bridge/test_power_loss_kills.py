@@ -29,8 +29,7 @@ from firmware_bridge.apps.export import export_game
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import KITS
 from firmware_bridge.sim.runner import SimOptions, Simulation
-
-from . import kill_hand
+from tests.firmware_bridge import kill_hand
 
 KILLS = 100
 GAMES = sorted(KITS)

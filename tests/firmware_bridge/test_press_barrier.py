@@ -20,9 +20,8 @@ from hardware.board import (
     BoardSynced,
     BoardSyncFailed,
 )
-
-from ..boards import FakeBoard
-from ..tables import on_table
+from tests.boards import FakeBoard
+from tests.tables import on_table
 
 
 class SyncingBoard(FakeBoard):

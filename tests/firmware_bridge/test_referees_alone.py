@@ -18,8 +18,7 @@ from games.core import Game, Outcome
 from games.double_take.game import Step
 from games.doubles_wild.game import Place, dice_action
 from hardware.board import OCCUPIED, ButtonEvent
-
-from .test_import_layers import _graph
+from tests.firmware_bridge.test_import_layers import _graph
 
 
 def alone(name: str, seed: int = 3) -> tuple[Game, Referee[Any], Facts]:

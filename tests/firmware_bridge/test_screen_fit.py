@@ -29,8 +29,7 @@ from firmware_bridge.screen.layout import PAGE_S, LaidOut, lay_out
 from firmware_bridge.screen.screens import HEADER_H, Screen, printable
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import find_listed
-
-from .lights_check import Checked
+from tests.firmware_bridge.lights_check import Checked
 
 SEEDS = int(os.environ.get("TABLETOP_SEEDS", "2"))
 CASES = [

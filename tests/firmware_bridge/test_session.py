@@ -8,8 +8,7 @@ from firmware_bridge.runtime.takeback import rebuild
 from games.core import Resign
 from games.double_take.game import DoubleTake, Step
 from hardware.board import OCCUPIED, BoardSettled
-
-from ..tables import TableRig
+from tests.tables import TableRig
 
 
 def make(table_rig: TableRig) -> tuple[Session, Journal]:

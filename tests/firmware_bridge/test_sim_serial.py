@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.apps.cli import main
-
-from .sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import RunSim
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 SERIAL = "double-take-pico"

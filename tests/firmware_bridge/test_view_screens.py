@@ -8,7 +8,7 @@ from firmware_bridge.screen.screens import Mark
 from games.double_take.game import GREEN, RED, DoubleTake, Step
 from games.doubles_wild.game import DoublesWild
 from hardware.board import OCCUPIED, BoardSettled
-from tests.firmware_bridge.test_doubles_wild_referee import Table
+from tests.firmware_bridge.kits.doubles_wild.test_referee import Table
 from tests.firmware_bridge.test_oled_frames import session_for
 
 BALLS = {"r3c3": "blue", "r3c4": "red", "r3c5": "purple", "r3c6": "green"}

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 
 from games.crosslet.movegen import MoveGenerator
-
-from .crosslet_helpers import WordSet, enable_words
+from tests.games.crosslet.helpers import WordSet, enable_words
 
 
 @pytest.fixture(scope="session")

@@ -21,8 +21,8 @@ from games.crosslet.game import Crosslet
 from games.dominoes.game import Place as DominoPlace
 from games.doublecross.game import DoubleCross
 from games.registry import GAMES
-from tests.games.crosslet_helpers import SMALL_WORDS, WordSet
-from tests.games.doublecross_helpers import small_lexicon
+from tests.games.crosslet.helpers import SMALL_WORDS, WordSet
+from tests.games.doublecross.helpers import small_lexicon
 
 MOVES = 14
 """Actions played along each seeded game: enough to pass the openings, fast to check."""

@@ -13,8 +13,7 @@ import pytest
 from firmware_bridge.kits import find_kit
 from games.errors import GameError
 from games.registry import GAMES
-
-from .tools import chromium, free_port, get_json, stop, tabletop, wait_for_port
+from tests.spectate.tools import chromium, free_port, get_json, stop, tabletop, wait_for_port
 
 SHOTS = os.environ.get("TABLETOP_SCREENSHOTS")
 """A folder to save each game's page as a PNG in (the README's screenshots)."""

@@ -10,9 +10,8 @@ from typing import Any
 
 from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.follow import Follower
-
-from .tools import board_state as _state
-from .tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
+from tests.spectate.tools import board_state as _state
+from tests.spectate.tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
 
 
 def _until(what: str, check: Any, timeout: float = 30.0, show: Any = None) -> Any:

@@ -20,8 +20,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from firmware_bridge.spectate.broker_config import hash_password
-
-from .tools import MOSQUITTO, free_port, get_json, need, stop, tabletop, wait_for_port
+from tests.spectate.tools import MOSQUITTO, free_port, get_json, need, stop, tabletop, wait_for_port
 
 
 def _state(**changes: Any) -> bytes:

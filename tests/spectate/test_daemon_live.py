@@ -12,10 +12,9 @@ from firmware_bridge.runtime.loop import Loop
 from firmware_bridge.spectate.follow import Follower
 from games.double_take.game import DoubleTake
 from hardware.board import OCCUPIED, BoardSettled
+from tests.boards import FakeBoard
 from wiring.config import RunConfig
 from wiring.loader import load_profile
-
-from ..boards import FakeBoard
 
 
 def test_table_writes_what_the_board_waits_for_and_the_view_shows_it(

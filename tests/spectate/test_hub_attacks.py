@@ -12,8 +12,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from .tools import board_state as _state
-from .tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
+from tests.spectate.tools import board_state as _state
+from tests.spectate.tools import free_port, get_json, mosquitto, stop, tabletop, wait_for_port
 
 EVIL_PLAN = (
     b'{"journal_game":1,"geometry":{"cols":2,"rows":1,"cells":{"a1":[0,0]},'

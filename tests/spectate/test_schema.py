@@ -15,8 +15,7 @@ from firmware_bridge.spectate import schema
 from firmware_bridge.spectate.club import Club
 from firmware_bridge.spectate.geometry import geometry
 from firmware_bridge.spectate.project import view
-
-from .tools import board_state as _state
+from tests.spectate.tools import board_state as _state
 
 GAMES = ("crosslet", "doublecross", "dominoes", "double-take", "doubles-wild")
 

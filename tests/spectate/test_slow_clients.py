@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.spectate.wsgi import PER_ADDRESS, REQUEST_S
-
-from .tools import free_port, stop, tabletop, wait_for_port
+from tests.spectate.tools import free_port, stop, tabletop, wait_for_port
 
 ATTACKER = "127.0.0.2"
 """Another loopback address: Linux answers on all of 127.0.0.0/8."""

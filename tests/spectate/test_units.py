@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .tools import need
+from tests.spectate.tools import need
 
 UNITS = Path(__file__).parents[2] / "firmware_bridge" / "systemd"
 MAX_EXPOSURE = 2.0

@@ -18,8 +18,7 @@ from firmware_bridge.spectate.events import Changes, StreamSlots, stream
 from firmware_bridge.spectate.follow import Follower
 from firmware_bridge.spectate.server import THREADS, BoardView, web_app
 from firmware_bridge.spectate.wsgi import RESERVED_THREADS
-
-from .tools import free_port, get_json, stop, tabletop, wait_for_port
+from tests.spectate.tools import free_port, get_json, stop, tabletop, wait_for_port
 
 
 def _played(path: Path, game: str = "double-take", seed: int = 4) -> Path:
