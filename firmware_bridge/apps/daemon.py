@@ -49,7 +49,7 @@ def choices(profile: Profile) -> list[Choice]:
     return lobby_choices(profile)
 
 
-class Table(TableHost):
+class DaemonTable(TableHost):
     """``tabletop run``'s table (:class:`..runtime.host.TableHost`): the start menu
     choosing a game, or a game's session.
 
@@ -176,7 +176,7 @@ def run_daemon(
             log.error("%s", notice)
             show_notice(oled, notice)
             time.sleep(NOTICE_S)
-        table = Table(config, journal, None, oled, None)
+        table = DaemonTable(config, journal, None, oled, None)
         table.start()
         hardware = inputs(profile, clock, oled)
     except BaseException:

@@ -51,7 +51,7 @@ from .lightsink import LightSink
 log = logging.getLogger("tabletop")
 
 
-class Table(Protocol):
+class LitSession(Protocol):
     """What the lights read of a session: its game, its profile and what its referee
     ruled last."""
 
@@ -149,7 +149,7 @@ class Lighting:
             self._moves = {key: found}  # one position at a time: the newest
         return found
 
-    def of(self, table: Table) -> Lit:
+    def of(self, table: LitSession) -> Lit:
         """The lit cells of a session now, from the layers its referee ruled on."""
         ruled = table.ruling()
         fixes = ruled.board_fix_lights if table.restoring else ruled.fix_lights

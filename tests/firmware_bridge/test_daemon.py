@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from firmware_bridge.apps.daemon import Table, choices
+from firmware_bridge.apps.daemon import DaemonTable, choices
 from firmware_bridge.journal import Journal, JournalError
 from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.runtime.lobby import Lobby
@@ -33,10 +33,10 @@ def config(tmp_path: Path, game: str | None = "double-take") -> RunConfig:
     )
 
 
-def table_for(cfg: RunConfig, journal: Journal) -> tuple[Table, Loop, FakeBoard]:
+def table_for(cfg: RunConfig, journal: Journal) -> tuple[DaemonTable, Loop, FakeBoard]:
     board = FakeBoard()
     loop = Loop(Lobby(choices(cfg.profile)), board)
-    return Table(cfg, journal, loop, None, None), loop, board
+    return DaemonTable(cfg, journal, loop, None, None), loop, board
 
 
 def opening() -> dict[str, str]:
@@ -127,7 +127,7 @@ def fail() -> None:
     raise KeyError("a bug in the referee")
 
 
-def started(tmp_path: Path, journal: Journal) -> tuple[Table, Loop, FakeBoard, Session]:
+def started(tmp_path: Path, journal: Journal) -> tuple[DaemonTable, Loop, FakeBoard, Session]:
     """The configured game, its board set up, with the daemon's handling of failed events."""
     table, loop, board = table_for(config(tmp_path), journal)
     loop.on_error = table.event_failed

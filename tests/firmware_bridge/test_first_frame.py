@@ -119,7 +119,7 @@ def test_the_daemon_shows_its_game_before_it_opens_the_board(
     cfg = load_config(config)
     with Journal(journal) as again:
         oled = open_display(cfg.profile, oled_device=dummy_oled(cfg.profile.oled))
-        table = daemon.Table(cfg, again, None, oled, None)
+        table = daemon.DaemonTable(cfg, again, None, oled, None)
         table.start()
         assert oled.frames_shown == 1
         led = _Led()
