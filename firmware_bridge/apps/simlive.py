@@ -22,6 +22,16 @@ from ..spectate.commands import need_web_extra
 DEFAULT_PACE_S = 1.5
 
 
+def realtime_pace(seconds: float) -> float:
+    """The wait after each move that ``--realtime`` gives, checked: 0 or more seconds."""
+    if not seconds >= 0 or seconds == float("inf"):
+        raise ValueError(
+            f"--realtime {seconds:g}: give the seconds to wait after each move, "
+            "0 or more (e.g. --realtime 1.5)"
+        )
+    return seconds
+
+
 class SimThread(threading.Thread):
     """Plays one simulated game to its end in the background."""
 
@@ -96,11 +106,8 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
     need_web_extra()
     if args.serve:
         parse_listen(args.serve, "--serve")
-    if args.realtime is not None and not args.realtime >= 0:
-        raise ValueError(
-            f"--realtime {args.realtime:g}: give the seconds to wait after each move, "
-            "0 or more (e.g. --realtime 1.5)"
-        )
+    if args.realtime is not None:
+        realtime_pace(args.realtime)
     broker = None
     if args.broker:
         from ..spectate.mqtt import BrokerSettings

@@ -65,7 +65,7 @@ class View(Generic[G]):
     def describe(self, action: Action) -> str:
         """A short sentence for a played action, for the screen and the transcript."""
         if isinstance(action, Resign):
-            return f"{self.game.seat_name(action.player)} resigns"
+            return "resigns"
         return action.type
 
     def scores(self) -> tuple[str, ...]:

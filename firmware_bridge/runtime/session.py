@@ -105,6 +105,8 @@ class Session(RulingView[G], Generic[G]):
         """Called with the ``--json`` state after every change; none, and it is not built."""
         self.played: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, once it is journaled and applied."""
+        self.refused: list[Callable[[str], None]] = []
+        """Called with each new refusal's reason, once the fixes it asks for are ruled."""
         self._stream = Stream(self.listeners)
         self._oled = OledState(self.size)
         """The screen last drawn, when it first appeared, and the status LED."""
@@ -126,8 +128,7 @@ class Session(RulingView[G], Generic[G]):
         self.facts.advise = self.computer.advise if self.computer is not None else None
         self.facts.expected = self.computer.expected if self.computer is not None else None
         self._ruling: Ruling = self.referee.decide(TakenUp(last_played))
-        """What the referee ruled on the last event: all the table shows of the game (a
-        resumed game shows its last move as it was shown before the stop)."""
+        """What the referee ruled on the last event (a game resumed: its last move)."""
 
     @property
     def view(self) -> View[G]:
@@ -222,8 +223,7 @@ class Session(RulingView[G], Generic[G]):
         return verdict
 
     def _take_back(self, decision: TakeBack) -> None:
-        """Take back the last action (:func:`.takeback.take_back`) and replay the game
-        without it; the board is then set back as the fixes say."""
+        """Take back the last action (:func:`.takeback.take_back`); replay without it."""
         seats = self.computer.seats if self.computer is not None else frozenset[int]()
         auto, last = takeback.marked(self.game.history, decision.automatic), self.facts.last
         try:
@@ -254,6 +254,7 @@ class Session(RulingView[G], Generic[G]):
     def _reject(self, reason: str) -> None:
         if self.last_verdict is None or self.last_verdict.reason != reason:
             self._outbox.append(self.signals.rejected)
+            self._outbox.extend(partial(hook, reason) for hook in self.refused)
         self.last_verdict = Verdict.reject(reason)
 
     def waits_for_board(self, event: ButtonEvent) -> bool:
@@ -388,8 +389,7 @@ class Session(RulingView[G], Generic[G]):
         return self._oled.frame(self.screen(), self.now, self.display is not None)
 
     def state(self, layout: LaidOut | None = None) -> TableState:
-        """Everything the table reports now; ``oled`` is the text as drawn, wrapped and
-        on the page shown."""
+        """Everything the table reports now; ``oled``: the text on the page shown."""
         layout = layout or self._layout()
         fixes, verdict, move = self.pending_fixes(), self.last_verdict, self.last_move
         leds, extra = self.leds(), self._ruling.extra

@@ -7,11 +7,17 @@ import argparse
 import gc
 import json
 import sys
+import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from ...runtime.transcript import print_move, result_line
+from ...runtime.live import LiveFile
+from ...runtime.transcript import print_move, print_refusal, result_line, waiting_line
+from ..simlive import realtime_pace, run_watched
+
+if TYPE_CHECKING:
+    from games.core import Game
 
 
 def _read_script(arg: str) -> Iterable[Any]:
@@ -37,8 +43,6 @@ def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     if getattr(args, "serve", None) or getattr(args, "broker", None):
         if getattr(args, "lobby", False) or not args.game:
             raise ValueError("--serve and --broker follow one game: give --game, not --lobby")
-        from ..simlive import run_watched
-
         return run_watched(args, out)
     # Start-up allocates much and frees little, so collecting during it is wasted
     # work (about a tenth of a cold start); collection resumes once the table is up.
@@ -68,6 +72,8 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         check_sim(args.game, args.profile, computer=script is None)
         options = game_options(args.game, args.option, args.setup, args.players, args.words)
     humans = _humans(getattr(args, "humans", None), args.players, script is not None)
+    realtime = getattr(args, "realtime", None)
+    pace = realtime_pace(realtime) if realtime is not None else None
     if args.frames:
         _prepare_frames(args.frames)
     seed = args.seed if args.seed is not None else 1
@@ -115,8 +121,6 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             )
     try:
         if args.journal and not lobby:
-            from ...runtime.live import LiveFile
-
             sim.listeners.append(LiveFile(args.journal, sim.session.game_id))
         if args.json:
             sim.listeners.append(lambda state: print(json.dumps(state), file=out, flush=True))
@@ -124,11 +128,14 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             print(f"Start menu on {sim.profile.name}, seed {seed}", file=out)
             sim.commits.append(lambda p: print_move(p, sim.session.game.seat_name, out))
         else:
-            game = sim.session.game
-            seats = " vs ".join(game.seat_name(p) for p in range(game.players))
-            who = "script" if script is not None else "computer"
-            print(f"{game.title}, seed {seed}: {seats} ({who})", file=out)
+            game, session = sim.session.game, sim.session
+            print(f"{game.title}, seed {seed}: {seats_line(game, humans, script)}", file=out)
             sim.commits.append(lambda played: print_move(played, game.seat_name, out))
+            session.refused.append(
+                lambda reason: print_refusal(reason, session.pending_fixes(), out)
+            )
+        if pace is not None:
+            sim.commits.append(lambda _played: time.sleep(pace))
         sim.start()
         # As the daemon does: what start-up built stays out of full collections.
         gc.collect()
@@ -143,6 +150,9 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             print(json.dumps(final), file=out, flush=True)
         else:
             print(result_line(final), file=out)
+            if sim.session.game.outcome is None and not lobby:
+                state = sim.session.state()
+                print(waiting_line(sim.session.pending_fixes(), state.oled), file=out)
         serial_sim = getattr(sim, "serial_sim", None)
         if serial_sim is not None and serial_sim.figures is not None:
             print(f"tabletop: {serial_sim.figures.text()}", file=sys.stderr)
@@ -184,6 +194,15 @@ def _humans(text: str | None, players: int, scripted: bool) -> frozenset[int] | 
             "computer plays every seat (leave --humans out)"
         )
     return parse_seats(text, players)
+
+
+def seats_line(game: Game, humans: frozenset[int] | None, script: object) -> str:
+    """The seats and who plays them: "red vs green (computer)", or seat by seat."""
+    names = [game.seat_name(p) for p in range(game.players)]
+    if humans is None:
+        return f"{' vs '.join(names)} ({'script' if script is not None else 'computer'})"
+    who = ["script" if p in humans else "computer" for p in range(game.players)]
+    return " vs ".join(f"{name} ({by})" for name, by in zip(names, who, strict=True))
 
 
 def _prepare_frames(folder: Path) -> None:
