@@ -29,6 +29,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
     # the table did; no table is needed for it.
     referee = kit.referee_for(game, Facts(record=record))
     words = referee.view
+    opening = list(words.opening())  # the set-up, as the game began
     moves: list[dict[str, Any]] = []
     for entry, mover, verdict in replay_entries(journal, record.id, game, referee.before_play):
         points = verdict.points(game.players)
@@ -38,7 +39,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
                 "at": entry.at,
                 "player": game.seat_name(mover),
                 "action": entry.payload,
-                "text": words.describe(game.history[-1]),
+                "text": words.story(game.history[-1]),
                 "points": {game.seat_name(p): n for p, n in enumerate(points)},
                 "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
             }
@@ -55,6 +56,7 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
         "profile": record.profile,
         "started": record.started,
         "finished": record.finished,
+        "opening": opening,
         "moves": moves,
         "scores": {game.seat_name(p): s for p, s in enumerate(game.scores())},
         "layout": state["layout"],
@@ -74,6 +76,7 @@ def text_record(record: dict[str, Any]) -> str:
     if record["options"]:
         options = ", ".join(f"{k}={v}" for k, v in sorted(record["options"].items()))
         lines.append(f"Options: {options}")
+    lines.extend(record.get("opening", []))
     lines.append("")
     width = max((len(m["player"]) for m in record["moves"]), default=0)
     for n, move in enumerate(record["moves"], start=1):

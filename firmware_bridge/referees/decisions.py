@@ -63,6 +63,8 @@ class Played(Struct, frozen=True):
     text: str
     verdict: Verdict
     points: tuple[int, ...]
+    story: str = ""
+    """The action as the game's story tells it (the view's ``story``; "": ``text``)."""
 
     def to_dict(self, seat_name: Callable[[int], str]) -> dict[str, Any]:
         """The ``move`` entry of the ``--json`` stream."""
@@ -83,7 +85,12 @@ def mover_of(game: Game, action: Action) -> int:
 
 
 def played_record(
-    game: Game, describe: Callable[[Action], str], mover: int, action: Action, verdict: Verdict
+    game: Game,
+    describe: Callable[[Action], str],
+    mover: int,
+    action: Action,
+    verdict: Verdict,
+    story: Callable[[Action], str] | None = None,
 ) -> Played:
     """The record of ``action``, the last of ``game``'s history, credited to ``mover``."""
     return Played(
@@ -94,4 +101,5 @@ def played_record(
         text=describe(action),
         verdict=verdict,
         points=tuple(verdict.points(game.players)),
+        story=story(action) if story is not None else "",
     )

@@ -98,7 +98,9 @@ class Referee(ABC, Generic[G]):
     def record(self, mover: int, action: Action, verdict: Verdict) -> Played:
         """Note ``action``, just played for ``mover``, as the last action (``facts.last``)
         in the view's words."""
-        played = played_record(self.game, self.view.describe, mover, action, verdict)
+        played = played_record(
+            self.game, self.view.describe, mover, action, verdict, self.view.story
+        )
         self.facts.last = played
         return played
 

@@ -81,6 +81,16 @@ class View(Generic[G]):
                 return title
         return titles[-1]
 
+    def story(self, action: Action) -> str:
+        """A played action as the game's story tells it (the transcript, ``export
+        --text``): the screen's words and what else it did that a screen has no room for."""
+        return self.describe(action)
+
+    def opening(self) -> tuple[str, ...]:
+        """What a reader of the game's story needs before its first move (the start
+        word, the special spaces), one line an item; most games need nothing."""
+        return ()
+
     def instruct(self, action: Action) -> str:
         """What the table does to carry ``action`` out, before it is played: a computer
         seat's move or a hint ("c3 to c5, lift b5")."""

@@ -15,7 +15,8 @@ def print_move(played: Played, seat_name: Callable[[int], str], out: TextIO) -> 
     """One move: its number, the mover, the move in the journal's words, who scored."""
     points = {seat_name(p): n for p, n in enumerate(played.points) if n}
     extra = f"  ({', '.join(f'{k} {v:+d}' for k, v in points.items())})" if points else ""
-    print(f"{played.number:4d}. {played.player:<7} {played.text}{extra}", file=out, flush=True)
+    text = played.story or played.text
+    print(f"{played.number:4d}. {played.player:<7} {text}{extra}", file=out, flush=True)
 
 
 def print_refusal(reason: str, fixes: Sequence[Fix], out: TextIO) -> None:

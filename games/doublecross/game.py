@@ -115,6 +115,8 @@ class DoubleCross(Game):
             board.put(i, letter, None, stable=True)
         start = Word(0, setup.start_cells, setup.start_word)
         self.start_word = setup.start_word
+        self.start_cells: tuple[Cell, ...] = tuple(cell_name(i) for i in setup.start_cells)
+        """Where the start word lies, first letter first."""
         self.state = State(
             board=board,
             specials=setup.specials,

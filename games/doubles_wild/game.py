@@ -141,6 +141,8 @@ class DoublesWild(Game):
         self._supply = [balls] * players
         self._seats: tuple[PlayerId, ...] = tuple(range(players))
         self._playoff: tuple[PlayerId, ...] | None = None
+        self.playoff_began: int | None = None
+        """The number of actions played when the tie's play-off began (None: no play-off)."""
         self._turn: PlayerId = 0
         self._phase = ROLL
         self._red: Pair | None = None
@@ -185,6 +187,7 @@ class DoublesWild(Game):
             if len(seats) < 2 or not all(0 <= s < players for s in seats):
                 raise BadSettings(f"a play-off needs two or more seats of the game, not {playoff}")
             game._playoff = game._seats = seats
+            game.playoff_began = 0
             game.start_balls = game._playoff_balls()
         if to_move not in game._seats:
             raise BadSettings(f"seat {to_move} does not play in this position")
@@ -204,6 +207,8 @@ class DoublesWild(Game):
             game._scores = [geo.points(game._board, p) for p in range(players)]
         if game._supply[to_move] == 0:
             game._finish()
+            if game._playoff is not None:
+                game.playoff_began = 0  # the position itself is the play-off's start
         return game
 
     # -- what the table needs to know -------------------------------------------
@@ -665,6 +670,8 @@ class DoublesWild(Game):
         cleared = tuple(cell for cell in geo.CELLS if self._board[geo.INDEX[cell]] != geo.EMPTY)
         self._board = [geo.EMPTY] * len(geo.CELLS)
         self._playoff = self._seats = leaders
+        # The action ending the main game is being played: it is the history's next.
+        self.playoff_began = len(self.history) + 1
         self.start_balls = self._playoff_balls()
         self._supply = [self.start_balls if p in leaders else 0 for p in range(self.players)]
         self._turn = leaders[0]

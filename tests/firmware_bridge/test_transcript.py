@@ -7,10 +7,12 @@ from __future__ import annotations
 import io
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.apps.export import export_game, text_record
 from firmware_bridge.runtime.transcript import plural, print_move, result_line
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.core import Resign
@@ -90,3 +92,57 @@ def test_realtime_refuses_a_pace_that_is_not_a_wait(
     assert main(["sim", "--game", "double-take", "--realtime", value], out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert f"--realtime {value}" in err and "0 or more" in err
+
+
+def played_lines(game: str, seed: int, players: int = 2) -> tuple[list[str], Any]:
+    """The move lines of a computer game's transcript, and the finished game."""
+    sim = Simulation(SimOptions(game, seed=seed, players=players))
+    out = io.StringIO()
+    try:
+        seat_name = sim.session.game.seat_name
+        sim.commits.append(lambda played: print_move(played, seat_name, out))
+        sim.start()
+        sim.play_computer()
+        return out.getvalue().splitlines(), sim.session.game
+    finally:
+        sim.close()
+
+
+def test_doublecross_names_every_tile_the_settling_destroyed() -> None:
+    lines, game = played_lines("doublecross", 2)
+    told = 0
+    for line, notes, action in zip(lines, game.record, game.history, strict=True):
+        for note in notes:
+            if note.kind != "destroyed":
+                continue
+            if note.cells == (getattr(action, "cell", None),):
+                assert "destroyed" in line  # the tile laid: "…, then destroyed"
+            else:
+                assert note.text in line, f"{note.text!r} missing from {line!r}"
+                told += 1
+    assert told > 3, "the seeded game destroys tiles"
+
+
+def test_doublecross_transcript_and_export_begin_with_the_start_word(tmp_path: Path) -> None:
+    journal = tmp_path / "g.sqlite"
+    out = io.StringIO()
+    args = ["sim", "--game", "doublecross", "--seed", "2", "--journal", str(journal)]
+    assert main(args, out) == 0
+    lines = out.getvalue().splitlines()
+    record = export_game(journal)
+    word, specials = record["opening"]
+    assert word.startswith("Start word: ") and specials.startswith("Special spaces: ")
+    assert [line.strip() for line in lines[1:3]] == [word, specials]
+    text = text_record(record).splitlines()
+    assert word in text and specials in text
+    first_move = next(i for i, line in enumerate(text) if line.strip().startswith("1."))
+    assert text.index(word) < first_move
+
+
+def test_doubles_wild_marks_its_play_off_on_the_move_that_began_it() -> None:
+    lines, game = played_lines("doubles-wild", 2, players=3)
+    assert game.playoff is not None and game.playoff_began
+    marked = [n for n, line in enumerate(lines, start=1) if "play off" in line]
+    assert marked == [game.playoff_began]
+    names = " and ".join(game.seat_name(p) for p in game.playoff)
+    assert f"{names} play off on a cleared board" in lines[game.playoff_began - 1]

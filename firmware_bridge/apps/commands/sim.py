@@ -130,6 +130,8 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         else:
             game, session = sim.session.game, sim.session
             print(f"{game.title}, seed {seed}: {seats_line(game, humans, script)}", file=out)
+            for line in session.referee.view.opening():
+                print(f"      {line}", file=out)
             sim.commits.append(lambda played: print_move(played, game.seat_name, out))
             session.refused.append(
                 lambda reason: print_refusal(reason, session.pending_fixes(), out)

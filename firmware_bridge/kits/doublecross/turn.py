@@ -111,6 +111,15 @@ def happened(action: Action, notes: Sequence[Note]) -> str:
     return action.type
 
 
+def settled_text(notes: Sequence[Note], cell: str) -> str:
+    """The other tiles the move destroyed as the board settled, and whose they were."""
+    gone = [n for n in notes if n.kind == "destroyed" and cell not in n.cells]
+    if not gone:
+        return ""
+    said = [n.text + (f", {short(n.player)} {n.points:+d}" if n.points else "") for n in gone]
+    return "; " + "; ".join(said)
+
+
 def special_text(notes: Sequence[Note]) -> str:
     """What a special space under a tile did, for the line about the tile."""
     for note in notes:

@@ -21,6 +21,7 @@ from .turn import (
     aim_cursor,
     happened,
     points_text,
+    settled_text,
     short,
     spell,
     tile_letter,
@@ -55,6 +56,17 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
     # -- words ----------------------------------------------------------------------
     def describe(self, action: Action) -> str:
         return happened(action, self.game.last_notes)
+
+    def story(self, action: Action) -> str:
+        cell = action.cell if isinstance(action, PlaceTile) else ""
+        return self.describe(action) + settled_text(self.game.last_notes, cell)
+
+    def opening(self) -> tuple[str, ...]:
+        game = self.game
+        cells = game.start_cells
+        word = f"Start word: {game.start_word.upper()} on {cells[0]}-{cells[-1]}"
+        specials = ", ".join(f"{cell} {kind}" for cell, kind in game.specials().items())
+        return (word, f"Special spaces: {specials}") if specials else (word,)
 
     def instruct(self, action: Action) -> str:
         if isinstance(action, PlaceTile):

@@ -52,6 +52,16 @@ class DoublesWildView(View[DoublesWild]):
     def name(self, seat: int) -> str:
         return self.game.seat_name(seat).capitalize()
 
+    def story(self, action: Action) -> str:
+        text = self.describe(action)
+        game = self.game
+        playoff = game.playoff
+        if playoff is not None and game.playoff_began == len(game.history) > 0:
+            names = " and ".join(game.seat_name(p) for p in playoff)
+            best = game.scores()[playoff[0]]
+            text += f"; tied at {best}: {names} play off on a cleared board, first line wins"
+        return text
+
     def describe(self, action: Action) -> str:
         game = self.game
         if isinstance(action, Roll):
