@@ -82,7 +82,7 @@ def test_a_piece_not_the_movers_is_refused_before_the_game_starts(
 def test_a_crosslet_tile_not_on_the_dealt_rack_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from .test_crosslet_referee_helpers import bag
+    from tests.firmware_bridge.kits.crosslet.referee_helpers import bag
 
     options = ["--option", f"bag={bag('CATERS?', 'DOGINQU')}", "--option", "first=1"]
     err = refused(tmp_path, capsys, "crosslet", "place H8,I8,J8 CAT\nplace K8 T\n", *options)

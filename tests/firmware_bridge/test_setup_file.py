@@ -169,7 +169,7 @@ A1 = "bomb-2"
 def test_a_doublecross_setup_file_sets_the_whole_game(tmp_path: Path) -> None:
     from games.doublecross.game import DoubleCross
 
-    from ..games.doublecross_helpers import small_lexicon
+    from tests.games.doublecross.helpers import small_lexicon
 
     setup = write(tmp_path, DOUBLECROSS_SETUP)
     options = game_options("doublecross", [], setup, 2, None)

@@ -18,9 +18,14 @@ SWEEP_WAIT_S = 0.3
 
 class DominoesHand(Hand[DominoesReferee]):
     def piece_labels(self, cells: list[str], piece: str) -> list[str]:
+        pips = piece.split("-")
+        if len(cells) == 1 and len(pips) == 2 and all(pip.isdigit() for pip in pips):
+            raise ValueError(
+                f"'place {cells[0]} {piece}' names one cell: lay a domino on the two cells it "
+                f"covers ('place H8,H9 {piece}') or one half ('place {cells[0]} {piece}:{pips[0]}')"
+            )
         if len(cells) == 1:
             return [piece]  # one half ("6-3:6"), or a stray piece whose tag is no half
-        pips = piece.split("-")
         labels = [f"{piece}:{pip}" for pip in pips]
         if len(cells) != 2 or len(pips) != 2 or not all(map(parse_half, labels)):
             raise ValueError(
