@@ -215,6 +215,22 @@ COMMANDS = {
 COMMANDS.update(spectator_commands())
 
 
+EXIT_INTERRUPTED = 130
+"""The exit status of every command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+def stopped_line(args: argparse.Namespace) -> str:
+    """What every command says when Ctrl-C stops it: where its game is kept, if anywhere."""
+    journal = getattr(args, "journal", None)
+    if args.command in ("sim", "resume"):
+        if journal is None:
+            return "tabletop: stopped; the game was not kept (give --journal FILE to keep one)"
+        return f"tabletop: stopped; the game is kept in {journal}"
+    if args.command == "run":
+        return "tabletop: stopped; the game is kept in the journal and resumes at the next start"
+    return "tabletop: stopped"
+
+
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
 
     from ..journal import JournalError
@@ -227,7 +243,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         print(f"tabletop: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        return 130
+        print(stopped_line(args), file=sys.stderr)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader of our output went away (``tabletop sim | head``): stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -191,10 +191,12 @@ def run_daemon(
     )
     notifier = _notifier()
     stop = False
+    interrupted = False
 
     def _stop(signum: int, frame: object) -> None:
-        nonlocal stop
+        nonlocal stop, interrupted
         stop = True
+        interrupted = signum == signal.SIGINT
 
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)
@@ -223,6 +225,9 @@ def run_daemon(
         station.close()
         hardware.close()
         journal.close()
+    if interrupted:
+        # Ctrl-C, by hand: told as every command's interruption (systemd stops with TERM).
+        raise KeyboardInterrupt
     return 0
 
 

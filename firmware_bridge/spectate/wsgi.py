@@ -207,7 +207,10 @@ def serve(app: WebApp, listen: str) -> None:
             "addresses, e.g. 127.0.0.1:8080, or 0.0.0.0:8080 for every network"
         ) from None
 
+    interrupted: list[int] = []
+
     def stop(signum: int, frame: FrameType | None) -> None:
+        interrupted.append(signum)
         app.stop()
         raise KeyboardInterrupt
 
@@ -223,6 +226,8 @@ def serve(app: WebApp, listen: str) -> None:
         server.close()
         for sig, handler in before.items():
             signal.signal(sig, handler)
+    if signal.SIGINT in interrupted:
+        raise KeyboardInterrupt  # Ctrl-C ends as every command's interruption does
 
 
 def guarded_channel() -> type:
