@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import tempfile
 import threading
-import time
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,6 +31,10 @@ def realtime_pace(seconds: float) -> float:
     return seconds
 
 
+class Cancelled(Exception):
+    """The watched game was ended early (its broker refused the board's login)."""
+
+
 class SimThread(threading.Thread):
     """Plays one simulated game to its end in the background."""
 
@@ -50,7 +53,16 @@ class SimThread(threading.Thread):
         self.pace_s = pace_s
         self.error: BaseException | None = None
         self.ready = threading.Event()
+        self.cancel = threading.Event()
+        """Set to end the game early (after its current move): nothing is left running."""
         self.final: dict[str, Any] | None = None
+
+    def _paced(self, _played: Any) -> None:
+        """After each move: wait the pace (``--realtime``), unless the game is ended."""
+        if self.pace_s:
+            self.cancel.wait(self.pace_s)
+        if self.cancel.is_set():
+            raise Cancelled
 
     def run(self) -> None:
         from ..sim.runner import SimOptions, Simulation
@@ -81,9 +93,7 @@ class SimThread(threading.Thread):
             if out is not None:
                 game = sim.session.game
                 sim.commits.append(lambda played: print_move(played, game.seat_name, out))
-            if self.pace_s:
-                pace = self.pace_s
-                sim.commits.append(lambda _session: time.sleep(pace))
+            sim.commits.append(self._paced)
             sim.start()
             self.ready.set()
             sim.play_computer()
@@ -109,12 +119,15 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
     if args.realtime is not None:
         realtime_pace(args.realtime)
     broker = None
+    board_name = args.board_name
     if args.broker:
-        from ..spectate.mqtt import BrokerSettings
+        from ..spectate.mqtt import check_board_name, club_settings
 
-        broker = BrokerSettings.from_url(args.broker)
-        if not args.board_name:
+        club = club_settings(getattr(args, "club_config", None), args.broker, board_name, None)
+        broker, board_name = club.broker, club.board_name
+        if not board_name:
             raise ValueError("--broker needs --board-name NAME: the name the club sees")
+        check_board_name(board_name)
     with tempfile.TemporaryDirectory(prefix="tabletop-sim-") as tmp:
         journal = args.journal or Path(tmp) / "journal.sqlite"
         pace = args.realtime if args.realtime else None
@@ -127,7 +140,7 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
         if broker is not None:
             from ..spectate.publish import Publisher
 
-            publisher = Publisher(journal, broker, args.board_name)
+            publisher = Publisher(journal, broker, board_name)
             publisher.start()
         try:
             if args.serve:
@@ -142,10 +155,15 @@ def run_watched(args: argparse.Namespace, out: TextIO) -> int:
                 )
                 serve(web_app(BoardView(Follower(journal, args.board_name))), args.serve)
             else:
-                sim.join()
+                while sim.is_alive() and (publisher is None or publisher.refused is None):
+                    sim.join(0.2)
+                if publisher is not None and publisher.refused is not None:
+                    sim.cancel.set()
+                    sim.join(10)
+                    raise ValueError(publisher.refused)
         finally:
             if publisher is not None:
-                publisher.stop(flush_s=10.0)
-        if sim.error is not None and not isinstance(sim.error, KeyboardInterrupt):
+                publisher.stop(flush_s=0.0 if publisher.refused else 10.0)
+        if sim.error is not None and not isinstance(sim.error, KeyboardInterrupt | Cancelled):
             raise sim.error
     return 0

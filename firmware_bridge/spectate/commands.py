@@ -29,6 +29,12 @@ def add_sim_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--broker", metavar="mqtt://HOST[:PORT]", help="publish the game to a club")
     p.add_argument("--board-name", metavar="NAME", help="the board's name in the club (--broker)")
+    p.add_argument(
+        "--club-config",
+        type=Path,
+        metavar="FILE",
+        help="a club config (TOML) for --broker: the board's login and TLS",
+    )
 
 
 def add_parsers(sub: Any) -> None:
@@ -111,12 +117,13 @@ def cmd_publish(args: argparse.Namespace, out: TextIO) -> int:
     need_web_extra()
     from wiring.config import DEFAULT_JOURNAL
 
-    from .mqtt import club_settings
+    from .mqtt import check_board_name, club_settings
     from .publish import run_publish
 
     club = club_settings(args.config, args.broker, args.board_name, args.journal)
     if club.board_name is None:
         raise ValueError("name the board: --board-name NAME or board_name in the club config")
+    check_board_name(club.board_name)  # refused before anything is said of publishing
     journal = club.journal or DEFAULT_JOURNAL
     print(
         f"tabletop: publishing {journal} as {club.board_name} to {club.broker.url}",

@@ -40,6 +40,22 @@ BACKOFF_MIN_S = 1
 BACKOFF_MAX_S = 30
 
 
+LOGIN_REFUSED = (0x86, 0x87, 4, 5)
+"""The CONNACK codes that refuse the login itself: bad user name or password, not
+authorized (MQTT 5 reason codes 0x86, 0x87; MQTT 3.1.1 return codes 4, 5)."""
+
+
+def refused_login(broker: BrokerSettings, reason: str) -> str:
+    """What to do when the broker refuses the board's login (never echoing a password)."""
+    who = f"the login {broker.username!r}" if broker.username else "a board with no login"
+    return (
+        f"the broker {broker.url} refused {who} ({reason}): give the board's login that "
+        "'tabletop club init' wrote: a club config with username and password_file "
+        "(publish --config FILE, sim --club-config FILE), or in the URL, "
+        "mqtt://USER:PASSWORD@HOST"
+    )
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"))
 
@@ -83,6 +99,8 @@ class Publisher:
         """Acknowledged message ids not yet known to be moves (paho may answer first)."""
         self.messages = 0
         self.bytes = 0
+        self.refused: str | None = None
+        """Why the broker will not take this login (set once; nothing is retried then)."""
 
     # -- life ----------------------------------------------------------------------
     def start(self) -> None:
@@ -188,6 +206,12 @@ class Publisher:
         self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any, props: Any
     ) -> None:
         if reason.is_failure:
+            if reason.value in LOGIN_REFUSED:
+                # Retrying cannot help: the login is wrong, not the network.
+                with self._lock:
+                    self.refused = refused_login(self.broker, str(reason))
+                client.disconnect()
+                return
             log.warning("broker %s refused the connection: %s", self.broker.url, reason)
             return
         client.subscribe(topic(self.board, "resend"), qos=1)
@@ -236,7 +260,8 @@ def run_publish(journal: Path, broker: BrokerSettings, board: str) -> int:
     publisher = Publisher(journal, broker, board)
     publisher.start()
     try:
-        while True:
-            time.sleep(3600)
+        while publisher.refused is None:
+            time.sleep(0.2)
     finally:
         publisher.stop()
+    raise ValueError(publisher.refused)
