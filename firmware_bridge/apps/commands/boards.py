@@ -17,30 +17,35 @@ def cmd_wiring(args: argparse.Namespace, out: TextIO) -> int:
 
     if args.svg is not None and not args.profile:
         raise ValueError("--svg draws one profile: name it, e.g. tabletop wiring sim --svg sim.svg")
-    names = [args.profile] if args.profile else list_profiles()
-    for i, name in enumerate(names):
-        if i:
-            print(file=out)
-        profile = load_profile(name)
-        found = check_profile(profile)
-        if found.problems:
-            count = len(found.problems)
-            raise ProfileError(
-                f"profile {profile.source or name} has {count} problem{'s' if count != 1 else ''}",
-                found.problems,
-            )
-        print(pin_table(profile), file=out)
-        for warning in found.warnings:
-            print(f"warning: {warning}", file=out)
-        print(f"profile {profile.name}: OK", file=out)
-        if args.svg is not None:
-            from wiring.diagram import wiring_svg
+    if not args.profile:
+        # The list, not every table: one profile's pins are what a maker wires.
+        for name in list_profiles():
+            print(f"{name:<26} {load_profile(name).description}", file=out)
+        print("tabletop wiring PROFILE: one profile's pin table (--svg FILE draws it)", file=out)
+        return 0
+    profile = load_profile(args.profile)
+    found = check_profile(profile)
+    if found.problems:
+        count = len(found.problems)
+        raise ProfileError(
+            f"profile {profile.source or args.profile} has {count} problem"
+            f"{'s' if count != 1 else ''}",
+            found.problems,
+        )
+    if args.svg is not None:
+        from wiring.diagram import wiring_svg
 
-            try:
-                args.svg.write_text(wiring_svg(profile), encoding="utf-8")
-            except OSError as exc:
-                raise ValueError(f"--svg {args.svg}: {exc.strerror or exc}") from None
-            print(f"wiring diagram of {profile.name} written to {args.svg}", file=out)
+        # Written before anything is printed: a path that cannot be written is the one line.
+        try:
+            args.svg.write_text(wiring_svg(profile), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"--svg {args.svg}: {exc.strerror or exc}") from None
+    print(pin_table(profile), file=out)
+    for warning in found.warnings:
+        print(f"warning: {warning}", file=out)
+    print(f"profile {profile.name}: OK", file=out)
+    if args.svg is not None:
+        print(f"wiring diagram of {profile.name} written to {args.svg}", file=out)
     return 0
 
 

@@ -11,11 +11,8 @@ from hardware.clock import SystemClock
 
 
 def cmd_run(args: argparse.Namespace, out: TextIO) -> int:
-    from hardware.pi import require_pi
-
     from ..daemon import run_daemon
 
-    require_pi()  # before the config's checks: off a Pi nothing else is worth saying
     return run_daemon(args.config, out)
 
 
