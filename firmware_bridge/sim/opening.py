@@ -17,6 +17,7 @@ from ..journal import GameRecord, Journal
 from ..kits import find_kit
 from ..runtime.loop import Loop
 from ..runtime.session import Session
+from ..runtime.session_screen import oled_size
 from .errors import SimError
 from .options import SimOptions
 from .rig import Rig
@@ -76,7 +77,7 @@ def open_table(opts: SimOptions) -> OpenTable:
             f"use another --journal or --game {record.game}"
         )
     rig = Rig(profile, opts.seed, opts.frames)
-    stream = Stream(rig.clock)
+    stream = Stream(rig.clock, oled_size(profile))
     table = SimTable(
         journal,
         profile,

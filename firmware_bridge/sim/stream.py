@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from hardware.clock import FakeClock
 
 from ..referees.decisions import Played
+from ..screen.layout import lay_out
+from ..screen.screens import HEIGHT, WIDTH
 
 if TYPE_CHECKING:
     from ..runtime.lobby import Lobby
@@ -18,8 +20,10 @@ if TYPE_CHECKING:
 class Stream:
     """The simulation's listeners and commit hooks, on its clock."""
 
-    def __init__(self, clock: FakeClock) -> None:
+    def __init__(self, clock: FakeClock, size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
         self.clock = clock
+        self.size = size
+        """The OLED's pixels: a menu's text is told as it is laid out there."""
         self.listeners: list[Callable[[dict[str, Any]], None]] = []
         self.commits: list[Callable[[Played], None]] = []
         """Called with every accepted action, in order, automatic passes included."""
@@ -44,7 +48,8 @@ class Stream:
         """Tell the listeners what the open start menu shows, when it has changed."""
         if not self.listeners:
             return
-        text = lobby.screen().text()
+        # As drawn: wrapped, on the page shown (the sessions' states say the same).
+        text = lay_out(lobby.screen(), self.size, self.clock.now()).text()
         if text == self._menu_text:
             return
         self._menu_text = text

@@ -14,7 +14,7 @@ from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.runtime.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
-from firmware_bridge.screen.layout import PAGE_S, lay_out
+from firmware_bridge.screen.layout import PAGE_S, lay_out, width_of
 
 RESIGN = "hold back\npress right\npress ok\n"
 
@@ -154,7 +154,9 @@ def test_a_game_the_board_cannot_hold_is_refused_on_the_menu(tmp_path: Path) -> 
     assert code == 0
     last = states[-2]
     assert last["lobby"] == "ready" and last["oled"][0] == "Cannot start"
-    assert "a10" in " ".join(last["oled"])
+    # The reason as drawn: its first page (it goes on to name a10, on the next).
+    assert "the board has 8x9 sensors" in " ".join(last["oled"])
+    assert all(width_of(line) <= 128 for line in last["oled"][1:])
     assert states[-1]["game"] is None
 
 
