@@ -71,7 +71,7 @@ def test_capture_prompt_frame(update_golden: bool) -> None:
     board["c5"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
     screen = session.screen()
-    assert screen.prompt == "Lift b5 to capture, or ok"
+    assert screen.prompt == "Lift b5 to capture, or ok: no capture"
     assert screen.board is not None and screen.board.framed == ("b5",)
     check_frame(frame(session), "dt_capture_prompt", update_golden)
 

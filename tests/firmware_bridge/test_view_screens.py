@@ -80,7 +80,7 @@ def test_every_cell_a_capture_names_is_framed() -> None:
     board["c5"] = OCCUPIED
     session.handle(BoardSettled(dict(board)))
     screen = session.screen()
-    assert screen.prompt == "Lift b5 d5 to capture, or ok"
+    assert screen.prompt == "Lift b5 d5 to capture, or ok: no capture"
     assert screen.board is not None and screen.board.framed == ("b5", "d5")
 
 

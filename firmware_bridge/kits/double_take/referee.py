@@ -94,8 +94,8 @@ class DoubleTakeReferee(Referee[DoubleTake]):
             taken = game.sandwiched(frm, to)
             wrong = sorted(set(theirs) - set(taken))
             if wrong:
-                return f"{frm}→{to} does not capture {cells_text(wrong)}"
-            return reason or f"{frm}→{to} is not a legal move"
+                return f"{frm}-{to} does not capture {cells_text(wrong)}"
+            return reason or f"{frm}-{to} is not a legal move"
         if theirs and not mine and not rec.added:
             return f"it is {game.seat_name(me)}'s turn: put {cells_text(theirs)} back"
         if rec.added and not rec.removed:
@@ -147,7 +147,7 @@ class DoubleTakeReferee(Referee[DoubleTake]):
                 assert isinstance(step, Step)
                 missing = sorted(set(step.captures) - rec.removed)
                 self._reject(
-                    f"{step.frm}→{step.to} is legal only as a capture: "
+                    f"{step.frm}-{step.to} is legal only as a capture: "
                     f"lift {cells_text(missing)}, or move back"
                 )
 

@@ -108,7 +108,7 @@ class DoubleTakeView(View[DoubleTake]):
         if rec is not None and rec.kind is Kind.COMPLETE and rec.progress:
             fp = rec.progress[0]
             missing = sorted(fp.lifts - rec.removed)
-            prompt = f"Lift {' '.join(missing)} to capture, or ok"
+            prompt = f"Lift {' '.join(missing)} to capture, or ok: no capture"
             focus = tuple(missing)
         elif rec is not None and rec.kind is Kind.PROGRESS:
             missing = turn.captured_to_lift()

@@ -116,7 +116,7 @@ class DoubleCrossView(LetteredBoardView[DoubleCross]):
         if game.may_end is not None:
             return f"{short(game.may_end)} may end: back"
         if game.state.laid or game.state.bombs:
-            return "Next tile, or ok"
+            return "Tile, or ok: end turn"
         return "Lay a tile; ok: pass"
 
     # -- screens --------------------------------------------------------------------
