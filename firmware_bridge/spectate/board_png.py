@@ -20,7 +20,8 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from ..screen.palette import COLOURS, RGB
-from .geometry import Geometry
+from .board_strip import LINE, draw_strip, legend_lines, light_lines, strip_lines
+from .geometry import Geometry, axis_labels, domino_pairs
 from .style import (
     BOARD,
     CELL_FILL,
@@ -30,16 +31,17 @@ from .style import (
     TILE_EDGE,
     TILE_FILL,
     PieceLook,
-    hex_colour,
     piece_look,
-    seat_colour,
 )
 
 CELL = 32
 """Pixels a side of one cell."""
 PAD = 6
-LINE = 18
-"""Pixels a line of the strip below the board."""
+LABEL = 14
+"""Pixels of the margin that holds the columns' names (above) and the rows' (left)."""
+
+AXIS = "#5a4626"
+"""The colour of the rows' and columns' names (the web view's)."""
 
 PLAIN = {"■": "", "↕": "NS", "↔": "EW", "✥": "NSEW", "●": "B"}
 """Letters for the marks of special spaces that Pillow's own font has no glyph for."""
@@ -61,10 +63,18 @@ def _font(size: float) -> Font:
     return ImageFont.load_default(size)
 
 
-def cell_box(geo: Geometry, cell: str, size: int = CELL) -> Box:
-    """The pixel box (left, top, right, bottom) of ``cell`` in the picture."""
+def origin(geo: Geometry) -> tuple[int, int]:
+    """Where the first cell's corner is: past the margin and the row and column names."""
+    cols, rows = axis_labels(geo["cells"])
+    return PAD + (LABEL if rows else 0), PAD + (LABEL if cols else 0)
+
+
+def cell_box(geo: Geometry, cell: str, size: int = CELL, at: tuple[int, int] | None = None) -> Box:
+    """The pixel box (left, top, right, bottom) of ``cell`` in the picture (``at``: the
+    board's :func:`origin`, when the caller has it)."""
+    ox, oy = at if at is not None else origin(geo)
     col, row = geo["cells"][cell]
-    x, y = PAD + col * size, PAD + row * size
+    x, y = ox + col * size, oy + row * size
     return (x, y, x + size - 1, y + size - 1)
 
 
@@ -115,40 +125,6 @@ def _special(draw: ImageDraw.ImageDraw, box: Box, text: str, size: int) -> None:
         text = text[1:]
     text = "".join(PLAIN.get(ch, ch) for ch in text)
     _centred(draw, box, text, _font(size * 0.32), "#444444")
-
-
-def domino_pairs(geo: Geometry, layout: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
-    """The two halves of each domino on the board: side by side, of one domino (``6-3:6``
-    beside ``6-3:3``) and one owner, paired in reading order."""
-    cells: Mapping[str, Sequence[int]] = geo["cells"]
-    at = {tuple(p): c for c, p in cells.items()}
-    halves = {
-        c: str(p.get("label", "")).partition(":")
-        for c, p in layout.items()
-        if p.get("kind") == "domino" and c in cells
-    }
-    paired: set[str] = set()
-    pairs: list[tuple[str, str]] = []
-    for cell in sorted(halves, key=lambda c: (cells[c][1], cells[c][0])):
-        if cell in paired:
-            continue
-        domino, _, half = halves[cell]
-        ends = domino.split("-")
-        if len(ends) != 2 or half not in ends:
-            continue
-        other = ends[1] if half == ends[0] else ends[0]
-        x, y = cells[cell]
-        for near in (at.get((x + 1, y)), at.get((x, y + 1))):
-            if (
-                near is not None
-                and near not in paired
-                and halves.get(near) == (domino, ":", other)
-                and layout[near].get("owner") == layout[cell].get("owner")
-            ):
-                paired.update((cell, near))
-                pairs.append((cell, near))
-                break
-    return pairs
 
 
 def _domino(
@@ -263,21 +239,36 @@ def lit_colours(geo: Geometry, leds: Mapping[str, str]) -> dict[str, RGB]:
 
 
 def _lights(
-    image: Image.Image, geo: Geometry, lit: Mapping[str, RGB], layout: Mapping[str, Any], size: int
+    image: Image.Image,
+    geo: Geometry,
+    lit: Mapping[str, RGB],
+    layout: Mapping[str, Any],
+    size: int,
+    at: tuple[int, int],
 ) -> None:
     """The lights under the squares, between the squares and the pieces."""
     draw = ImageDraw.Draw(image)
     special: Mapping[str, Mapping[str, str]] = geo.get("special", {})
     for cell, rgb in lit.items():
-        glow(image, cell_box(geo, cell, size), rgb)
+        glow(image, cell_box(geo, cell, size, at), rgb)
     # Each lit square in its own colour, over a lit neighbour's margin.
     for cell, rgb in lit.items():
-        box = cell_box(geo, cell, size)
+        box = cell_box(geo, cell, size, at)
         glow(image, box, rgb, core_only=True)
         draw.rectangle(box, outline=CELL_LINE)
         sp = special.get(cell)
         if sp and cell not in layout:
             _special(draw, box, sp.get("text", ""), size)
+
+
+def _axes(draw: ImageDraw.ImageDraw, geo: Geometry, size: int, at: tuple[int, int]) -> None:
+    """The columns' names above the board and the rows' on its left, as moves name them."""
+    cols, rows = axis_labels(geo["cells"])
+    font, (ox, oy) = _font(10), at
+    for x, name in cols.items():
+        _centred(draw, (ox + x * size, PAD, ox + (x + 1) * size, oy), name, font, AXIS)
+    for y, name in rows.items():
+        _centred(draw, (PAD, oy + y * size, ox, oy + (y + 1) * size), name, font, AXIS)
 
 
 def board_png(
@@ -291,110 +282,37 @@ def board_png(
     size: int = CELL,
     leds: Mapping[str, str] | None = None,
 ) -> Image.Image:
-    """The board with its lights and pieces, and a strip naming the seats, their scores,
-    the result and the lights' colours."""
+    """The board with its lights and pieces, the rows' and columns' names, and a strip
+    naming the seats, their scores, the result, the lights' colours and every mark used."""
     lit = lit_colours(geo, leds or {})
+    at = origin(geo)
     cols, rows = int(geo["cols"]), int(geo["rows"])
-    width = max(cols * size + 2 * PAD, 240)
-    board_h = rows * size + 2 * PAD
+    width = max(at[0] + cols * size + PAD, 240)
+    board_h = at[1] + rows * size + PAD
     font = _font(13)
-    strip = _strip_lines(font, width - 2 * PAD, title, seats, scores, result)
-    strip += _light_lines(font, width - 2 * PAD, leds or {})
+    strip = strip_lines(font, width - 2 * PAD, title, seats, scores, result)
+    strip += light_lines(font, width - 2 * PAD, leds or {})
+    strip += legend_lines(font, width - 2 * PAD, geo, layout, seats)
     image = Image.new("RGB", (width, board_h + len(strip) * LINE + PAD), BOARD)
     draw = ImageDraw.Draw(image)
+    _axes(draw, geo, size, at)
     special: Mapping[str, Mapping[str, str]] = geo.get("special", {})
     for cell in geo["cells"]:
-        box = cell_box(geo, cell, size)
+        box = cell_box(geo, cell, size, at)
         sp = special.get(cell)
         draw.rectangle(box, fill=sp["fill"] if sp else CELL_FILL, outline=CELL_LINE)
         if sp and cell not in layout:
             _special(draw, box, sp.get("text", ""), size)
     if lit:
-        _lights(image, geo, lit, layout, size)
+        _lights(image, geo, lit, layout, size, at)
     joined: set[str] = set()
     for first, second in domino_pairs(geo, layout):
         looks = (piece_look(layout[first], seats), piece_look(layout[second], seats))
-        _domino(draw, (cell_box(geo, first, size), cell_box(geo, second, size)), looks, size)
+        boxes = (cell_box(geo, first, size, at), cell_box(geo, second, size, at))
+        _domino(draw, boxes, looks, size)
         joined.update((first, second))
     for cell, piece in layout.items():
         if cell in geo["cells"] and cell not in joined:
-            _piece(draw, cell_box(geo, cell, size), piece_look(piece, seats), size)
-    y = board_h
-    for line in strip:
-        x = PAD
-        for colour, text in line:
-            if colour is not None:
-                draw.rectangle((x, y + 2, x + 11, y + 13), fill=colour, outline="#333333")
-                x += SWATCH
-            draw.text((x, y), text, fill="#000000", font=font)
-            x += int(font.getlength(text)) + GAP
-        y += LINE
+            _piece(draw, cell_box(geo, cell, size, at), piece_look(piece, seats), size)
+    draw_strip(draw, font, strip, PAD, board_h)
     return image
-
-
-SWATCH = 15
-GAP = 12
-StripLine = list[tuple[str | None, str]]
-"""Runs of text on one line of the strip, each after a colour swatch or none."""
-
-
-def _strip_lines(
-    font: Font,
-    width: int,
-    title: str,
-    seats: Sequence[str],
-    scores: Sequence[int] | None,
-    result: str | None,
-) -> list[StripLine]:
-    """The strip's lines: the title, the seats flowed to the width, the result wrapped."""
-    lines: list[StripLine] = [[(None, title)]] if title else []
-    lines += _flow(
-        font,
-        width,
-        [
-            (seat_colour(seats, i), seat if scores is None else f"{seat} {scores[i]}")
-            for i, seat in enumerate(seats)
-        ],
-    )
-    if result:
-        lines += [[(None, text)] for text in _wrap(font, result, width)]
-    return lines
-
-
-def _flow(font: Font, width: int, runs: Sequence[tuple[str | None, str]]) -> list[StripLine]:
-    """Runs of the strip, each after its swatch, flowed onto lines of ``width``."""
-    lines: list[StripLine] = []
-    line: StripLine = []
-    used = 0
-    for colour, text in runs:
-        need = (SWATCH if colour else 0) + int(font.getlength(text)) + GAP
-        if line and used + need > width:
-            lines.append(line)
-            line, used = [], 0
-        line.append((colour, text))
-        used += need
-    if line:
-        lines.append(line)
-    return lines
-
-
-def _light_lines(font: Font, width: int, leds: Mapping[str, str]) -> list[StripLine]:
-    """The colours lit, in the palette's order, each by its name after a swatch."""
-    names = set(leds.values())
-    runs = [(hex_colour(c.rgb), c.name) for c in COLOURS.values() if c.name in names]
-    return _flow(font, width, [(None, "Lights:"), *runs]) if runs else []
-
-
-def _wrap(font: Font, text: str, width: int) -> list[str]:
-    out: list[str] = []
-    current = ""
-    for word in text.split():
-        candidate = f"{current} {word}" if current else word
-        if current and font.getlength(candidate) > width:
-            out.append(current)
-            current = word
-        else:
-            current = candidate
-    if current:
-        out.append(current)
-    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games.core import Game
@@ -52,6 +52,59 @@ def positions(cells: Sequence[str]) -> dict[str, tuple[int, int]]:
             return {c: (x - x0, y - y0) for c, (x, y) in pos.items()}
     width = max(1, math.ceil(math.sqrt(len(cells))))
     return {c: (i % width, i // width) for i, c in enumerate(cells)}
+
+
+def axis_labels(cells: Mapping[str, Sequence[int]]) -> tuple[dict[int, str], dict[int, str]]:
+    """Column and row headings from the cells' names and places (``H`` and ``8`` of
+    ``H8``, ``c4`` and ``r7`` of ``r7c4``); none for names of another shape."""
+    cols: dict[int, str] = {}
+    rows: dict[int, str] = {}
+    for cell, (x, y) in cells.items():
+        m = _ROW_COL.match(cell)
+        if m:
+            rows.setdefault(y, f"r{m.group(1)}")
+            cols.setdefault(x, f"c{m.group(2)}")
+            continue
+        m = _LETTERS_NUMBER.match(cell)
+        if m is None:
+            return {}, {}
+        cols.setdefault(x, m.group(1))
+        rows.setdefault(y, m.group(2))
+    return cols, rows
+
+
+def domino_pairs(geo: Geometry, layout: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str]]:
+    """The two halves of each domino on the board: side by side, of one domino (``6-3:6``
+    beside ``6-3:3``) and one owner, paired in reading order."""
+    cells: Mapping[str, Sequence[int]] = geo["cells"]
+    at = {tuple(p): c for c, p in cells.items()}
+    halves = {
+        c: str(p.get("label", "")).partition(":")
+        for c, p in layout.items()
+        if p.get("kind") == "domino" and c in cells
+    }
+    paired: set[str] = set()
+    pairs: list[tuple[str, str]] = []
+    for cell in sorted(halves, key=lambda c: (cells[c][1], cells[c][0])):
+        if cell in paired:
+            continue
+        domino, _, half = halves[cell]
+        ends = domino.split("-")
+        if len(ends) != 2 or half not in ends:
+            continue
+        other = ends[1] if half == ends[0] else ends[0]
+        x, y = cells[cell]
+        for near in (at.get((x + 1, y)), at.get((x, y + 1))):
+            if (
+                near is not None
+                and near not in paired
+                and halves.get(near) == (domino, ":", other)
+                and layout[near].get("owner") == layout[cell].get("owner")
+            ):
+                paired.update((cell, near))
+                pairs.append((cell, near))
+                break
+    return pairs
 
 
 def geometry(game: Game) -> Geometry:

@@ -17,7 +17,7 @@ from html import escape
 from typing import Any
 
 from ..screen.palette import COLOURS, Colour
-from .geometry import _LETTERS_NUMBER, _ROW_COL, Geometry
+from .geometry import Geometry, axis_labels, domino_pairs
 from .style import (
     BOARD,
     CELL_FILL,
@@ -38,31 +38,45 @@ LABEL = 12
 """Room for the column letters above the board and the row numbers left of it."""
 
 
-def axis_labels(cells: Mapping[str, Sequence[int]]) -> tuple[dict[int, str], dict[int, str]]:
-    """Column and row headings from the cells' names and places (``H`` and ``8`` of
-    ``H8``, ``c4`` and ``r7`` of ``r7c4``); none for names of another shape."""
-    cols: dict[int, str] = {}
-    rows: dict[int, str] = {}
-    for cell, (x, y) in cells.items():
-        m = _ROW_COL.match(cell)
-        if m:
-            rows.setdefault(y, f"r{m.group(1)}")
-            cols.setdefault(x, f"c{m.group(2)}")
-            continue
-        m = _LETTERS_NUMBER.match(cell)
-        if m is None:
-            return {}, {}
-        cols.setdefault(x, m.group(1))
-        rows.setdefault(y, m.group(2))
-    return cols, rows
-
-
 def _pips(x: float, y: float, size: float, n: int, colour: str = "#222") -> list[str]:
     r = size * 0.08
     return [
         f'<circle cx="{x + px * size:.1f}" cy="{y + py * size:.1f}" r="{r:.1f}" fill="{colour}"/>'
         for px, py in PIPS.get(n, ())
     ]
+
+
+def _domino(
+    ox: float,
+    oy: float,
+    cells: Mapping[str, Sequence[int]],
+    halves: tuple[str, str],
+    layout: Mapping[str, Mapping[str, Any]],
+    seats: Sequence[str],
+) -> list[str]:
+    """One domino over two side-by-side cells: a body in its owner's colour, a line
+    between the halves, each half's pips."""
+    (ax, ay), (bx, by) = cells[halves[0]], cells[halves[1]]
+    looks = [piece_look(layout[cell], seats) for cell in halves]
+    x0, y0 = ox + ax * CELL + 2, oy + ay * CELL + 2
+    w, h = (bx - ax + 1) * CELL - 4, (by - ay + 1) * CELL - 4
+    label = escape(str(layout[halves[0]].get("label", "")).partition(":")[0])
+    out = [
+        f'<g class="piece domino" data-label="{label}">'
+        f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" rx="4" fill="{DOMINO_FILL}" '
+        f'stroke="{looks[0].colour}" stroke-width="2"/>'
+    ]
+    if bx > ax:
+        mid = ox + bx * CELL
+        out.append(f'<line x1="{mid}" y1="{y0 + 4}" x2="{mid}" y2="{y0 + h - 4}" stroke="#999"/>')
+    else:
+        mid = oy + by * CELL
+        out.append(f'<line x1="{x0 + 4}" y1="{mid}" x2="{x0 + w - 4}" y2="{mid}" stroke="#999"/>')
+    for cell, look in zip(halves, looks, strict=True):
+        cx, cy = cells[cell]
+        out += _pips(ox + cx * CELL + 2, oy + cy * CELL + 2, CELL - 4, look.pips)
+    out.append("</g>")
+    return out
 
 
 def _piece(
@@ -244,8 +258,13 @@ def board_svg(
             cx, cy = cells[cell]
             x, y = ox + cx * CELL, oy + cy * CELL
             out.append(_text(x + CELL / 2, y + CELL / 2, escape(str(sp["text"])), 8))
+    joined: set[str] = set()
+    for first, second in domino_pairs(geo, layout):
+        # One domino, one body across its two cells: its halves are not drawn apart.
+        out += _domino(ox, oy, cells, (first, second), layout, seats)
+        joined.update((first, second))
     for cell, piece in layout.items():
-        if cell not in cells:
+        if cell not in cells or cell in joined:
             continue
         cx, cy = cells[cell]
         out += _piece(ox + cx * CELL, oy + cy * CELL, piece, seats, values)

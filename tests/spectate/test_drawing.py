@@ -189,3 +189,19 @@ def test_a_board_name_with_spaces_is_quoted_in_its_link() -> None:
 
     assert board_href("table 3") == "/board/table%203"
     assert 'href="/board/table%203"' in card_html("table 3", None, None, board_href("table 3"))
+
+
+def test_a_domino_is_one_body_over_its_two_cells() -> None:
+    layout = {
+        "r0c0": {"kind": "domino", "label": "6-3:6", "owner": 0},
+        "r0c1": {"kind": "domino", "label": "6-3:3", "owner": 0},
+        "r1c0": {"kind": "domino", "label": "5-2:5", "owner": 1},  # its other half not laid
+    }
+    root = _parse(board_svg(_geo(2, 2), layout, ["a", "b"]))
+    groups = root.findall(".//s:g[@class='piece domino']", NS)
+    assert len(groups) == 2, "the laid domino is one group, the lone half another"
+    whole = next(g for g in groups if g.get("data-label") == "6-3")
+    body = whole.find("s:rect", NS)
+    assert body is not None and float(body.get("width", 0)) > float(body.get("height", 0)) * 1.8
+    assert len(whole.findall("s:circle", NS)) == 9, "six pips and three, one body"
+    assert len(whole.findall("s:line", NS)) == 1, "a line between the halves"
