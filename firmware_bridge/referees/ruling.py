@@ -90,10 +90,13 @@ def ruling_of(referee: Any, decisions: list[Decision], played: Played | None) ->
     board_fixes = referee.board_fixes()
     facts.board_fixes = board_fixes
     pending = referee.pending_fixes()
+    showing_first = view.first_things()
     restore = None
-    if board_fixes and not view.first_things():
+    if board_fixes and not showing_first:
         restore = view.fix_screen(facts.restore_title, board_fixes, facts.restore_reason)
-    expected = facts.expected(game) if facts.expected is not None else None
+    # While the game shows its set-up first (the markers), a computer seat's move
+    # waits: the board it would be made on is not set up yet.
+    expected = facts.expected(game) if facts.expected is not None and not showing_first else None
     hint = referee.hinted()
     return Ruling(
         decisions=decisions,
