@@ -11,17 +11,21 @@ else of the referee or the view until the next event.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from msgspec import Struct, field
 
-from games.core import Action
+from games.core import Action, Game
 
 from ..screen.palette import HINT
 from ..screen.screens import Screen
 from .decisions import Decision, Played
 from .fixes import Fix
-from .light_cells import Lit, fix_lights, move_lights
+from .light_cells import Lit, Moved, fix_lights, move_lights
+
+if TYPE_CHECKING:
+    from .facts import Facts
+    from .view import View
 
 TICK_HORIZON_S = 3600.0
 """How far ahead a referee's wish for ticks is looked for (an animation lasts seconds)."""
@@ -83,7 +87,23 @@ def first_moment(wish: Callable[[float], bool], low: float, high: float) -> floa
             low = middle
 
 
-def ruling_of(referee: Any, decisions: list[Decision], played: Played | None) -> Ruling:
+class Ruled(Protocol):
+    """What :func:`ruling_of` reads of a referee (:class:`.referee.Referee` is one)."""
+
+    @property
+    def view(self) -> View[Any]: ...
+    @property
+    def facts(self) -> Facts: ...
+    @property
+    def game(self) -> Game: ...
+    def board_fixes(self) -> list[Fix]: ...
+    def pending_fixes(self) -> list[Fix]: ...
+    def hinted(self) -> Action | None: ...
+    def tick_span(self) -> tuple[float, float] | None: ...
+    def move_cells(self, action: Action) -> Moved: ...
+
+
+def ruling_of(referee: Ruled, decisions: list[Decision], played: Played | None) -> Ruling:
     """What ``referee`` (a :class:`.referee.Referee`) rules with ``decisions``: the table
     as its event left it."""
     view, facts, game = referee.view, referee.facts, referee.game
