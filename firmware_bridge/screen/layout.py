@@ -29,6 +29,9 @@ GLYPH_H = 11
 LEFT = 1
 """Text starts one pixel in from the left edge."""
 _KEEP = "\u00a0"
+KEEP = _KEEP
+"""Joins two words of a screen's line that a line never breaks between ("P1 -8",
+"all 7 +15"); drawn, and in the ``--json`` text, as a space."""
 """Joins the words of one score, which are never split over two lines."""
 
 

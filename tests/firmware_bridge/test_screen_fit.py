@@ -25,7 +25,7 @@ import pytest
 from PIL import ImageFont
 
 from firmware_bridge.kits import KITS
-from firmware_bridge.screen.layout import PAGE_S, LaidOut, lay_out
+from firmware_bridge.screen.layout import KEEP, PAGE_S, LaidOut, lay_out
 from firmware_bridge.screen.screens import HEADER_H, Screen, printable
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from games.registry import find_listed
@@ -172,7 +172,7 @@ def _pages(layout: LaidOut) -> list[str]:
 
 
 def _whole(text: str) -> str:
-    return printable(text).replace(" ", "").replace("\n", "")
+    return printable(text).replace(KEEP, "").replace(" ", "").replace("\n", "")
 
 
 def cut_between_pages(layout: LaidOut, seen: Seen) -> list[str]:

@@ -28,6 +28,7 @@ from ...referees.facts import Facts
 from ...referees.fixes import Fix, FixAction
 from ...referees.light_cells import Moved
 from ...referees.view import NEW_GAME, LetteredBoardView
+from ...screen.layout import KEEP
 from ...screen.screens import Screen
 from ...screen.whole_board import beside_the_map, whole_board
 from .turn import (
@@ -181,7 +182,8 @@ class CrossletView(LetteredBoardView[Crosslet]):
         words = formed(self.game, action)
         if not words:
             return f"Laid {spell(list(self.turn.laid.values()))}: ok?"
-        return f"{words_text(words, len(self.turn.laid))}: ok?"
+        preview = words_text(words, len(self.turn.laid)).replace("all 7 +", f"all{KEEP}7{KEEP}+")
+        return f"{preview}: ok?"
 
     def move_cells(self, action: Action, moved: Moved) -> Moved:
         """A word's tiles come from the mover's rack slots (where the profile has

@@ -23,6 +23,7 @@ from games.doublecross.score import Note
 
 from ...referees.facts import Facts
 from ...referees.prompt import Prompt
+from ...screen.layout import KEEP
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ORDER = {cell: i for i, cell in enumerate(ALL_CELLS)}
@@ -70,8 +71,9 @@ def spell(tiles: Sequence[str]) -> str:
 
 
 def points_text(points: Sequence[int]) -> str:
-    """``"P1 +12 P2 +4"``: who gained or lost what; ``"no points"`` when nobody did."""
-    parts = [f"{short(p)} {n:+d}" for p, n in enumerate(points) if n]
+    """``"P1 +12 P2 +4"``: who gained or lost what (a seat and its points never split
+    over two lines of the screen); ``"no points"`` when nobody did."""
+    parts = [f"{short(p)}{KEEP}{n:+d}" for p, n in enumerate(points) if n]
     return " ".join(parts) if parts else "no points"
 
 
