@@ -1,5 +1,6 @@
 """Fixtures of the table's tests: the shipped lexicon, the crosslet kit pointed at it,
-``tabletop sim --json`` in process and the one table rig.
+a simulated game played in process (typed, or as ``tabletop sim --json`` prints it) and
+the one table rig.
 
 ``kit_lexicon`` is opt-in: a module that plays Crosslet or DoubleCross through the kit
 asks for it with ``pytestmark = pytest.mark.usefixtures("kit_lexicon")``.
@@ -13,7 +14,8 @@ import pytest
 
 from games.lexicon import Lexicon
 from tests.firmware_bridge.kits.crosslet.referee_helpers import kit_uses, shared_lexicon
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play, RunSim
+from tests.firmware_bridge.sim_runs import play as sim_play
 from tests.firmware_bridge.sim_runs import run_sim as sim_run
 from tests.tables import TableRig, on_table
 
@@ -32,8 +34,16 @@ def kit_lexicon(lexicon: Lexicon) -> Iterator[None]:
 
 
 @pytest.fixture
+def play() -> Play:
+    """``play(game, script=..., seed=..., ...)``: a simulated game played in the test's
+    process, what the table did as the project's types (``sim_runs.SimRun``)."""
+    return sim_play
+
+
+@pytest.fixture
 def run_sim() -> RunSim:
-    """``run_sim(game, *args, code=0)``: the states ``tabletop sim --json`` printed."""
+    """``run_sim(game, *args, code=0)``: the states ``tabletop sim --json`` printed, for
+    the tests of the command line and its JSON stream."""
     return sim_run
 
 

@@ -21,7 +21,8 @@ from tests.boards import FakeBoard
 from wiring.config import load_config
 from wiring.profile import Profile
 
-# Runs ``tabletop sim`` and, at the first frame handed to the OLED, prints what is loaded.
+# Runs ``tabletop sim`` in a process of its own (what a fresh process has imported is
+# the subject) and, at the first frame handed to the OLED, prints what is loaded.
 PROBE = """
 import json, os, sys
 import hardware.oled

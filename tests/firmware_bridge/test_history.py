@@ -97,6 +97,7 @@ def test_export_json_words_each_move_as_the_table_did(journal: Path) -> None:
 
 
 def test_resume_plays_the_chosen_unfinished_game_on(journal: Path) -> None:
+    """The ``tabletop resume`` command is what is tested, through its ``--json`` stream."""
     # Game 3 is unfinished too and newer: resume must take the one asked for.
     with Journal(journal) as j:
         j.new_game("double-take", 2, 9, {}, "sim")

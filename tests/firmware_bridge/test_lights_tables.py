@@ -5,36 +5,33 @@ map as the chain is told it in ``test_screen_fit.py``, with ``lights_check.py``.
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.screen.palette import LIFT, LIFT_NOW
 from tests.firmware_bridge.kits.crosslet.referee_helpers import bag
+from tests.firmware_bridge.sim_runs import Play
 
 
 def test_a_refused_crosslet_turn_lights_the_tiles_to_lift_until_they_are_lifted(
-    tmp_path: Path, kit_lexicon: None
+    play: Play, kit_lexicon: None
 ) -> None:
-    script = tmp_path / "qz.txt"
-    script.write_text("wrong place H7,H8 QZ\npress ok\nlift H7\nlift H8\n")
-    out = io.StringIO()
-    options = ["--option", f"bag={bag('CATERS?', 'DOGINQU')}", "--option", "first=1"]
-    argv = ["sim", "--game", "crosslet", "--profile", "rfid-15x15-pico", "--json"]
-    assert main([*argv, *options, "--script", str(script)], out=out) == 0
-    states = [json.loads(line) for line in out.getvalue().splitlines()]
-    states = [s for s in states if "leds" in s]
-    asking = [s for s in states if s["fixes"]]
+    options = [f"bag={bag('CATERS?', 'DOGINQU')}", "first=1"]
+    script = "wrong place H7,H8 QZ\npress ok\nlift H7\nlift H8\n"
+    run = play("crosslet", profile="rfid-15x15-pico", options=options, script=script)
+    states = run.states
+    asking = [s for s in states if s.fixes]
     assert asking, "the refusal asked for fixes"
-    assert any({f["cell"] for f in s["fixes"]} == {"H7", "H8"} for s in asking)
+    assert any({f["cell"] for f in s.fixes} == {"H7", "H8"} for s in asking)
     for s in asking:
-        fixes = {f["cell"] for f in s["fixes"]}
-        assert set(s["leds"]) == fixes, s
-        assert s["leds"][s["fixes"][0]["cell"]] == LIFT_NOW
-        assert set(s["leds"].values()) <= {LIFT_NOW, LIFT}
-    assert any(s["leds"] == {"H7": LIFT_NOW, "H8": LIFT} for s in asking)
-    assert states[-1]["fixes"] == [] and states[-1]["leds"] == {}
-    assert states[-1]["verdict"]["accepted"] is False  # nothing was played
+        fixes = {f["cell"] for f in s.fixes}
+        assert set(s.leds) == fixes, s
+        assert s.leds[s.fixes[0]["cell"]] == LIFT_NOW
+        assert set(s.leds.values()) <= {LIFT_NOW, LIFT}
+    assert any(s.leds == {"H7": LIFT_NOW, "H8": LIFT} for s in asking)
+    assert states[-1].fixes == [] and states[-1].leds == {}
+    assert states[-1].verdict is not None
+    assert states[-1].verdict["accepted"] is False  # nothing was played
 
 
 def test_the_simulated_picos_chain_shows_the_refusal_and_goes_dark(kit_lexicon: None) -> None:

@@ -15,6 +15,8 @@ SECOND = ["lift e3", "place f4 red", "lift d7", "place d5 green", "lift f4", "pl
 
 
 def start(journal: Path) -> subprocess.Popen[str]:
+    """``tabletop sim --json`` in a process of its own, to be killed (its stream is read
+    as it is written, up to the kill)."""
     cmd = [
         sys.executable, "-m", "firmware_bridge.apps.cli", "sim", "--game", "double-take",
         "--json", "--script", "-", "--journal", str(journal),

@@ -4,13 +4,13 @@ is journaled."""
 from __future__ import annotations
 
 import io
-import json
 from pathlib import Path
 
 import pytest
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.sim.script import parse_all, with_board_cells
+from tests.firmware_bridge.sim_runs import Play
 
 
 def test_cells_take_the_boards_own_case() -> None:
@@ -26,13 +26,12 @@ def test_cells_take_the_boards_own_case() -> None:
     ]
 
 
-def test_a_script_in_upper_case_plays_double_take(tmp_path: Path) -> None:
+def test_a_script_in_upper_case_plays_double_take(tmp_path: Path, play: Play) -> None:
     script = tmp_path / "upper.txt"
     script.write_text("LIFT C3\nPLACE D4\n")
-    out = io.StringIO()
-    assert main(["sim", "--game", "double-take", "--script", str(script), "--json"], out=out) == 0
-    final = json.loads(out.getvalue().splitlines()[-1])
-    assert final["moves"] == 1
+    run = play("double-take", script=script)
+    assert len(run.game.history) == 1
+    assert [p.text for p in run.played] == ["c3-d4"]
 
 
 @pytest.mark.parametrize(
@@ -45,6 +44,7 @@ def test_a_script_in_upper_case_plays_double_take(tmp_path: Path) -> None:
 def test_a_bad_line_is_refused_before_the_journal_is_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, expected: str
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     script = tmp_path / "bad.txt"
     script.write_text(text)
     journal = tmp_path / "j.sqlite"

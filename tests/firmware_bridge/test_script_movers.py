@@ -5,7 +5,6 @@ begins with ``wrong``."""
 from __future__ import annotations
 
 import io
-import json
 import sqlite3
 from pathlib import Path
 
@@ -13,9 +12,12 @@ import pytest
 
 from firmware_bridge.apps.cli import main
 from firmware_bridge.sim.script import ScriptError, parse_all
+from tests.firmware_bridge.sim_runs import Play
 
 
 def sim(tmp_path: Path, game: str, text: str, *extra: str) -> tuple[int, str]:
+    """``tabletop sim --json``: its exit code and what it printed (for the tests of the
+    command line's refusals)."""
     script = tmp_path / "script.txt"
     script.write_text(text)
     out = io.StringIO()
@@ -93,30 +95,26 @@ def test_a_crosslet_tile_not_on_the_dealt_rack_is_refused(
     assert "line 1: player 1 has no D (the rack holds A C E R S T ?)" in err
 
 
-def test_wrong_makes_the_mistake_on_purpose_and_the_referee_refuses_it(
-    tmp_path: Path,
-) -> None:
+def test_wrong_makes_the_mistake_on_purpose_and_the_referee_refuses_it(play: Play) -> None:
     text = "dice 3 4 2 3\npress roll\nwrong place r7c5 red\n"
-    code, out = sim(tmp_path, "doubles-wild", text, "--profile", "doubles-wild-rfid-pico")
-    assert code == 0
-    states = [json.loads(line) for line in out.splitlines()[:-1]]
+    run = play("doubles-wild", profile="doubles-wild-rfid-pico", script=text)
     assert any(
-        fix["action"] == "lift" and fix["cell"] == "r7c5" for s in states for fix in s["fixes"]
+        fix["action"] == "lift" and fix["cell"] == "r7c5" for s in run.states for fix in s.fixes
     )
 
 
-def test_the_other_sides_pieces_may_be_lifted_in_a_capture(tmp_path: Path) -> None:
+def test_the_other_sides_pieces_may_be_lifted_in_a_capture(play: Play) -> None:
+    # The script runs whole (a line it could not carry out would raise).
     script = Path(__file__).parent / "scenarios" / "dt_capture_lifted.txt"
-    code, out = sim(tmp_path, "double-take", script.read_text())
-    assert code == 0
-    assert json.loads(out.splitlines()[-1])["moves"] >= 1
+    run = play("double-take", script=script.read_text())
+    assert len(run.game.history) >= 1
 
 
-def test_a_piece_put_back_as_a_fix_asks_is_not_refused(tmp_path: Path) -> None:
+def test_a_piece_put_back_as_a_fix_asks_is_not_refused(play: Play) -> None:
     # Red's illegal move is undone by putting red's piece back: no fix, no refusal.
+    # The script runs whole (a line it could not carry out would raise).
     script = Path(__file__).parent / "scenarios" / "dt_illegal_then_fixed.txt"
-    code, _ = sim(tmp_path, "double-take", script.read_text())
-    assert code == 0
+    play("double-take", script=script.read_text())
 
 
 def test_a_line_that_cannot_run_later_in_the_game_stops_before_the_journal(

@@ -4,10 +4,8 @@ with ``--option`` winning over the file."""
 from __future__ import annotations
 
 import io
-import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,20 +14,24 @@ from firmware_bridge.apps.errors import SetupFileError
 from firmware_bridge.apps.setup_file import game_options
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits.options import OptionError
+from firmware_bridge.runtime.session_state import TableState
+from tests.firmware_bridge.sim_runs import Play
 
 
-def first_state(tmp_path: Path, game: str, *extra: str) -> dict[str, Any]:
-    """The first ``--json`` state of a game started with ``extra`` arguments."""
-    script = tmp_path / "nothing.txt"
-    script.write_text("# set up only\n")
-    out = io.StringIO()
-    code = main(["sim", "--game", game, "--json", "--script", str(script), *extra], out=out)
-    assert code == 0
-    state: dict[str, Any] = json.loads(out.getvalue().splitlines()[0])
-    return state
+def first_state(
+    play: Play,
+    game: str,
+    setup: Path,
+    options: tuple[str, ...] = (),
+    journal: Path | None = None,
+) -> TableState:
+    """The first state of a game started with the set-up file ``setup`` (and ``options``)."""
+    run = play(game, script="# set up only\n", setup=setup, options=options, journal=journal)
+    return run.states[0]
 
 
 def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """``tabletop sim``'s refusal: exit code 2 and its stderr (the command line is tested)."""
     assert main(["sim", *args], out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert "Traceback" not in err
@@ -42,45 +44,45 @@ def write(tmp_path: Path, text: str, name: str = "setup.toml") -> Path:
     return path
 
 
-def test_double_take_rows_from_a_setup_file(tmp_path: Path) -> None:
+def test_double_take_rows_from_a_setup_file(tmp_path: Path, play: Play) -> None:
     setup = write(tmp_path, "rows = 8\nrepetitions = 2\n")
-    state = first_state(tmp_path, "double-take", "--setup", str(setup))
-    ranks = {int(cell[1:]) for cell in state["layout"]}
+    state = first_state(play, "double-take", setup)
+    ranks = {int(cell[1:]) for cell in state.layout}
     assert max(ranks) == 8
 
 
-def test_an_option_on_the_command_line_wins_over_the_file(tmp_path: Path) -> None:
+def test_an_option_on_the_command_line_wins_over_the_file(tmp_path: Path, play: Play) -> None:
     setup = write(tmp_path, "rows = 9\nrepetitions = 2\n")
-    state = first_state(tmp_path, "double-take", "--setup", str(setup), "--option", "rows=8")
-    assert max(int(cell[1:]) for cell in state["layout"]) == 8
+    state = first_state(play, "double-take", setup, ("rows=8",))
+    assert max(int(cell[1:]) for cell in state.layout) == 8
 
 
-def test_doubles_wild_balls_from_a_setup_file(tmp_path: Path) -> None:
+def test_doubles_wild_balls_from_a_setup_file(tmp_path: Path, play: Play) -> None:
     setup = write(tmp_path, "balls = 5\n")
-    state = first_state(tmp_path, "doubles-wild", "--setup", str(setup))
-    assert state["balls_left"] == {"blue": 5, "red": 5}
+    state = first_state(play, "doubles-wild", setup)
+    assert state.extra["balls_left"] == {"blue": 5, "red": 5}
 
 
-def test_crosslet_first_seat_from_a_setup_file(tmp_path: Path) -> None:
+def test_crosslet_first_seat_from_a_setup_file(tmp_path: Path, play: Play) -> None:
     setup = write(tmp_path, 'racks = "dealt"\nfirst = 2\n')
-    state = first_state(tmp_path, "crosslet", "--setup", str(setup))
-    assert state["turn"] == list(state["scores"])[1]
+    state = first_state(play, "crosslet", setup)
+    assert state.turn == list(state.scores)[1]
 
 
 def test_dominoes_has_no_options_and_an_empty_file_is_fine(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], play: Play
 ) -> None:
     empty = write(tmp_path, "# no options\n")
-    assert first_state(tmp_path, "dominoes", "--setup", str(empty))["moves_played"] == 0
+    assert first_state(play, "dominoes", empty).moves_played == 0
     bad = write(tmp_path, "target = 50\n", "bad.toml")
     err = refused(capsys, "--game", "dominoes", "--setup", str(bad))
     assert f"Double Double Dominoes has no options: take target out of {bad}" in err
 
 
-def test_the_journal_keeps_the_options_of_the_file(tmp_path: Path) -> None:
+def test_the_journal_keeps_the_options_of_the_file(tmp_path: Path, play: Play) -> None:
     setup = write(tmp_path, "rows = 8\n")
     journal = tmp_path / "j.sqlite"
-    first_state(tmp_path, "double-take", "--setup", str(setup), "--journal", str(journal))
+    first_state(play, "double-take", setup, journal=journal)
     with Journal(journal) as j:
         assert j.game(1).options == {"rows": 8}
 
@@ -168,7 +170,6 @@ A1 = "bomb-2"
 
 def test_a_doublecross_setup_file_sets_the_whole_game(tmp_path: Path) -> None:
     from games.doublecross.game import DoubleCross
-
     from tests.games.doublecross.helpers import small_lexicon
 
     setup = write(tmp_path, DOUBLECROSS_SETUP)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -15,16 +14,9 @@ from firmware_bridge.journal import Journal
 from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.runtime.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
 from firmware_bridge.screen.layout import PAGE_S, lay_out, width_of
+from tests.firmware_bridge.sim_runs import Play
 
 RESIGN = "hold back\npress right\npress ok\n"
-
-
-def sim(tmp_path: Path, script: str, *args: str) -> tuple[int, list[dict[str, Any]]]:
-    path = tmp_path / "script.txt"
-    path.write_text(script, encoding="utf-8")
-    out = io.StringIO()
-    code = main(["sim", "--json", "--script", str(path), *args], out)
-    return code, [json.loads(line) for line in out.getvalue().splitlines()]
 
 
 # (profile, presses of right to reach the game, presses of ok to start it, first line)
@@ -39,26 +31,24 @@ WALKS = {
 
 
 @pytest.mark.parametrize("game", sorted(WALKS))
-def test_the_start_menu_walks_to_a_running_game(game: str, tmp_path: Path) -> None:
+def test_the_start_menu_walks_to_a_running_game(game: str, play: Play) -> None:
     profile, rights, oks, first = WALKS[game]
     script = "press right\n" * rights + "press ok\n" * oks + "wait 1\n"
-    code, states = sim(tmp_path, script, "--lobby", "--profile", profile)
-    assert code == 0
-    final = states[-1]
-    assert final["final"] is True and final["game"] == game
-    assert final["outcome"] is None and final["moves"] == 0
-    menus = [s for s in states[:-1] if s.get("lobby")]
-    assert menus and menus[0]["oled"][0].startswith("New game")
-    ready = [s["oled"] for s in menus if s["oled"][0].startswith("Ready?")]
+    run = play(None, script=script, lobby=True, profile=profile)
+    assert run.sim.on_table is not None and run.game.name == game
+    assert run.outcome is None and len(run.game.history) == 0
+    menus = run.menus
+    assert menus and menus[0].oled[0].startswith("New game")
+    ready = [s.oled for s in menus if s.oled[0].startswith("Ready?")]
     assert ready and all("ok: start" in " ".join(oled) for oled in ready), "ok: start shown"
-    playing = [s for s in states[:-1] if not s.get("lobby")]
-    assert playing and playing[-1]["oled"][0].startswith(first)
+    playing = run.states
+    assert playing and playing[-1].oled[0].startswith(first)
     if game == "doublecross":
         # The markers come before the start word, which is asked for only after them.
-        assert all(s["oled"][0].startswith("Markers") for s in playing)
+        assert all(s.oled[0].startswith("Markers") for s in playing)
 
 
-def test_the_menu_chooses_players_seats_and_options(tmp_path: Path) -> None:
+def test_the_menu_chooses_players_seats_and_options(tmp_path: Path, play: Play) -> None:
     journal = tmp_path / "game.db"
     # Double Take: red a person, green the computer, rows 10, repetitions default.
     # game, red (a person), green (right: the computer), rows (default, then 8),
@@ -66,32 +56,25 @@ def test_the_menu_chooses_players_seats_and_options(tmp_path: Path) -> None:
     script = "press ok\npress ok\npress right\npress ok\n"
     script += "press right\npress ok\npress ok\npress ok\n"
     script += "lift a3\nplace b4 red\n"
-    code, states = sim(tmp_path, script, "--lobby", "--profile", "sim", "--journal", str(journal))
-    assert code == 0
+    run = play(None, script=script, lobby=True, profile="sim", journal=journal)
     with Journal(journal, read_only=True) as book:
         record = book.game(1)
         entries = book.entries(1)
     assert record.game == "double-take" and record.options == {"rows": 8}
     assert entries[0].kind == "seats" and entries[0].payload == {"computer": [1]}
     assert next(e.payload["frm"] for e in entries if e.kind == "action") == "a3"
-    assert any(line.startswith("Computer: ") for s in states for line in s.get("oled") or [])
+    shown = [s.oled for s in run.menus] + [s.oled for s in run.states]
+    assert any(line.startswith("Computer: ") for oled in shown for line in oled)
     assert (tmp_path / "game.lobby.json").exists()
 
 
-def test_ok_after_a_game_ends_opens_the_menu(tmp_path: Path) -> None:
+def test_ok_after_a_game_ends_opens_the_menu(tmp_path: Path, play: Play) -> None:
     journal = tmp_path / "game.db"
-    code, states = sim(
-        tmp_path,
-        RESIGN + "press ok\n" + "press ok\n" * 6,
-        "--game",
-        "double-take",
-        "--journal",
-        str(journal),
-    )
-    assert code == 0
-    assert any(s.get("outcome") for s in states[:-1])
-    assert any(s.get("lobby") for s in states[:-1])
-    assert states[-1]["journal_game"] == 2 and states[-1]["outcome"] is None
+    script = RESIGN + "press ok\n" + "press ok\n" * 6
+    run = play("double-take", script=script, journal=journal)
+    assert any(s.outcome for s in run.states)
+    assert run.menus
+    assert run.journal_game == 2 and run.outcome is None
 
 
 def test_the_menu_opens_on_the_last_choices_after_a_restart(tmp_path: Path) -> None:
@@ -134,11 +117,13 @@ def test_a_damaged_memory_file_is_forgotten_not_fatal(tmp_path: Path) -> None:
 def test_sim_without_a_game_or_the_menu_says_what_to_give(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     assert main(["sim", "--json"], io.StringIO()) == 2
     assert "give --game GAME, or --lobby" in capsys.readouterr().err
 
 
 def test_the_menu_chooses_options_itself(capsys: pytest.CaptureFixture[str]) -> None:
+    """The command line's exit code and stderr are what is tested."""
     code = main(
         ["sim", "--lobby", "--script", "-", "--option", "rows=8", "--profile", "sim"],
         io.StringIO(),
@@ -147,17 +132,17 @@ def test_the_menu_chooses_options_itself(capsys: pytest.CaptureFixture[str]) -> 
     assert "--option not taken: the options and who plays" in capsys.readouterr().err
 
 
-def test_a_game_the_board_cannot_hold_is_refused_on_the_menu(tmp_path: Path) -> None:
+def test_a_game_the_board_cannot_hold_is_refused_on_the_menu(play: Play) -> None:
     # Double Take with 10 rows on the 9-row board.
     script = "press ok\n" * 3 + "press right\n" * 3 + "press ok\n" * 3
-    code, states = sim(tmp_path, script, "--lobby", "--profile", "sim")
-    assert code == 0
-    last = states[-2]
-    assert last["lobby"] == "ready" and last["oled"][0] == "Cannot start"
+    run = play(None, script=script, lobby=True, profile="sim")
+    assert run.states == [], "no game came to the table"
+    last = run.menus[-1]
+    assert last.stage == "ready" and last.oled[0] == "Cannot start"
     # The reason as drawn: its first page (it goes on to name a10, on the next).
-    assert "the board has 8x9 sensors" in " ".join(last["oled"])
-    assert all(width_of(line) <= 128 for line in last["oled"][1:])
-    assert states[-1]["game"] is None
+    assert "the board has 8x9 sensors" in " ".join(last.oled)
+    assert all(width_of(line) <= 128 for line in last.oled[1:])
+    assert run.sim.on_table is None
 
 
 def test_every_page_of_the_ready_screen_says_ok_starts(tmp_path: Path) -> None:

@@ -6,22 +6,19 @@ journal), the board is set back by fixes, and a resumed game replays it.
 
 from __future__ import annotations
 
-import io
-import json
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal, JournalError
 from firmware_bridge.runtime.replay import in_force
 from firmware_bridge.sim.runner import SimOptions, Simulation
 from firmware_bridge.sim.script import parse_all
+from tests.firmware_bridge.sim_runs import Play, SimRun, reason
 
 MOVES = "lift a3\nplace b4 red\nlift d7\nplace e6 green\n"
 """Red a3-b4, green d7-e6 (Double Take's first moves)."""
@@ -30,23 +27,17 @@ MOVES = "lift a3\nplace b4 red\nlift d7\nplace e6 green\n"
 TABLETOP = (sys.executable, "-m", "firmware_bridge.apps.cli")
 
 
-def sim_states(script: str, tmp_path: Path, *args: str) -> list[dict[str, Any]]:
-    path = tmp_path / "script.txt"
-    path.write_text(script, encoding="utf-8")
-    out = io.StringIO()
-    code = main(["sim", "--game", "double-take", "--json", "--script", str(path), *args], out)
-    assert code == 0
-    return [json.loads(line) for line in out.getvalue().splitlines()]
+def sim_states(play: Play, script: str, journal: Path | None = None) -> SimRun:
+    return play("double-take", script=script, journal=journal)
 
 
-def test_take_back_withdraws_the_last_move_and_shows_the_fixes(tmp_path: Path) -> None:
+def test_take_back_withdraws_the_last_move_and_shows_the_fixes(tmp_path: Path, play: Play) -> None:
     journal = tmp_path / "game.db"
-    states = sim_states(MOVES + "takeback\n", tmp_path, "--journal", str(journal))
-    last = states[-2]
-    assert last["moves_played"] == 1 and last["turn"] == "green"
-    assert last["oled"][0] == "Take back"
-    assert "Taken back: d7-e6" in " ".join(last["oled"])
-    assert [(f["action"], f["cell"]) for f in last["fixes"]] == [("lift", "e6"), ("place", "d7")]
+    last = sim_states(play, MOVES + "takeback\n", journal).last
+    assert last.moves_played == 1 and last.turn == "green"
+    assert last.oled[0] == "Take back"
+    assert "Taken back: d7-e6" in " ".join(last.oled)
+    assert [(f["action"], f["cell"]) for f in last.fixes] == [("lift", "e6"), ("place", "d7")]
     with Journal(journal, read_only=True) as book:
         entries = book.entries(1)
     assert [e.kind for e in entries] == ["action", "action", "takeback"]
@@ -54,25 +45,26 @@ def test_take_back_withdraws_the_last_move_and_shows_the_fixes(tmp_path: Path) -
     assert [e.payload["to"] for e in in_force(entries, "test")] == ["b4"]
 
 
-def test_play_goes_on_once_the_board_is_set_back(tmp_path: Path) -> None:
+def test_play_goes_on_once_the_board_is_set_back(play: Play) -> None:
     script = MOVES + "takeback\nlift e6\nplace d7 green\nlift h7\nplace h5 green\n"
-    states = sim_states(script, tmp_path)
-    last = states[-2]
-    assert last["fixes"] == [] and last["moves_played"] == 2
-    assert last["move"]["text"] == "h7-h5"
-    assert last["layout"]["h5"]["owner"] == 1 and "e6" not in last["layout"]
+    run = sim_states(play, script)
+    last = run.last
+    assert last.fixes == [] and last.moves_played == 2
+    assert last.move is not None and last.move["text"] == "h7-h5"
+    assert run.played[-1].text == "h7-h5"
+    assert last.layout["h5"]["owner"] == 1 and "e6" not in last.layout
 
 
-def test_nothing_to_take_back_at_the_start(tmp_path: Path) -> None:
-    states = sim_states("takeback\n", tmp_path)
-    refused = [s for s in states[:-1] if s["verdict"] and not s["verdict"]["accepted"]]
-    assert refused and refused[-1]["verdict"]["reason"] == "there is nothing to take back"
-    assert states[-1]["moves"] == 0
+def test_nothing_to_take_back_at_the_start(play: Play) -> None:
+    run = sim_states(play, "takeback\n")
+    refused = run.refused()
+    assert refused and reason(refused[-1]) == "there is nothing to take back"
+    assert len(run.game.history) == 0
 
 
-def test_a_take_back_is_replayed_when_the_game_resumes(tmp_path: Path) -> None:
+def test_a_take_back_is_replayed_when_the_game_resumes(tmp_path: Path, play: Play) -> None:
     journal = tmp_path / "game.db"
-    sim_states(MOVES + "takeback\nlift e6\nplace d7 green\n", tmp_path, "--journal", str(journal))
+    sim_states(play, MOVES + "takeback\nlift e6\nplace d7 green\n", journal)
     sim = Simulation(SimOptions("double-take", journal=journal))
     try:
         assert sim.resumed
@@ -85,9 +77,11 @@ def test_a_take_back_is_replayed_when_the_game_resumes(tmp_path: Path) -> None:
         sim.close()
 
 
-def test_a_take_back_naming_no_standing_action_is_refused_on_replay(tmp_path: Path) -> None:
+def test_a_take_back_naming_no_standing_action_is_refused_on_replay(
+    tmp_path: Path, play: Play
+) -> None:
     journal = tmp_path / "game.db"
-    sim_states(MOVES, tmp_path, "--journal", str(journal))
+    sim_states(play, MOVES, journal)
     with Journal(journal) as book:
         book.append(1, "takeback", {"undo": [99]})
     with pytest.raises(JournalError, match="take-back names \\[99\\]"):

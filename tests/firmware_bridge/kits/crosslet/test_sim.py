@@ -1,4 +1,4 @@
-"""Crosslet through ``tabletop sim`` on the simulated RFID serial board."""
+"""Crosslet played in simulation on the simulated RFID serial board."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from firmware_bridge.apps.cli import main
+from firmware_bridge.runtime.session_state import TableState
 from games.lexicon import Lexicon
 from tests.firmware_bridge.kits.crosslet.referee_helpers import COUNTS, VALUES, bag
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play, SimRun, reason
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
 DEALT = bag("CATERS?", "DOGINQU")
@@ -21,40 +22,33 @@ DEALT = bag("CATERS?", "DOGINQU")
 pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
-def scenario(run_sim: RunSim, name: str) -> list[dict[str, Any]]:
-    options = ["--option", f"bag={DEALT}", "--option", "first=1"]
-    return run_sim("crosslet", *options, "--script", str(SCENARIOS / name))[:-1]
+def scenario(play: Play, name: str) -> SimRun:
+    return play("crosslet", options=[f"bag={DEALT}", "first=1"], script=SCENARIOS / name)
 
 
-def moves(states: list[dict[str, Any]]) -> list[str]:
+def moves(run: SimRun) -> list[str]:
     """The accepted moves, in order, each once."""
-    seen: list[str] = []
-    played = 0
-    for s in states:
-        if s.get("moves_played", 0) > played and s["move"]:
-            played = s["moves_played"]
-            seen.append(f"{s['move']['player']} {s['move']['text']}")
-    return seen
+    return [f"{p.player} {p.text}" for p in run.played]
 
 
-def refusals(states: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def refusals(states: list[TableState]) -> list[TableState]:
     """The first state of each refusal (a new reason with fixes pending)."""
-    out: list[dict[str, Any]] = []
+    out: list[TableState] = []
     for s in states:
-        verdict = s["verdict"]
-        refused = s["fixes"] and verdict and not verdict["accepted"]
-        if refused and (not out or out[-1]["verdict"] != verdict):
+        verdict = s.verdict
+        refused = s.fixes and verdict and not verdict["accepted"]
+        if refused and (not out or out[-1].verdict != verdict):
             out.append(s)
     return out
 
 
 # -- scripted turns ----------------------------------------------------------------------
 def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play(
-    run_sim: RunSim,
+    play: Play,
 ) -> None:
-    states = scenario(run_sim, "cl_refusals.txt")
-    refused = refusals(states)
-    assert [s["verdict"]["reason"] for s in refused] == [
+    run = scenario(play, "cl_refusals.txt")
+    refused = refusals(run.states)
+    assert [reason(s) for s in refused] == [
         "the first move must cover H8",
         "a word needs two letters or more: place at least two tiles",
         "the tiles are not joined to each other",
@@ -62,7 +56,7 @@ def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play(
         "you have no Q",
         "the tiles are not joined to the board",
     ]
-    assert [[f["cell"] for f in s["fixes"]] for s in refused] == [
+    assert [[f["cell"] for f in s.fixes] for s in refused] == [
         ["A1", "B1"],
         ["H8"],
         ["H8", "I8", "K8"],
@@ -70,29 +64,29 @@ def test_each_refused_placement_shows_its_reason_and_fixes_then_legal_ones_play(
         ["H8", "I8"],
         ["A1", "B1"],
     ]
-    assert all(f["action"] == "lift" for s in refused for f in s["fixes"])
+    assert all(f["action"] == "lift" for s in refused for f in s.fixes)
     for s in refused:
         # The lines as drawn: the reason and the first fix, wrapped to the screen.
-        count = f" (1/{len(s['fixes'])})" if len(s["fixes"]) > 1 else ""
-        first = s["fixes"][0]
+        count = f" (1/{len(s.fixes)})" if len(s.fixes) > 1 else ""
+        first = s.fixes[0]
         lift = f"Lift {first['text'].split()[2]} from {first['cell']}{count}"
         # The reason stands whole on the first page, with the fix when they fit
         # together (else the fix takes the next page); the scores stay.
-        drawn = " ".join(s["oled"][1:])
-        scores = f"P1 {s['scores']['player 1']} P2 {s['scores']['player 2']}"
-        reason = f"No: {s['verdict']['reason']}"
-        assert drawn in (f"{reason} {lift} {scores}", f"{reason} {scores}")
-    assert moves(states) == ["player 1 CAT 10", "player 2 DOT 8"]
-    last = states[-1]
-    assert last["scores"] == {"player 1": 10, "player 2": 8}
-    assert last["fixes"] == [] and last["turn"] == "player 1"
-    assert "P2: DOT 8 = 8" in last["oled"] and last["oled"][-1] == "P1 10 P2 8"
+        drawn = " ".join(s.oled[1:])
+        scores = f"P1 {s.scores['player 1']} P2 {s.scores['player 2']}"
+        said = f"No: {reason(s)}"
+        assert drawn in (f"{said} {lift} {scores}", f"{said} {scores}")
+    assert moves(run) == ["player 1 CAT 10", "player 2 DOT 8"]
+    last = run.last
+    assert last.scores == {"player 1": 10, "player 2": 8}
+    assert last.fixes == [] and last.turn == "player 1"
+    assert "P2: DOT 8 = 8" in last.oled and last.oled[-1] == "P1 10 P2 8"
 
 
-def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "cl_refusals.txt")
-    after = next(s for s in states if s["moves_played"] == 1)
-    assert after["oled"] == [
+def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take(play: Play) -> None:
+    run = scenario(play, "cl_refusals.txt")
+    after = next(s for s in run.states if s.moves_played == 1)
+    assert after.oled == [
         "P2 to play bag 83",
         "P1: CAT 10 = 10",
         "P1 takes A A A",
@@ -100,50 +94,55 @@ def test_accepted_placement_shows_words_points_total_and_the_tiles_to_take(run_s
         "Lay tiles, then ok.",
         "P1 10 P2 0",
     ]
-    assert after["dealt"] == {"player": "player 1", "tiles": ["A", "A", "A"]}
-    assert after["move"]["action"] == {
+    assert after.extra["dealt"] == {"player": "player 1", "tiles": ["A", "A", "A"]}
+    assert after.move is not None
+    assert after.move["action"] == {
         "type": "place",
         "tiles": [["H8", "C"], ["I8", "A"], ["J8", "T"]],
         "blanks": [],
     }
 
 
-def test_a_blank_is_named_with_the_menu_and_a_knocked_tile_goes_back(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "cl_blank.txt")
+def test_a_blank_is_named_with_the_menu_and_a_knocked_tile_goes_back(play: Play) -> None:
+    run = scenario(play, "cl_blank.txt")
+    states = run.states
     asked = [
         s
         for s in states
-        if s["oled"][0].startswith("Blank on J8") and "Reading the board..." not in s["oled"]
+        if s.oled[0].startswith("Blank on J8") and "Reading the board..." not in s.oled
     ]
-    shown = list(dict.fromkeys(s["oled"][2] for s in asked))
+    shown = list(dict.fromkeys(s.oled[2] for s in asked))
     assert shown == [f"< {ch} >" for ch in "ABCDEFGHIJKLMNOPQRST"]
-    assert moves(states) == ["player 1 CAT 8"]
-    played = next(s for s in states if s["moves_played"] == 1)
-    assert played["layout"]["J8"] == {"kind": "tile", "label": "?", "owner": 0, "state": "blank:T"}
-    assert played["move"]["action"]["blanks"] == [["J8", "T"]]
-    knocked = [s for s in states if s["fixes"]]
-    assert knocked[0]["oled"][1:-1] == ["No: put A back", "on I8", "Put A on I8"]
-    assert [(f["action"], f["cell"]) for f in knocked[0]["fixes"]] == [("place", "I8")]
-    assert states[-1]["fixes"] == [] and states[-1]["scores"]["player 1"] == 8
+    assert moves(run) == ["player 1 CAT 8"]
+    played = next(s for s in states if s.moves_played == 1)
+    assert played.layout["J8"] == {"kind": "tile", "label": "?", "owner": 0, "state": "blank:T"}
+    assert played.move is not None and played.move["action"]["blanks"] == [["J8", "T"]]
+    knocked = [s for s in states if s.fixes]
+    assert knocked[0].oled[1:-1] == ["No: put A back", "on I8", "Put A on I8"]
+    assert [(f["action"], f["cell"]) for f in knocked[0].fixes] == [("place", "I8")]
+    assert run.last.fixes == [] and run.last.scores["player 1"] == 8
 
 
-def test_hint_exchange_and_pass_from_the_buttons(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "cl_hint_exchange_pass.txt")
-    hinted = next(s for s in states if s["hint"])
-    assert hinted["oled"][1].startswith("Hint: ") and hinted["moves_played"] == 0
-    assert hinted["hint"]["points"] >= 10
-    assert moves(states) == ["player 1 CAT 10", "player 2 exchanges Q U", "player 1 passes"]
-    bagging = next(s for s in states if s["moves_played"] == 2)
-    assert " ".join(bagging["oled"][1:-1]) == "Put Q U in the bag. Lift Q from A1 (1/2)"
-    assert bagging["dealt"]["player"] == "player 2" and len(bagging["dealt"]["tiles"]) == 2
-    rack = bagging["racks"]["player 2"]
+def test_hint_exchange_and_pass_from_the_buttons(play: Play) -> None:
+    run = scenario(play, "cl_hint_exchange_pass.txt")
+    states = run.states
+    hinted = next(s for s in states if s.extra["hint"])
+    assert hinted.oled[1].startswith("Hint: ") and hinted.moves_played == 0
+    assert hinted.extra["hint"]["points"] >= 10
+    assert moves(run) == ["player 1 CAT 10", "player 2 exchanges Q U", "player 1 passes"]
+    bagging = next(s for s in states if s.moves_played == 2)
+    assert " ".join(bagging.oled[1:-1]) == "Put Q U in the bag. Lift Q from A1 (1/2)"
+    dealt = bagging.extra["dealt"]
+    assert dealt["player"] == "player 2" and len(dealt["tiles"]) == 2
+    rack = bagging.extra["racks"]["player 2"]
     assert "Q" not in rack and len(rack) == 7
-    assert states[-1]["turn"] == "player 2" and states[-1]["fixes"] == []
+    assert run.last.turn == "player 2" and run.last.fixes == []
 
 
 def test_a_word_on_too_few_cells_is_a_script_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     bad = tmp_path / "bad.txt"
     bad.write_text("place H8,I8 CAT\n")
     out = io.StringIO()
@@ -270,34 +269,28 @@ def test_tile_table_is_the_published_one() -> None:
     ],
 )
 def test_computer_game_scores_equal_a_recount_of_the_journal(
-    run_sim: RunSim, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
+    play: Play, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
 ) -> None:
     from firmware_bridge.journal import Journal
 
     order = bag(seed=seed)
     path = tmp_path / "game.sqlite"
-    states = run_sim(
+    run = play(
         "crosslet",
-        "--players",
-        str(players),
-        "--seed",
-        str(seed),
-        "--journal",
-        str(path),
-        "--option",
-        f"bag={order}",
-        "--option",
-        "first=1",
+        players=players,
+        seed=seed,
+        journal=path,
+        options=[f"bag={order}", "first=1"],
     )
-    final = states[-1]
-    assert final["final"] is True and final["outcome"] is not None
+    outcome = run.outcome
+    assert outcome is not None
     with Journal(path) as journal:
         record = journal.games()[-1]
         actions = [e.payload for e in journal.entries(record.id) if e.kind == "action"]
-    assert record.outcome == final["outcome"] and final["moves"] == len(actions)
+    assert record.outcome == outcome.to_dict() and len(run.game.history) == len(actions)
     scores = recount(actions, players, order, lexicon)
     names = [f"player {p + 1}" for p in range(players)]
-    assert final["scores"] == dict(zip(names, scores, strict=True))
+    assert run.scores == dict(zip(names, scores, strict=True))
     best = max(scores)
-    assert all(scores[p] == best for p in final["outcome"]["winners"])
-    assert states[-2]["oled"][0].startswith("Game over")
+    assert all(scores[p] == best for p in outcome.winners)
+    assert run.last.oled[0].startswith("Game over")

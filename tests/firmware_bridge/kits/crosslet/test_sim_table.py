@@ -1,4 +1,4 @@
-"""Crosslet from the table's own bag through ``tabletop sim``: the count laid out, rack cells."""
+"""Crosslet from the table's own bag, played in simulation: the count laid out, rack cells."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from firmware_bridge.journal import Journal
 from games.lexicon import Lexicon
 from tests.firmware_bridge.kits.crosslet.referee_helpers import VALUES
 from tests.firmware_bridge.kits.crosslet.test_sim import moves, point, score_turn
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play
 
 ROW = "A1,B1,C1,D1,E1,F1,G1"
 COUNT_SCRIPT = f"""\
@@ -43,27 +43,25 @@ pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
 def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(
-    run_sim: RunSim, tmp_path: Path
+    play: Play,
 ) -> None:
-    script = tmp_path / "count.txt"
-    script.write_text(COUNT_SCRIPT)
-    states = run_sim(
-        "crosslet", "--option", "racks=table", "--option", "first=1", "--script", str(script)
-    )
-    final = states[-1]
-    assert final["scores"] == {"player 1": 10 - 45, "player 2": -7}
-    assert final["winner"] == "player 2"
-    assert "two scoreless turns" in final["outcome"]["reason"]
-    played = next(s for s in states if s.get("moves_played") == 1)
-    assert played["oled"][2] == "P1: draw 3 tiles"
-    assert any(s.get("oled", [""])[0] == "Count: P1 bag 83" for s in states)
-    assert moves(states)[-2:] == [
+    run = play("crosslet", options=["racks=table", "first=1"], script=COUNT_SCRIPT)
+    states = run.states
+    assert run.scores == {"player 1": 10 - 45, "player 2": -7}
+    outcome = run.outcome
+    assert outcome is not None and not outcome.draw
+    assert [run.game.seat_name(p) for p in outcome.winners] == ["player 2"]
+    assert "two scoreless turns" in outcome.reason
+    played = next(s for s in states if s.moves_played == 1)
+    assert played.oled[2] == "P1: draw 3 tiles"
+    assert any(s.oled[0] == "Count: P1 bag 83" for s in states)
+    assert moves(run)[-2:] == [
         "player 1 P1 shows J K Q W X Z ?",
         "player 2 P2 shows E E E E E E E",
     ]
-    result = states[-2]
-    assert result["fixes"] == []
-    assert result["oled"][1:] == [
+    result = run.last
+    assert result.fixes == []
+    assert result.oled[1:] == [
         "P2 wins",
         "Two scoreless rounds.",
         "Racks: P1 -45 P2 -7",
@@ -75,6 +73,7 @@ def test_the_racks_laid_out_at_the_end_are_taken_off_the_scores(
 def test_computer_seats_need_rack_cells_with_the_table_bag(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     out = io.StringIO()
     assert main(["sim", "--game", "crosslet", "--option", "racks=table"], out=out) == 2
     err = capsys.readouterr().err
@@ -129,31 +128,27 @@ def recount_table(actions: list[dict[str, Any]], players: int, lexicon: Lexicon)
 
 @pytest.mark.parametrize(("players", "seed"), [pytest.param(2, 3, marks=pytest.mark.slow), (4, 1)])
 def test_computer_game_on_rack_cells_scores_equal_a_recount_of_the_journal(
-    run_sim: RunSim, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
+    play: Play, tmp_path: Path, lexicon: Lexicon, players: int, seed: int
 ) -> None:
     path = tmp_path / "game.sqlite"
-    states = run_sim(
+    run = play(
         "crosslet",
-        "--profile",
-        "rfid-15x15-racks-pico",
-        "--players",
-        str(players),
-        "--seed",
-        str(seed),
-        "--journal",
-        str(path),
-        "--option",
-        "first=1",
+        profile="rfid-15x15-racks-pico",
+        players=players,
+        seed=seed,
+        journal=path,
+        options=["first=1"],
     )
-    final = states[-1]
-    assert final["outcome"] is not None
+    outcome = run.outcome
+    assert outcome is not None
     with Journal(path) as journal:
         record = journal.games()[-1]
         actions = [e.payload for e in journal.entries(record.id) if e.kind == "action"]
-    assert record.profile == "rfid-15x15-racks-pico" and record.outcome == final["outcome"]
+    assert record.profile == "rfid-15x15-racks-pico" and record.outcome == outcome.to_dict()
     kinds = {a["type"] for a in actions}
     assert {"table-bag", "set-rack", "place"} <= kinds
     scores = recount_table(actions, players, lexicon)
     names = [f"player {p + 1}" for p in range(players)]
-    assert final["scores"] == dict(zip(names, scores, strict=True))
-    assert all(s["racks_mode"] == "table" for s in states[1:-1] if "racks_mode" in s)
+    assert run.scores == dict(zip(names, scores, strict=True))
+    modes = [s.extra["racks_mode"] for s in run.states[1:] if "racks_mode" in s.extra]
+    assert all(mode == "table" for mode in modes)

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import io
-import json
-from typing import Any
-
 from PIL import Image
 
-from firmware_bridge.apps.cli import main
 from firmware_bridge.kits import find_kit
 from firmware_bridge.kits.dominoes.count import free_pairs, mismatch, pair_halves
 from firmware_bridge.screen.layout import render
 from games.dominoes.game import Domino, Dominoes, Place
 from hardware.board import OCCUPIED
 from tests.firmware_bridge.kits.dominoes.referee_helpers import Table
+from tests.firmware_bridge.sim_runs import Play
 from tests.firmware_bridge.test_oled_frames import check_frame
 
 RESULT = [
@@ -299,20 +295,20 @@ def test_without_tag_readers_the_computer_enters_the_total() -> None:
     assert steps == twelve + four
 
 
-def test_a_tied_computer_game_is_counted_through_the_cli() -> None:
+def test_a_tied_computer_game_is_counted_in_simulation(play: Play) -> None:
     # Seed 63: both players reach 101; P1 holds 15 pips, P2 16.
-    out = io.StringIO()
-    assert main(["sim", "--game", "dominoes", "--seed", "63", "--json"], out=out) == 0
-    states: list[dict[str, Any]] = [json.loads(line) for line in out.getvalue().splitlines()]
-    final = states[-1]
-    assert final["winner"] == "player 2" and final["scores"] == {"player 1": 101, "player 2": 101}
-    counting = [s for s in states[:-1] if s["phase"] == "count"]
-    assert counting[0]["count"]["player"] == "player 1"
-    assert {s["count"]["stage"] for s in counting} == {"lay", "lift"}
-    last = states[-2]
-    assert last["phase"] == "over" and last["fixes"] == []
-    assert last["count"]["counted"] == {"player 1": 15, "player 2": 16}
-    assert "Tie on 101; pips in hand: P1 15 P2 16" in " ".join(last["oled"]), "wrapped"
+    run = play("dominoes", seed=63)
+    outcome = run.outcome
+    assert outcome is not None and not outcome.draw
+    assert [run.game.seat_name(p) for p in outcome.winners] == ["player 2"]
+    assert run.scores == {"player 1": 101, "player 2": 101}
+    counting = [s for s in run.states if s.extra["phase"] == "count"]
+    assert counting[0].extra["count"]["player"] == "player 1"
+    assert {s.extra["count"]["stage"] for s in counting} == {"lay", "lift"}
+    last = run.last
+    assert last.extra["phase"] == "over" and last.fixes == []
+    assert last.extra["count"]["counted"] == {"player 1": 15, "player 2": 16}
+    assert "Tie on 101; pips in hand: P1 15 P2 16" in " ".join(last.oled), "wrapped"
 
 
 # -- frames ------------------------------------------------------------------------------

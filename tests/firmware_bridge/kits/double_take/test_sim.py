@@ -1,97 +1,90 @@
-"""Double Take played through ``tabletop sim``: scripts, the JSON stream and the result."""
+"""Double Take played in simulation: scripts, the result, and ``tabletop sim``'s errors,
+transcript and JSON stream."""
 
 from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from firmware_bridge.apps.cli import main
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play, RunSim, SimRun, reason
 
 SCENARIOS = Path(__file__).parents[2] / "scenarios"
 
 
-def script(name: str) -> str:
-    return str(SCENARIOS / name)
+def run_script(play: Play, name: str) -> SimRun:
+    return play("double-take", script=SCENARIOS / name)
 
 
-def moves(states: list[dict[str, Any]]) -> list[str]:
-    """The distinct accepted moves, in order."""
-    seen: list[str] = []
-    for s in states:
-        move = s.get("move")
-        if move and (not seen or seen[-1] != move["text"]):
-            seen.append(move["text"])
-    return seen
+def moves(run: SimRun) -> list[str]:
+    """The accepted moves, in order."""
+    return [p.text for p in run.played]
 
 
-def test_illegal_move_shows_reason_and_fix_then_play_continues(run_sim: RunSim) -> None:
-    states = run_sim("double-take", "--script", script("dt_illegal_then_fixed.txt"))
-    rejected = [s for s in states[:-1] if s["verdict"] and not s["verdict"]["accepted"]]
+def test_illegal_move_shows_reason_and_fix_then_play_continues(play: Play) -> None:
+    run = run_script(play, "dt_illegal_then_fixed.txt")
+    rejected = run.refused()
     assert rejected, "the move a3-a4 must be rejected"
     first = rejected[0]
-    assert "a4" in first["verdict"]["reason"]
-    assert [f["action"] for f in first["fixes"]] == ["lift", "place"]
-    assert first["fixes"][0]["cell"] == "a4" and first["fixes"][1]["cell"] == "a3"
-    assert any("No:" in line for line in first["oled"])
-    assert "Lift a4 (1/2)" in first["oled"], "the fix stays on screen"
-    final = states[-1]
-    assert final["final"] is True
-    assert moves(states[:-1]) == ["a3-b4"]
-    assert states[-2]["turn"] == "green"
-    assert states[-2]["fixes"] == []
+    assert "a4" in reason(first)
+    assert [f["action"] for f in first.fixes] == ["lift", "place"]
+    assert first.fixes[0]["cell"] == "a4" and first.fixes[1]["cell"] == "a3"
+    assert any("No:" in line for line in first.oled)
+    assert "Lift a4 (1/2)" in first.oled, "the fix stays on screen"
+    assert moves(run) == ["a3-b4"]
+    assert run.last.turn == "green"
+    assert run.last.fixes == []
 
 
-def test_capture_completes_only_when_taken_piece_is_lifted(run_sim: RunSim) -> None:
-    states = run_sim("double-take", "--script", script("dt_capture_lifted.txt"))
-    body = states[:-1]
+def test_capture_completes_only_when_taken_piece_is_lifted(play: Play) -> None:
+    run = run_script(play, "dt_capture_lifted.txt")
+    body = run.states
     # After c5 is placed, red is still to move and the OLED asks for b5.
-    waiting = [s for s in body if "Lift b5 to capture" in " ".join(s["oled"])]
-    assert waiting and all(s["turn"] == "red" for s in waiting)
-    assert "b5" in waiting[0]["layout"]
-    assert moves(body) == ["a3-a5", "b7-b5", "c3-c5 xb5"]
-    assert body[-1]["turn"] == "green"
-    assert body[-1]["pieces_left"] == {"red": 12, "green": 11}
-    assert "b5" not in body[-1]["layout"]
+    waiting = [s for s in body if "Lift b5 to capture" in " ".join(s.oled)]
+    assert waiting and all(s.turn == "red" for s in waiting)
+    assert "b5" in waiting[0].layout
+    assert moves(run) == ["a3-a5", "b7-b5", "c3-c5 xb5"]
+    assert body[-1].turn == "green"
+    assert body[-1].extra["pieces_left"] == {"red": 12, "green": 11}
+    assert "b5" not in body[-1].layout
 
 
-def test_forward_capture_may_be_declined_with_ok(run_sim: RunSim) -> None:
-    states = run_sim("double-take", "--script", script("dt_capture_declined.txt"))
-    body = states[:-1]
-    assert moves(body) == ["a3-a5", "b7-b5", "c3-c5"]
-    assert body[-1]["pieces_left"] == {"red": 12, "green": 12}
-    assert body[-1]["layout"]["b5"]["label"] == "green"
+def test_forward_capture_may_be_declined_with_ok(play: Play) -> None:
+    run = run_script(play, "dt_capture_declined.txt")
+    assert moves(run) == ["a3-a5", "b7-b5", "c3-c5"]
+    assert run.last.extra["pieces_left"] == {"red": 12, "green": 12}
+    assert run.last.layout["b5"]["label"] == "green"
 
 
-def test_capture_only_move_leaving_the_piece_standing_is_rejected(run_sim: RunSim) -> None:
-    states = run_sim("double-take", "--script", script("dt_capture_only_left_standing.txt"))
-    body = states[:-1]
-    rejected = [s for s in body if s["verdict"] and not s["verdict"]["accepted"]]
+def test_capture_only_move_leaving_the_piece_standing_is_rejected(play: Play) -> None:
+    run = run_script(play, "dt_capture_only_left_standing.txt")
+    body = run.states
+    rejected = run.refused()
     assert rejected
-    assert "only as a capture" in rejected[0]["verdict"]["reason"]
+    assert "only as a capture" in reason(rejected[0])
     # Before ok, the sandwiched piece was a fix to carry out, not yet a rejection.
-    waiting = [s for s in body if s["fixes"] and s["verdict"]["accepted"]]
-    assert waiting and waiting[0]["fixes"] == [
+    waiting = [s for s in body if s.fixes and s.verdict is not None and s.verdict["accepted"]]
+    assert waiting and waiting[0].fixes == [
         {"action": "lift", "cell": "f6", "text": "Lift the captured piece on f6"}
     ]
-    assert rejected[0]["turn"] == "green"
-    assert rejected[0]["fixes"], "the rejection comes with fixes"
+    assert rejected[0].turn == "green"
+    assert rejected[0].fixes, "the rejection comes with fixes"
     # Lifting f6 afterwards completes the capture.
-    assert moves(body) == ["e3-f4", "d7-d5", "f4-f6", "d5-f5 xf6"]
-    assert body[-1]["pieces_left"] == {"red": 11, "green": 12}
+    assert moves(run) == ["e3-f4", "d7-d5", "f4-f6", "d5-f5 xf6"]
+    assert body[-1].extra["pieces_left"] == {"red": 11, "green": 12}
 
 
-def test_slide_and_flicker_never_become_moves(run_sim: RunSim) -> None:
-    states = run_sim("double-take", "--script", script("dt_slide_and_flicker.txt"))
-    body = states[:-1]
-    assert all(s["verdict"] is None or s["verdict"]["accepted"] for s in body)
-    assert all("d5" not in s["layout"] and "a4" not in s["layout"] for s in body)
-    assert moves(body) == ["a3-b4"]
+def test_slide_and_flicker_never_become_moves(play: Play) -> None:
+    run = run_script(play, "dt_slide_and_flicker.txt")
+    body = run.states
+    assert all(s.verdict is None or s.verdict["accepted"] for s in body)
+    assert all("d5" not in s.layout and "a4" not in s.layout for s in body)
+    assert moves(run) == ["a3-b4"]
 
 
+# The script's errors are the command line's: its exit code, stderr and JSON stream.
 def test_script_typo_names_the_line(
     run_sim: RunSim, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -126,6 +119,7 @@ def test_a_script_from_a_pipe_stops_at_the_line_with_the_unknown_cell(
 
 
 def test_computer_plays_a_full_game_to_a_result() -> None:
+    """The command line's transcript is what is tested."""
     out = io.StringIO()
     assert main(["sim", "--game", "double-take", "--seed", "3"], out=out) == 0
     text = out.getvalue().splitlines()
@@ -135,6 +129,7 @@ def test_computer_plays_a_full_game_to_a_result() -> None:
 
 
 def test_json_final_line_matches_the_game(run_sim: RunSim) -> None:
+    """The ``--json`` stream's final line is what is tested."""
     states = run_sim("double-take", "--seed", "5")
     final = states[-1]
     assert final["final"] is True and final["outcome"] is not None

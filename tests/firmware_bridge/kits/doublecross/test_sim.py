@@ -1,4 +1,4 @@
-"""DoubleCross through ``tabletop sim`` on the simulated RFID board: whole games between
+"""DoubleCross played in simulation on the simulated RFID board: whole games between
 computer players, their scores recounted from the journal."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 from games.doublecross.game import DoubleCross
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play
 
 DESTROYED = -4
 RACK_LEFT = -4
@@ -74,31 +74,26 @@ def recount(journal: Path) -> tuple[list[int], int]:
     ],
 )
 def test_a_whole_game_ends_with_the_scores_the_journal_recounts(
-    run_sim: RunSim, players: int, seed: int, tmp_path: Path
+    play: Play, players: int, seed: int, tmp_path: Path
 ) -> None:
     journal = tmp_path / "dc.db"
-    states = run_sim(
-        "doublecross", "--players", str(players), "--seed", str(seed), "--journal", str(journal)
-    )
-    final = states[-1]
-    assert final["final"] is True and final["outcome"] is not None
-    scores = list(final["scores"].values())
-    assert list(final["scores"]) == [f"player {p + 1}" for p in range(players)]
+    run = play("doublecross", players=players, seed=seed, journal=journal)
+    assert run.outcome is not None
+    scores = list(run.game.scores())
+    assert list(run.scores) == [f"player {p + 1}" for p in range(players)]
     counted, elsewhere = recount(journal)
     assert scores == counted
     # Points flowed to owners in other players' turns, and tiles were destroyed.
     assert elsewhere > 0
-    moves = [s["move"] for s in states[:-1] if s.get("move")]
-    assert any(p < 0 for m in moves for p in m["points"].values())
-    ended = states[-2]
-    assert ended["oled"][0].startswith("Game over")
-    assert ended["fixes"] == [] or all(f["action"] == "lift" for f in ended["fixes"])
+    assert any(p < 0 for played in run.played for p in played.points)
+    ended = run.last
+    assert ended.oled[0].startswith("Game over")
+    assert ended.fixes == [] or all(f["action"] == "lift" for f in ended.fixes)
 
 
-def test_the_layout_names_each_tile_its_owner_and_whether_it_is_stable(run_sim: RunSim) -> None:
-    states = run_sim("doublecross", "--players", "2", "--seed", "3")
-    last = states[-2]
-    layout = last["layout"]
+def test_the_layout_names_each_tile_its_owner_and_whether_it_is_stable(play: Play) -> None:
+    run = play("doublecross", players=2, seed=3)
+    layout = run.last.layout
     assert layout and all(set(t) >= {"label", "owner", "stable"} for t in layout.values())
     assert {t["owner"] for t in layout.values()} <= {None, 0, 1}
     assert any(t["owner"] is None and t["stable"] for t in layout.values())

@@ -1,4 +1,4 @@
-"""DoubleCross at the table: scripted turns through ``tabletop sim`` show what each tile
+"""DoubleCross at the table: scripted turns in simulation show what each tile
 made, and the fixes for a refused tile, a destroyed tile and a bomb, with play
 waiting until they are done; the set-up lists the markers and checks the start word."""
 
@@ -9,7 +9,6 @@ import json
 import random
 import sqlite3
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -18,6 +17,7 @@ from firmware_bridge.apps.export import export_game
 from firmware_bridge.kits.doublecross.referee import DoubleCrossReferee
 from firmware_bridge.kits.doublecross.turn import MARKERS_FIRST
 from firmware_bridge.referees.facts import Facts
+from firmware_bridge.runtime.session_state import TableState
 from firmware_bridge.screen.layout import render
 from firmware_bridge.screen.palette import DESTROYED, SPOT
 from firmware_bridge.sim.runner import SimOptions, Simulation
@@ -25,7 +25,7 @@ from firmware_bridge.sim.script import Line, parse_all
 from games.doublecross.game import DoubleCross, EndGame
 from games.lexicon import Lexicon
 from hardware.buttons import ButtonEvent
-from tests.firmware_bridge.sim_runs import RunSim
+from tests.firmware_bridge.sim_runs import Play, SimRun, reason
 from tests.firmware_bridge.tagged_table import TaggedTable
 from wiring.errors import ProfileError
 from wiring.loader import load_profile
@@ -44,108 +44,106 @@ OPTIONS = {
 pytestmark = pytest.mark.usefixtures("kit_lexicon")
 
 
-def scenario(run_sim: RunSim, name: str) -> list[dict[str, Any]]:
-    options = [a for k, v in OPTIONS.items() for a in ("--option", f"{k}={json.dumps(v)}")]
-    return run_sim("doublecross", *options, "--script", str(SCENARIOS / name))[:-1]
+OPTION_PAIRS = [f"{k}={json.dumps(v)}" for k, v in OPTIONS.items()]
+"""``OPTIONS`` as ``--option`` pairs."""
 
 
-def moves(states: list[dict[str, Any]]) -> list[str]:
+def scenario(play: Play, name: str) -> SimRun:
+    return play("doublecross", options=OPTION_PAIRS, script=SCENARIOS / name)
+
+
+def moves(run: SimRun) -> list[str]:
     """The accepted moves, in order, each once."""
-    seen: list[str] = []
-    played = 0
-    for s in states:
-        if s["moves_played"] > played and s["move"]:
-            played = s["moves_played"]
-            seen.append(f"{s['move']['player']} {s['move']['text']}")
-    return seen
+    return [f"{p.player} {p.text}" for p in run.played]
 
 
-def shown(state: dict[str, Any]) -> str:
+def shown(state: TableState) -> str:
     """The OLED's words, its wrapped lines joined again."""
-    return " ".join(state["oled"])
+    return " ".join(state.oled)
 
 
-def after(states: list[dict[str, Any]], played: int) -> list[dict[str, Any]]:
-    return [s for s in states if s["moves_played"] == played]
+def after(run: SimRun, played: int) -> list[TableState]:
+    return [s for s in run.states if s.moves_played == played]
 
 
-def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "dc_fixes.txt")
-    before = after(states, 0)
-    refused = next(s for s in before if s["fixes"])
-    assert refused["verdict"]["reason"].startswith("refused: E on A1 does not extend")
+def test_a_refused_tile_goes_back_to_the_rack_and_play_waits_for_it(play: Play) -> None:
+    run = scenario(play, "dc_fixes.txt")
+    before = after(run, 0)
+    refused = next(s for s in before if s.fixes)
+    assert reason(refused).startswith("refused: E on A1 does not extend")
     assert "E on A1 refused: no stable letter Lift E from A1" in shown(refused)
-    assert [f["cell"] for f in refused["fixes"]] == ["A1"]
+    assert [f["cell"] for f in refused.fixes] == ["A1"]
     # The A laid while the E is still there is not judged; ok is not taken either.
-    waiting = [s for s in before if [f["cell"] for f in s["fixes"]] == ["A1", "H9"]]
-    assert waiting and all(s["layout"].keys() == {"G8", "H8", "I8"} for s in waiting)
+    waiting = [s for s in before if [f["cell"] for f in s.fixes] == ["A1", "H9"]]
+    assert waiting and all(s.layout.keys() == {"G8", "H8", "I8"} for s in waiting)
     assert any("Fix the board first." in shown(s) for s in before)
-    assert before[-1]["fixes"] == [] and before[-1]["racks"]["player 1"] == list("AXERST")
+    assert before[-1].fixes == [] and before[-1].extra["racks"]["player 1"] == list("AXERST")
 
 
-def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "dc_fixes.txt")
-    assert moves(states)[:3] == [
+def test_a_destroyed_tile_is_named_by_cell_and_lifted_before_play_goes_on(play: Play) -> None:
+    run = scenario(play, "dc_fixes.txt")
+    assert moves(run)[:3] == [
         "player 1 A on H9 partial: AA; ns bomb +2",
         "player 1 X on J8 destroyed",
         "player 2 N on H10 partial: AAN",
     ]
-    gone = after(states, 2)
-    assert gone[0]["oled"][0].startswith("P2 to play")
+    gone = after(run, 2)
+    assert gone[0].oled[0].startswith("P2 to play")
     assert "P1: X on J8 destroyed, P1 -4 Lift X from J8" in shown(gone[0])
-    assert [f["cell"] for f in gone[0]["fixes"]] == ["J8"]
-    assert gone[0]["move"]["points"] == {"player 1": -4, "player 2": 0}
-    assert gone[0]["scores"] == {"player 1": -2, "player 2": 0}
+    assert [f["cell"] for f in gone[0].fixes] == ["J8"]
+    assert gone[0].move is not None
+    assert gone[0].move["points"] == {"player 1": -4, "player 2": 0}
+    assert gone[0].scores == {"player 1": -2, "player 2": 0}
     # Player 2's ok before the X is lifted is not a pass: no move is played.
     assert any("Fix the board first." in shown(s) for s in gone)
-    assert "J8" not in gone[-1]["layout"] and gone[-1]["fixes"] == []
-    assert gone[-1]["dealt"] == {"player": "player 1", "tiles": ["E", "E"]}
+    assert "J8" not in gone[-1].layout and gone[-1].fixes == []
+    assert gone[-1].extra["dealt"] == {"player": "player 1", "tiles": ["E", "E"]}
 
 
-def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "dc_fixes.txt")
-    assert moves(states)[3:5] == ["player 2 ends the turn", "player 1 ns bomb on H1: 2 destroyed"]
-    blast = after(states, 5)
+def test_a_bomb_lists_every_tile_it_destroys_one_at_a_time(play: Play) -> None:
+    run = scenario(play, "dc_fixes.txt")
+    assert moves(run)[3:5] == ["player 2 ends the turn", "player 1 ns bomb on H1: 2 destroyed"]
+    blast = after(run, 5)
     # What the bomb did and who lost what, whole, above the fix.
     assert "P1: ns bomb on H1: 2 destroyed, P1 -4 P2 -4 Lift A from H9 (1/2)" in shown(blast[0])
-    assert blast[0]["said"] == "P1: ns bomb on H1: 2 destroyed"
-    assert [f["cell"] for f in blast[0]["fixes"]] == ["H9", "H10"]
-    assert blast[0]["move"]["points"] == {"player 1": -4, "player 2": -4}
-    assert blast[0]["trays"]["player 1"] == []
-    second = next(s for s in blast if [f["cell"] for f in s["fixes"]] == ["H10"])
+    assert blast[0].extra["said"] == "P1: ns bomb on H1: 2 destroyed"
+    assert [f["cell"] for f in blast[0].fixes] == ["H9", "H10"]
+    assert blast[0].move is not None
+    assert blast[0].move["points"] == {"player 1": -4, "player 2": -4}
+    assert blast[0].extra["trays"]["player 1"] == []
+    second = next(s for s in blast if [f["cell"] for f in s.fixes] == ["H10"])
     assert "Lift N from H10" in shown(second)
     assert any("Fix the board first." in shown(s) for s in blast)
-    assert blast[-1]["fixes"] == [] and blast[-1]["layout"].keys() == {"G8", "H8", "I8"}
+    assert blast[-1].fixes == [] and blast[-1].layout.keys() == {"G8", "H8", "I8"}
 
 
 def test_new_letters_and_a_round_of_passes_let_the_last_passer_end_the_game(
-    run_sim: RunSim,
+    play: Play,
 ) -> None:
-    states = scenario(run_sim, "dc_fixes.txt")
-    assert moves(states)[5:] == [
+    run = scenario(play, "dc_fixes.txt")
+    assert moves(run)[5:] == [
         "player 1 ends the turn",
         "player 2 new letters",
         "player 1 passes",
         "player 1 ends the game",
     ]
-    last = states[-1]
-    assert last["outcome"]["reason"] == "the last passer ended the game"
-    assert last["said"] == "P1 ends the game"
+    last = run.last
+    assert last.outcome is not None
+    assert last.outcome["reason"] == "the last passer ended the game"
+    assert last.extra["said"] == "P1 ends the game"
     # 2 for the bomb picked up, -4 for X, -4 for the A the bomb took, -24 for six tiles left.
-    assert last["scores"] == {"player 1": -30, "player 2": -28}
-    assert last["oled"][0].startswith("Game over") and "bag 19" in shown(last)
+    assert last.scores == {"player 1": -30, "player 2": -28}
+    assert last.oled[0].startswith("Game over") and "bag 19" in shown(last)
     assert "P2 wins The last passer ended the game." in shown(last)
-    may_end = next(s for s in states if s["may_end"] == "player 1")
+    may_end = next(s for s in run.states if s.extra["may_end"] == "player 1")
     assert "P1 may end: back" in shown(may_end)
 
 
 def test_the_journal_credits_the_end_to_the_last_passer_also_when_written_without_a_seat(
-    tmp_path: Path,
+    tmp_path: Path, play: Play
 ) -> None:
     journal = tmp_path / "dc.sqlite"
-    options = [a for k, v in OPTIONS.items() for a in ("--option", f"{k}={json.dumps(v)}")]
-    args = ["sim", "--game", "doublecross", *options, "--journal", str(journal)]
-    assert main([*args, "--script", str(SCENARIOS / "dc_fixes.txt")], out=io.StringIO()) == 0
+    play("doublecross", options=OPTION_PAIRS, journal=journal, script=SCENARIOS / "dc_fixes.txt")
     record = export_game(journal)
     end = record["moves"][-1]
     # Player 1 made the last pass; player 2 was to move when the game was ended.
@@ -210,21 +208,22 @@ def test_a_person_who_made_the_last_pass_ends_the_game_while_the_computer_is_to_
         sim.close()
 
 
-def test_a_completed_word_pays_the_placer_and_the_owners_made_stable(run_sim: RunSim) -> None:
-    states = scenario(run_sim, "dc_points.txt")
-    assert moves(states) == [
+def test_a_completed_word_pays_the_placer_and_the_owners_made_stable(play: Play) -> None:
+    run = scenario(play, "dc_points.txt")
+    assert moves(run) == [
         "player 1 A on H9 partial: AA; ns bomb +2",
         "player 1 ends the turn",
         "player 2 S on H10 complete: AAS",
         "player 2 ends the turn",
     ]
-    done = after(states, 3)[0]
-    assert done["move"]["points"] == {"player 1": 3, "player 2": 6}
+    done = after(run, 3)[0]
+    assert done.move is not None
+    assert done.move["points"] == {"player 1": 3, "player 2": 6}
     assert "P2: S on H10 complete: AAS P1 +3 P2 +6" in shown(done)
-    assert done["layout"]["H9"] == {"kind": "tile", "label": "A", "owner": 0, "stable": True}
-    assert done["layout"]["H10"] == {"kind": "tile", "label": "S", "owner": 1, "stable": True}
-    assert done["layout"]["G8"] == {"kind": "tile", "label": "C", "owner": None, "stable": True}
-    assert done["scores"] == {"player 1": 5, "player 2": 6}
+    assert done.layout["H9"] == {"kind": "tile", "label": "A", "owner": 0, "stable": True}
+    assert done.layout["H10"] == {"kind": "tile", "label": "S", "owner": 1, "stable": True}
+    assert done.layout["G8"] == {"kind": "tile", "label": "C", "owner": None, "stable": True}
+    assert done.scores == {"player 1": 5, "player 2": 6}
 
 
 # -- set-up, straight on a session ---------------------------------------------------
@@ -343,9 +342,10 @@ def test_a_board_with_the_special_spaces_printed_skips_the_marker_list(
 def test_a_bad_doublecross_line_stops_with_its_number_and_what_is_wrong(
     lines: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     script = tmp_path / "bad.txt"
     script.write_text(lines)
-    options = [a for k, v in OPTIONS.items() for a in ("--option", f"{k}={json.dumps(v)}")]
+    options = [a for pair in OPTION_PAIRS for a in ("--option", pair)]
     args = ["sim", "--game", "doublecross", *options, "--script", str(script)]
     assert main(args, out=io.StringIO()) == 2
     err = capsys.readouterr().err
@@ -355,6 +355,7 @@ def test_a_bad_doublecross_line_stops_with_its_number_and_what_is_wrong(
 def test_a_doublecross_line_in_another_game_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """The command line's exit code and stderr are what is tested."""
     script = tmp_path / "bad.txt"
     script.write_text("endgame\n")
     args = ["sim", "--game", "double-take", "--script", str(script)]
@@ -455,17 +456,17 @@ def test_take_back_from_a_long_back_follows_doublecross_own_undo(lexicon: Lexico
 
 
 def test_destroyed_tiles_light_as_destroyed_until_lifted_and_the_aim_as_a_spot(
-    run_sim: RunSim,
+    play: Play,
 ) -> None:
-    states = scenario(run_sim, "dc_fixes.txt")
-    gone = after(states, 2)
-    assert gone[0]["leds"]["J8"] == DESTROYED
-    blast = after(states, 5)
-    assert blast[0]["leds"]["H9"] == blast[0]["leds"]["H10"] == DESTROYED
-    second = next(s for s in blast if [f["cell"] for f in s["fixes"]] == ["H10"])
-    assert second["leds"].get("H9") != DESTROYED and second["leds"]["H10"] == DESTROYED
-    assert blast[-1]["fixes"] == [] and DESTROYED not in blast[-1]["leds"].values()
-    aiming = [s for s in states if s["moves_played"] == 4 and SPOT in s["leds"].values()]
+    run = scenario(play, "dc_fixes.txt")
+    gone = after(run, 2)
+    assert gone[0].leds["J8"] == DESTROYED
+    blast = after(run, 5)
+    assert blast[0].leds["H9"] == blast[0].leds["H10"] == DESTROYED
+    second = next(s for s in blast if [f["cell"] for f in s.fixes] == ["H10"])
+    assert second.leds.get("H9") != DESTROYED and second.leds["H10"] == DESTROYED
+    assert blast[-1].fixes == [] and DESTROYED not in blast[-1].leds.values()
+    aiming = [s for s in run.states if s.moves_played == 4 and SPOT in s.leds.values()]
     assert aiming, "the bomb's aim was lit"
-    assert all(list(s["leds"].values()).count(SPOT) == 1 for s in aiming)
-    assert {c for s in aiming for c, v in s["leds"].items() if v == SPOT} >= {"H1"}
+    assert all(list(s.leds.values()).count(SPOT) == 1 for s in aiming)
+    assert {c for s in aiming for c, v in s.leds.items() if v == SPOT} >= {"H1"}

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import io
 import itertools
-import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from PIL import Image, ImageChops
 
-from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.kits.doubles_wild.referee import DoublesWildReferee
 from firmware_bridge.referees.events import Event, Tick
@@ -29,6 +26,7 @@ from hardware.board import OCCUPIED, BoardSettled
 from hardware.buttons import ButtonEvent
 from hardware.dice import DiceSource
 from tests.boards import FakeBoard
+from tests.firmware_bridge.sim_runs import Play
 from tests.firmware_bridge.test_oled_frames import check_frame
 from tests.tables import on_table
 
@@ -219,17 +217,16 @@ def test_a_session_without_a_display_shows_the_settled_dice_at_once() -> None:
     assert session.screen().picture == RollPicture((3, 4), (2, 3))
 
 
-def test_a_scripted_roll_writes_the_tumbling_frames_before_the_final_one(tmp_path: Path) -> None:
+def test_a_scripted_roll_writes_the_tumbling_frames_before_the_final_one(
+    tmp_path: Path, play: Play
+) -> None:
     script = Path(__file__).parents[2] / "scenarios" / "dw_roll_tumbles.txt"
     frames, journal = tmp_path / "frames", tmp_path / "game.sqlite"
-    out = io.StringIO()
-    args = ["sim", "--game", "doubles-wild", "--json", "--script", str(script)]
-    assert main([*args, "--frames", str(frames), "--journal", str(journal)], out=out) == 0
-    states = [json.loads(line) for line in out.getvalue().splitlines()][:-1]
-    rolling = [s["rolling"] for s in states]
+    run = play("doubles-wild", script=script, frames=frames, journal=journal)
+    rolling = [s.extra["rolling"] for s in run.states]
     # Each roll: a tumbling state first, then the settled one.
     assert rolling == [False, True, False, True, False]
-    assert states[-1]["oled"][1] == "red 5 6 (11), blue 2 3 (5)"
+    assert run.last.oled[1] == "red 5 6 (11), blue 2 3 (5)"
     written = sorted(frames.glob("frame-*.png"))
     assert len(written) >= 2 + 2 * round(TUMBLE_S / TUMBLE_FRAME_S)
     last = Image.open(written[-1]).convert("1")
