@@ -34,6 +34,7 @@ class AntennaMux:
         self.problem = None
         self.version = None
         self.reads = 0
+        self.resets = 0  # hard resets (NRSTPD pulsed) of a reader that stopped answering
         self._checked = None
         self._chosen = -1
 
@@ -61,12 +62,17 @@ class AntennaMux:
         self._chosen = index
 
     def check(self, now):
-        """Try a reader that is down again, at most every HEALTH_MS; True when it answers."""
+        """Try a reader that is down again, at most every HEALTH_MS, with a hard reset
+        first when its reset pin is wired; True when it answers."""
         if self.problem is None:
             return True
         if self._checked is not None and ticks.ticks_diff(now, self._checked) < HEALTH_MS:
             return False
         self._checked = now
+        hard_reset = getattr(self.reader, "hard_reset", None)
+        if hard_reset is not None and getattr(self.reader, "reset", None) is not None:
+            self.resets += 1
+            hard_reset()
         return self.start()
 
     def read_uid(self, index):

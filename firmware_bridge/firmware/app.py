@@ -10,7 +10,9 @@ except ImportError:
 class Firmware:
     """Scans the board and speaks the link protocol over ``port``.
 
-    ``port`` has ``read()`` (the bytes waiting, possibly none) and ``write(data)``;
+    ``port`` has ``read()`` (the bytes waiting, possibly none) and ``write(data)``,
+    and may have ``flush()``, called at the end of every pass to send what it holds
+    (``ports.UsbPort`` queues what it cannot send at once);
     ``scanner`` is one of the scanners in ``scanners``; ``watchdog`` (optional) has
     ``feed()``; ``leds`` (optional) the LED chain (``leds.Chain``) the host's LED
     messages set. Nothing here reads a clock: ``step`` is given the time in ms ticks.
@@ -58,6 +60,7 @@ class Firmware:
         self._problem = None
         self._problem_sent = None
         self._longest_us = 0
+        self._flush = getattr(port, "flush", None)
         self.leds = leds
         # LED messages read this pass: acknowledged once the chain shows them.
         self._led_acks = []
@@ -111,6 +114,8 @@ class Firmware:
         """One pass of the main loop at ``now`` (ms ticks)."""
         began = ticks.ticks_us()
         self._pass(now)
+        if self._flush is not None:
+            self._flush()
         spent = ticks.ticks_diff(ticks.ticks_us(), began)
         if spent > self._longest_us:
             self._longest_us = spent

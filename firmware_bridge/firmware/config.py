@@ -34,10 +34,14 @@ RFID_SCK = 10
 RFID_MOSI = 11
 RFID_MISO = 12
 RFID_CS = 13
+RFID_RST = 26  # to the reader's NRSTPD: pulsed low to reset a reader that stopped answering
 RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
 RFID_DEBOUNCE_MS = 120
 READERS_PER_STEP = 16  # squares read per loop pass on an "rfid" board
 TAG_RETRY_MS = 250  # how often an unreadable tag is tried again
+# Unreadable tags tried again in one pass at most: a miss costs 4.5 ms
+# (docs/timing.md), so 4 add at most 18 ms to a pass however many pieces lack a tag.
+TAG_RETRIES_PER_PASS = 4
 TAG_POWER_US = 3000  # field on this long before a tag is spoken to (it powers up)
 SWEEP_MS = 100  # "occupancy+rfid": one occupied square re-read this often
 

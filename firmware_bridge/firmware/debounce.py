@@ -23,6 +23,7 @@ class Debouncer:
     def __init__(self, n, ms):
         self.ms = ms
         self.stable = [None] * n
+        self.candidates = 0  # cells whose new reading is being debounced
         self._candidate = [_NOTHING] * n
         self._since = [0] * n
         self._first = [None] * n
@@ -36,14 +37,14 @@ class Debouncer:
 
     def pending(self):
         """True while some cell has a new reading not yet held for the debounce time."""
-        for candidate in self._candidate:
-            if candidate is not _NOTHING:
-                return True
-        return False
+        return self.candidates > 0
 
-    def update(self, index, raw, now):
-        """Feed one reading; True when the cell's stable value changed."""
-        last_read = self._read[index]
+    def update(self, index, raw, now, last_read=_NOTHING):
+        """Feed one reading; True when the cell's stable value changed. ``last_read``:
+        when the cell was read before (the scanner's own record, for a scanner that
+        reads every cell at once); by default the time of its last update."""
+        if last_read is _NOTHING:
+            last_read = self._read[index]
         self._read[index] = now
         if self._unsettled:
             first = self._first[index]
@@ -53,9 +54,14 @@ class Debouncer:
                 self._first[index] = _DONE
                 self._unsettled -= 1
         if raw == self.stable[index]:
-            self._candidate[index] = _NOTHING
+            if self._candidate[index] is not _NOTHING:
+                self._candidate[index] = _NOTHING
+                self.candidates -= 1
             return False
-        if raw != self._candidate[index]:
+        candidate = self._candidate[index]
+        if raw != candidate:
+            if candidate is _NOTHING:
+                self.candidates += 1
             self._candidate[index] = raw
             self._since[index] = now
             self._candidate_gap[index] = 0 if last_read is None else ticks.ticks_diff(now, last_read)
@@ -65,4 +71,5 @@ class Debouncer:
         self.stable[index] = raw
         self.gap[index] = self._candidate_gap[index]
         self._candidate[index] = _NOTHING
+        self.candidates -= 1
         return True

@@ -44,11 +44,17 @@ def scale(pixels, budget_ma):
     """The frame ``pixels`` scaled down, every level by one factor, so its estimated
     current is at most ``budget_ma``; a copy of it unchanged when it already is.
     A budget below the LEDs' idle draw leaves them all dark."""
+    return scale_into(pixels, budget_ma, bytearray(len(pixels)))
+
+
+def scale_into(pixels, budget_ma, out):
+    """``scale`` written into ``out`` (a bytearray as long as ``pixels``), which it
+    returns: the chain scales every frame into one buffer made once."""
     total = sum(pixels)
     limit = level_limit(len(pixels) // 3, budget_ma)
     if total <= limit:
-        return bytearray(pixels)
-    out = bytearray(len(pixels))
+        out[:] = pixels
+        return out
     for i in range(len(pixels)):
         out[i] = pixels[i] * limit // total
     return out
@@ -78,6 +84,7 @@ class Chain:
         self.count = 0
         self.budget_ma = 0
         self.colours = bytearray()
+        self._shown = bytearray()
         self.check = wire.crc16(self.colours)
         self.share = 100
         self.dirty = False
@@ -92,6 +99,7 @@ class Chain:
             self.pin = pin
             self.count = count
             self.colours = bytearray(3 * count)
+            self._shown = bytearray(3 * count)
             self.dirty = True
         if budget_ma != self.budget_ma:
             self.budget_ma = budget_ma
@@ -112,7 +120,7 @@ class Chain:
         """Write the frame, scaled to the budget, to the LEDs (when it changed)."""
         if not self.dirty or self.driver is None:
             return
-        shown = scale(self.colours, self.budget_ma)
+        shown = scale_into(self.colours, self.budget_ma, self._shown)
         driver = self.driver
         for i in range(self.count):
             driver[i] = (shown[3 * i], shown[3 * i + 1], shown[3 * i + 2])

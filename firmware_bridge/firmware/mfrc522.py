@@ -37,16 +37,39 @@ _CASCADE_TAG = 0x88
 _SAK_UID_INCOMPLETE = 0x04
 _LEVELS = (0x93, 0x95, 0x97)
 
-# VersionReg of the chips sold on MFRC522 modules (data sheet 9.3.4.8, and the
-# FM17522 clones); 00h or FFh means nothing answers on the bus.
-VERSIONS = {0x88: "FM17522", 0x91: "MFRC522 v1.0", 0x92: "MFRC522 v2.0", 0xB2: "FM17522E", 0x12: "MFRC522 (clone)"}
+# VersionReg (37h) of the chips sold on MFRC522 modules; 00h or FFh means nothing
+# answers on the bus. 91h and 92h: NXP's MFRC522 data sheet, Rev. 3.9 (27 April
+# 2016), 9.3.4.8 VersionReg. 90h (version 0.0), 88h and B2h (Fudan's FM17522, two
+# revisions), 89h (FM17522E) and 12h (a counterfeit): the values the chips answer
+# as the miguelbalboa/rfid Arduino library lists them (MFRC522.cpp), which takes
+# version 0.0 from Philips' preliminary specification Rev. 2.0 (2005), 16.1.
+VERSIONS = {
+    0x90: "MFRC522 v0.0",
+    0x91: "MFRC522 v1.0",
+    0x92: "MFRC522 v2.0",
+    0x88: "FM17522",
+    0xB2: "FM17522 (B2h revision)",
+    0x89: "FM17522E",
+    0x12: "MFRC522 (counterfeit)",
+}
 
 # The chip's own timer ends a transceive nobody answers: TPrescaler 169 gives
 # 13.56 MHz / 339 = 40 kHz, and 40 ticks make 1 ms (a card answers in ~0.1 ms).
 _TIMER_PRESCALER = 169
 _TIMER_RELOAD = 40
 RESET_US = 2000  # SoftReset: the oscillator restarts within ~40 us; 2 ms is generous
+# NRSTPD low powers the chip down (hard power-down) and its rising edge resets it
+# (data sheet Rev. 3.9, "Hard power-down"): the reset pin is held low this long,
+# then the chip is given its oscillator's start-up (the crystal's plus 37.74 us,
+# 8.8.2) within a generous deadline.
+RESET_LOW_US = 100
+HARD_RESET_US = 50000
 REPLY_US = 5000  # the timer ends every transceive in 1 ms; 5 ms means a dead chip
+
+
+# The frames every read sends, made once at import rather than at every read.
+_WUPA_FRAME = bytes((_WUPA,))
+_ANTICOLLISION = tuple(bytes((level, 0x20)) for level in _LEVELS)
 
 
 class ReaderError(Exception):
@@ -63,6 +86,9 @@ def crc_a(data):
     return bytes((crc & 0xFF, crc >> 8))
 
 
+_HALT_FRAME = bytes((_HLTA, 0)) + crc_a(bytes((_HLTA, 0)))  # HLTA with its CRC_A
+
+
 def version_name(version):
     """What a VersionReg value says: a chip name, or why it is no chip."""
     if version in (0x00, 0xFF):
@@ -71,12 +97,16 @@ def version_name(version):
 
 
 class Mfrc522:
-    """The reader on ``spi`` with chip-select ``cs`` (active low)."""
+    """The reader on ``spi`` with chip-select ``cs`` (active low); ``reset`` (optional)
+    the pin wired to its NRSTPD, high while the chip runs."""
 
-    def __init__(self, spi, cs):
+    def __init__(self, spi, cs, reset=None):
         self.spi = spi
         self.cs = cs
+        self.reset = reset
         self.cs.value(1)
+        if reset is not None:
+            reset.value(1)
         self._one = bytearray(1)
         self._two = bytearray(2)
 
@@ -100,6 +130,21 @@ class Mfrc522:
 
     def answering(self):
         return self._read(_VERSION) not in (0x00, 0xFF)
+
+    def hard_reset(self):
+        """Pulse NRSTPD low: the way back for a chip whose logic locked up, which a
+        SoftReset sent over SPI cannot reach. False without a reset pin, or when the
+        chip did not answer again within HARD_RESET_US."""
+        if self.reset is None:
+            return False
+        self.reset.value(0)
+        ticks.sleep_us(RESET_LOW_US)
+        self.reset.value(1)
+        start = ticks.ticks_us()
+        while not self.answering():
+            if ticks.ticks_diff(ticks.ticks_us(), start) > HARD_RESET_US:
+                return False
+        return True
 
     def init(self):
         """Reset the chip and set it up with the field off; ReaderError if it does not answer."""
@@ -153,12 +198,13 @@ class Mfrc522:
 
     def read_uid(self):
         """The UID of the card in the field, or None when none answers cleanly."""
-        atqa = self._transceive(bytes((_WUPA,)), 7)
+        atqa = self._transceive(_WUPA_FRAME, 7)
         if atqa is None or len(atqa) != 2:
             return None
         uid = bytearray()
-        for level in _LEVELS:
-            part = self._transceive(bytes((level, 0x20)))
+        for step in range(len(_LEVELS)):
+            level = _LEVELS[step]
+            part = self._transceive(_ANTICOLLISION[step])
             if part is None or len(part) != 5:
                 return None
             if part[0] ^ part[1] ^ part[2] ^ part[3] != part[4]:
@@ -174,7 +220,6 @@ class Mfrc522:
                 uid.extend(part[1:4])
                 continue
             uid.extend(part[0:4])
-            halt = bytes((_HLTA, 0))
-            self._transceive(halt + crc_a(halt))
+            self._transceive(_HALT_FRAME)
             return bytes(uid)
         return None

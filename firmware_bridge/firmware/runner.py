@@ -53,16 +53,23 @@ def build_scanner(machine, config):
             miso=machine.Pin(config.RFID_MISO),
         )
         cs = machine.Pin(config.RFID_CS, machine.Pin.OUT, value=1)
+        reset_pin = getattr(config, "RFID_RST", None)
+        reset = None if reset_pin is None else machine.Pin(reset_pin, machine.Pin.OUT, value=1)
         select = [machine.Pin(p, machine.Pin.OUT, value=0) for p in config.RFID_SELECT]
         readers = antennas.AntennaMux(
-            mfrc522.Mfrc522(spi, cs), select, cells, getattr(config, "TAG_POWER_US", 3000)
+            mfrc522.Mfrc522(spi, cs, reset), select, cells, getattr(config, "TAG_POWER_US", 3000)
         )
         # A reader that does not answer is reported (ERR_READER) and tried again
-        # every second; the switches go on being scanned meanwhile.
+        # every second, reset through RFID_RST first; the switches go on being
+        # scanned meanwhile.
         readers.start()
     if matrix is not None and readers is not None:
         return scanners.MatrixWithReaders(
-            matrix, readers, config.TAG_RETRY_MS, getattr(config, "SWEEP_MS", 100)
+            matrix,
+            readers,
+            config.TAG_RETRY_MS,
+            getattr(config, "SWEEP_MS", 100),
+            getattr(config, "TAG_RETRIES_PER_PASS", 4),
         )
     if matrix is not None:
         return matrix

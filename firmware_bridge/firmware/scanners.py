@@ -80,7 +80,12 @@ class ShiftRegisterMatrix:
 
 
 class MatrixScanner:
-    """Occupancy only: one full matrix scan per poll, each cell debounced."""
+    """Occupancy only: one full matrix scan per poll, each cell debounced.
+
+    A scan that reads every cell as it stands, with nothing being debounced, changes
+    nothing and is not fed to the debouncer cell by cell: most passes of a board at
+    rest cost the scan and one comparison.
+    """
 
     problem = None
 
@@ -91,6 +96,7 @@ class MatrixScanner:
         self.cells = matrix.rows * matrix.columns
         self.debouncer = Debouncer(self.cells, debounce_ms)
         self._raw = bytearray(self.cells)
+        self._stable = bytearray(self.cells)  # 1 where the stable value is PRESENT
         self.begun = 0
         self.swept = 0
 
@@ -105,17 +111,26 @@ class MatrixScanner:
 
     def poll(self, now):
         self.begun += 1
-        if self._scanned is not None:
-            self.sweep_ms = ticks.ticks_diff(now, self._scanned)
+        before = self._scanned
+        if before is not None:
+            self.sweep_ms = ticks.ticks_diff(now, before)
         self._scanned = now
         raw = self.matrix.scan(self._raw)
-        update = self.debouncer.update
+        debouncer = self.debouncer
+        self.swept += 1
+        if raw == self._stable and not debouncer.candidates and debouncer.settled():
+            return []
+        # Every cell was last read by the scan before this one.
+        last = now if before is None else before
+        update = debouncer.update
+        stable = self._stable
         changes = []
         for i in range(self.cells):
-            value = PRESENT if raw[i] else None
-            if update(i, value, now):
+            bit = raw[i]
+            value = PRESENT if bit else None
+            if update(i, value, now, last):
+                stable[i] = bit
                 changes.append((i, value))
-        self.swept += 1
         return changes
 
 
@@ -178,20 +193,26 @@ class MatrixWithReaders:
     read, not a sweep.
 
     A piece whose tag did not answer is reported present without a tag and read
-    again every ``retry_ms`` until it answers. A slow background sweep reads one
+    again every ``retry_ms`` until it answers, at most ``retries`` of them a pass
+    (the ones waiting longest first), so a board full of pieces without tags costs a
+    pass no more than ``retries`` reads. A slow background sweep reads one
     occupied square every ``background_ms``, so a tag swapped faster than a switch
     can open (a piece exchanged in one movement) is still seen.
     """
 
-    def __init__(self, matrix_scanner, readers, retry_ms=250, background_ms=100):
+    def __init__(self, matrix_scanner, readers, retry_ms=250, background_ms=100, retries=4):
         self.matrix = matrix_scanner
         self.readers = readers
-        self.cells = matrix_scanner.cells
+        cells = self.cells = matrix_scanner.cells
         self.retry_ms = retry_ms
+        self.retries = max(1, retries)
         self.background_ms = background_ms
-        self._untagged = {}
-        self._tag_gap = {}
-        self._tags = {}
+        # One slot a square, made once: a board filling with pieces grows no table.
+        self._untagged = [None] * cells  # since when a piece's tag has not answered
+        self._waiting = 0
+        self._tag_gap = [None] * cells
+        self._tags = [None] * cells
+        self._tagged = 0
         self._swept = None
         self._next = 0
 
@@ -221,42 +242,61 @@ class MatrixWithReaders:
 
     def gap(self, index):
         # A tag that answered on a retry became readable since the last try.
-        if index in self._tag_gap:
-            return self._tag_gap[index]
+        gap = self._tag_gap[index]
+        if gap is not None:
+            return gap
         return self.matrix.gap(index)
 
     def ready(self):
         # A tag is read as soon as its cell's occupancy settles.
         return self.matrix.ready()
 
+    def _set_tag(self, i, tag):
+        if self._tags[i] is None:
+            if tag is None:
+                return
+            self._tagged += 1
+        elif tag is None:
+            self._tagged -= 1
+        self._tags[i] = tag
+
+    def _set_untagged(self, i, since):
+        if self._untagged[i] is None:
+            if since is None:
+                return
+            self._waiting += 1
+        elif since is None:
+            self._waiting -= 1
+        self._untagged[i] = since
+
     def poll(self, now):
         changes = []
         self.readers.check(now)
         for i, value in self.matrix.poll(now):
-            self._tag_gap.pop(i, None)
-            self._tags.pop(i, None)
+            self._tag_gap[i] = None
+            self._set_tag(i, None)
             if value is None:
-                self._untagged.pop(i, None)
+                self._set_untagged(i, None)
                 changes.append((i, None))
                 continue
             tag = self.readers.read_uid(i)
             if tag is None:
-                self._untagged[i] = now
+                self._set_untagged(i, now)
                 changes.append((i, PRESENT))
             else:
-                self._tags[i] = tag
+                self._set_tag(i, tag)
                 changes.append((i, tag))
-        for i in list(self._untagged):
-            if ticks.ticks_diff(now, self._untagged[i]) < self.retry_ms:
-                continue
-            tag = self.readers.read_uid(i)
-            if tag is None:
-                self._untagged[i] = now
-            else:
-                self._tag_gap[i] = ticks.ticks_diff(now, self._untagged.pop(i))
-                self._tags[i] = tag
-                changes.append((i, tag))
-        if not self._tags:
+        if self._waiting:
+            for i in self._due(now):
+                tag = self.readers.read_uid(i)
+                if tag is None:
+                    self._untagged[i] = now
+                else:
+                    self._tag_gap[i] = ticks.ticks_diff(now, self._untagged[i])
+                    self._set_untagged(i, None)
+                    self._set_tag(i, tag)
+                    changes.append((i, tag))
+        if not self._tagged:
             self._swept = None
         elif self._swept is None:
             self._swept = now
@@ -265,19 +305,36 @@ class MatrixWithReaders:
             self._sweep_one(changes)
         return changes
 
+    def _due(self, now):
+        """The untagged squares to try again this pass: due, longest waiting first,
+        ``retries`` at most."""
+        due = []
+        untagged = self._untagged
+        for i in range(self.cells):
+            since = untagged[i]
+            if since is not None:
+                waited = ticks.ticks_diff(now, since)
+                if waited >= self.retry_ms:
+                    due.append((waited, i))
+        if len(due) > self.retries:
+            due.sort(reverse=True)
+            del due[self.retries :]
+        return [i for _waited, i in due]
+
     def _sweep_one(self, changes):
         # The next tagged square after the last one swept, round the board.
         cells = self.cells
+        tags = self._tags
         for step in range(cells):
             i = (self._next + step) % cells
-            if i in self._tags:
+            if tags[i] is not None:
                 break
         else:
             return
         self._next = (i + 1) % cells
         tag = self.readers.read_uid(i)
         # A miss proves nothing (a tag at the edge of the field): only another tag does.
-        if tag is not None and tag != self._tags[i]:
-            self._tags[i] = tag
-            self._tag_gap[i] = self.background_ms * len(self._tags)
+        if tag is not None and tag != tags[i]:
+            tags[i] = tag
+            self._tag_gap[i] = self.background_ms * self._tagged
             changes.append((i, tag))

@@ -8,6 +8,7 @@ protocol, which belongs to ``firmware_bridge`` (``hardware`` may import only
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -114,11 +115,13 @@ class SerialSensorBoard:
         settle: SettleFilter | None = None,
         opener: Opener = open_serial,
         sweep_s: float = 1.0,
+        tokens: random.Random | None = None,
     ) -> None:
         """``settle`` is the settle filter to use; without it one of ``settle_window_s``
         is made. ``sweep_s`` is about how long the board takes to read every cell once
         (the profile's timing): a sync request not answered within
-        :data:`SYNC_SWEEPS` sweeps has failed."""
+        :data:`SYNC_SWEEPS` sweeps has failed. ``tokens`` draws the sync requests'
+        tokens (the system's random source when None)."""
         size = wiring.rows * wiring.columns
         if len(cells) != size:
             raise ValueError(
@@ -154,6 +157,7 @@ class SerialSensorBoard:
         """The board's last census: its readers, sweep time and longest loop pass."""
         """When the board last reported its reader not answering (ERR_READER), and why."""
         self.sweep_s = sweep_s
+        self._tokens = tokens if tokens is not None else random.SystemRandom()
         self._sync_token = 0
         # Waiting sync requests: token -> [asked at, last sent at, answered].
         self._syncs: dict[int, list[float | bool]] = {}
@@ -175,10 +179,19 @@ class SerialSensorBoard:
         """Ask the board for a sweep that begins after ``now`` (a sync request); a later
         poll reports ``BoardSynced`` once its answer has come, after every cell event
         sent before it, and every cell has settled; ``BoardSyncFailed`` when no answer
-        came within :data:`SYNC_SWEEPS` sweeps."""
-        self._sync_token = (self._sync_token + 1) & 0xFFFF
-        token = self._sync_token
-        self._syncs[token] = [now, now, False]
+        came within :data:`SYNC_SWEEPS` sweeps.
+
+        Only an answer carrying this token counts, and only until the next request:
+        a request asked again supersedes every one before it. The token is drawn at
+        random, never the last one nor the one after it, so an answer sent before the
+        request was read (a board answering ahead, a frame from before a restart of
+        either end, line noise that passed its CRC) cannot release what waits."""
+        last = self._sync_token
+        token = last
+        while token in (0, last, (last + 1) & 0xFFFF):
+            token = self._tokens.getrandbits(16)
+        self._sync_token = token
+        self._syncs = {token: [now, now, False]}
         self._send_sync(token)
         return token
 
@@ -245,8 +258,10 @@ class SerialSensorBoard:
                         self.led_error = envelope.message.text
                 self.mirror.apply(envelope)
                 message = envelope.message
-                if isinstance(message, SyncDone) and message.token in self._syncs:
-                    self._syncs[message.token][2] = True
+                if isinstance(message, SyncDone) and message.token == self._sync_token:
+                    waiting = self._syncs.get(message.token)
+                    if waiting is not None:
+                        waiting[2] = True
             if envelopes:
                 self._last_frame = now
             if self.mirror.current:

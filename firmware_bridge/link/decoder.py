@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections import Counter
 
 from msgspec import Struct
@@ -15,6 +16,16 @@ from firmware_bridge.link.messages import Envelope
 log = logging.getLogger(__name__)
 
 _WARN_EVERY = 100
+MAX_REASONS = 32
+"""Most kinds of bad frame counted apart; any further kind is counted as :data:`OTHER`."""
+OTHER = "other"
+_NUMBER = re.compile(r"\d+")
+
+
+def reason_kind(reason: str) -> str:
+    """The kind of check a bad frame failed: its reason up to any colon, every number
+    in it written N, so the figures a frame carries never make a kind of their own."""
+    return _NUMBER.sub("N", reason.split(":", maxsplit=1)[0])
 
 
 class ForeignFrame(Struct, frozen=True):
@@ -26,8 +37,9 @@ class ForeignFrame(Struct, frozen=True):
 class LinkDecoder:
     """Turns a byte stream into envelopes; never raises on what the wire sends.
 
-    A frame that fails any check is counted in ``bad_frames`` (by reason in
-    ``reasons``), logged and skipped; the next zero delimiter starts afresh.
+    A frame that fails any check is counted in ``bad_frames`` (by kind of reason in
+    ``reasons``, at most :data:`MAX_REASONS` kinds), logged and skipped; the next zero
+    delimiter starts afresh. Whatever the wire sends, the decoder's memory is bounded.
     """
 
     def __init__(self) -> None:
@@ -64,7 +76,9 @@ class LinkDecoder:
 
     def _count_bad(self, reason: str) -> None:
         self.bad_frames += 1
-        kind = reason.split(":", maxsplit=1)[0]
+        kind = reason_kind(reason)
+        if kind not in self.reasons and len(self.reasons) >= MAX_REASONS - 1:
+            kind = OTHER
         self.reasons[kind] += 1
         log.debug("bad frame skipped: %s", reason)
         if self.bad_frames % _WARN_EVERY == 1:

@@ -35,6 +35,7 @@ class AntennaMuxBoard:
         cells: int,
         latency: int = 0,
         version: int = 0x92,
+        reset_pin: int | None = None,
     ) -> None:
         if (1 << len(select_pins)) < cells:
             raise BenchWiringError(
@@ -56,13 +57,35 @@ class AntennaMuxBoard:
         """How many times each square's coil was energised."""
         self.dead = False
         """A reader that lost its supply: MISO floats high, nothing answers."""
+        self.hung = False
+        """A reader whose logic locked up: it answers 00h to every byte until its
+        NRSTPD (``reset_pin``) is pulled low and released."""
+        self.reset_pin = reset_pin
+        self.hard_resets = 0
+        """Rising edges of NRSTPD: the chip reset (data sheet, "Hard power-down")."""
+        self._held_low = False
         self._bench = bench
         self.reader.on_field = self._on_field
         bench.attach_spi(spi_bus, self)
         bench.listen(cs_pin, self._on_cs)
         for pin in select_pins:
             bench.listen(pin, self._route)
+        if reset_pin is not None:
+            bench.listen(reset_pin, self._on_reset)
         self._route(0, 0)
+
+    def _powered_down(self) -> bool:
+        # NRSTPD low: hard power-down, the SPI interface off (data sheet, "Hard power-down").
+        return self.reset_pin is not None and self._bench.levels.get(self.reset_pin, 1) == 0
+
+    def _on_reset(self, _pin: int, level: int) -> None:
+        if not level:
+            self._held_low = True
+        elif self._held_low:
+            self._held_low = False
+            self.hard_resets += 1
+            self.hung = False
+            self.reader.hard_reset()
 
     def _on_field(self, on: bool) -> None:
         self.fields_on += 1 if on else -1
@@ -101,6 +124,8 @@ class AntennaMuxBoard:
     def transfer(self, out: int) -> int:
         if self.dead or self._bench.levels.get(self.cs_pin, 1):
             return 0xFF
+        if self.hung or self._powered_down():
+            return 0x00
         return self.reader.exchange(out)
 
     def lay(self, index: int, card: Card) -> None:

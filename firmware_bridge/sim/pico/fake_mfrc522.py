@@ -94,6 +94,7 @@ _RESET_VALUES = {
     CRC_RESULT_LSB: 0xFF,
 }
 
+
 class Mfrc522:
     """One MFRC522 in SPI mode: ``select``/``deselect`` follow its NSS pin,
     ``exchange`` clocks one byte. ``card`` is what lies on its antenna.
@@ -189,6 +190,12 @@ class Mfrc522:
                 "(bit 7 read/write, bits 6-1 the register)"
             )
         return (byte >> 1) & 0x3F
+
+    def hard_reset(self) -> None:
+        """NRSTPD rose: every register to its reset value, the chip waking as after
+        a SoftReset (data sheet, "Hard power-down")."""
+        self._reset()
+        self._waking = self.wake_transactions
 
     # -- registers ----------------------------------------------------------------
     def _reset(self) -> None:

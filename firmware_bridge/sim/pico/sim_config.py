@@ -15,12 +15,14 @@ SIM_CONFIG = {
     "DEBOUNCE_MS": 30,
     "RFID_DEBOUNCE_MS": 60,
     "TAG_RETRY_MS": 250,
+    "TAG_RETRIES_PER_PASS": 4,
     "SNAPSHOT_MS": 2000,
     "RFID_SPI": 1,
     "RFID_SCK": 10,
     "RFID_MOSI": 11,
     "RFID_MISO": 12,
     "RFID_CS": 13,
+    "RFID_RST": 26,
     "READERS_PER_STEP": 64,
     # The simulated card answers as soon as the field is on; the time a real tag
     # takes to power up belongs to the board's timing, not to a busy wait here.

@@ -37,8 +37,9 @@ from .fake_card import Card, CardError
 from .fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
 from .pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
 from .sim_config import FIRMWARES, SENSORS, SIM_CONFIG, select_pins
+from .skipped_scans import SkippedScans
 from .timed_readers import TimedReaders
-from .upy_firmware import MicroPythonFirmware, PassFigures
+from .upy_firmware import MicroPythonFirmware, PassFigures, micropython_config
 
 
 def _firmware(module: str) -> ModuleType:
@@ -77,6 +78,7 @@ class SimulatedSerialBoard:
     With ``timing`` (the profile's), the board keeps the real parts' time (see the
     module's docstring); ``baudrate`` is the link's speed. The firmware in the
     MicroPython unix port (``firmware="micropython"``) runs in its own time instead.
+    ``skip_scans`` (default) spares the host's CPU the scans no switch changed.
     """
 
     def __init__(
@@ -92,6 +94,7 @@ class SimulatedSerialBoard:
         timing: Timing | None = None,
         baudrate: int = 115200,
         firmware: str = "python",
+        skip_scans: bool = True,
     ) -> None:
         if sensor not in SENSORS:
             raise SimulatedBoardError(
@@ -112,6 +115,9 @@ class SimulatedSerialBoard:
         self.register_readers = register_readers
         self.timing = timing
         self.baudrate = baudrate
+        self.skip_scans = skip_scans
+        """Whether a matrix scan with no switch moved since the last is copied rather
+        than simulated pin by pin (``SkippedScans``)."""
         self.pass_us = 0.0
         """What the firmware's pass now running has cost so far, in µs (timed boards)."""
         self._free_at: float | None = None
@@ -174,8 +180,16 @@ class SimulatedSerialBoard:
                 cs_pin=config.RFID_CS,
                 select_pins=config.RFID_SELECT,
                 cells=cells,
+                reset_pin=config.RFID_RST,
             )
         scanner: Any = runner.build_scanner(machine, config)
+        self.scans: SkippedScans | None = None
+        if self._matrix is not None and self.skip_scans:
+            # The combined board's matrix scanner, then that scanner's shift registers.
+            shift = scanner
+            while hasattr(shift, "matrix"):
+                shift = shift.matrix
+            self.scans = SkippedScans(shift, self._matrix)
         if timing is not None and getattr(scanner, "readers", None) is not None:
             # Every tag read costs its switching, its tag's power-up and its transfers.
             scanner.readers = TimedReaders(scanner.readers, timing, self)
@@ -205,22 +219,8 @@ class SimulatedSerialBoard:
             self.micropython.close()
         self._matrix = None
         self.rfid_board = None
-        self.micropython = MicroPythonFirmware(
-            self._master,
-            {
-                **SIM_CONFIG,
-                "ROWS": self.rows,
-                "COLUMNS": self.columns,
-                "SENSOR": self.sensor,
-                "SNAPSHOT_MS": self.snapshot_ms,
-                "RFID_SELECT": select_pins(self.rows * self.columns),
-                "LINK": "usb",
-                "WATCHDOG_MS": 4000,
-                # The power-up wait of a real tag: it costs real time here, so the
-                # loop times reported are those of a Pico's pass, waits included.
-                "TAG_POWER_US": 3000,
-            },
-        )
+        config = micropython_config(self.rows, self.columns, self.sensor, self.snapshot_ms)
+        self.micropython = MicroPythonFirmware(self._master, config)
         self.firmware = self.micropython
         self.figures = self.micropython.figures
         self.port = self.micropython  # type: ignore[assignment]
@@ -300,6 +300,8 @@ class SimulatedSerialBoard:
             now = self.clock.now()
         waiting = pending(self._slave)
         sent = self.port.sent
+        if self.micropython is not None:
+            self.micropython.host_unread = waiting
         if self.timing is None:
             self.firmware.step(round(now * 1000))
         else:

@@ -22,8 +22,18 @@ from typing import IO, Any
 
 from msgspec import Struct
 
+from .sim_config import SIM_CONFIG, select_pins
+
 PICO_HEAP = "192K"
-"""The heap given to MicroPython: about what the RP2040 port leaves free after boot."""
+"""The heap the firmware gets: what MicroPython's RP2040 port gives it (docs/firmware.md,
+"Heap")."""
+STANDIN_HEAP = "96K"
+"""The heap given on top of it for the stand-in board, which is accounted apart
+(``pico_standin/simpico.py``)."""
+PICO_HEAP_BYTES = 192 * 1024
+HEAP_LIMIT = 0.60
+"""The most of the Pico's heap the firmware may hold: past it fragmentation begins
+to refuse allocations on a long-running board."""
 
 _HERE = Path(__file__).resolve().parent
 STANDIN = _HERE / "pico_standin"
@@ -56,18 +66,32 @@ class PassFigures(Struct):
     total_us: int = 0
     max_us: int = 0
     peak_heap: int = 0
-    """The most heap alive at the end of a pass (``gc.mem_alloc`` after a
-    collection), bytes."""
+    """The firmware's own heap in use at the end of a pass, at its most (after a
+    collection, the stand-in board's heap counted apart), bytes."""
+    least_largest_free: int = -1
+    """The largest block the firmware could still allocate, at its least, bytes
+    (-1 before it was first measured)."""
     max_fields_on: int = 0
     """The most reader fields on at once, as the stand-in board counted them."""
+    stalled_ms: int = 0
+    """Time the loop spent waiting on the USB serial, as the stand-in counted it."""
+    dropped: int = 0
+    """Frames the firmware dropped while the host did not read."""
 
     @property
     def mean_us(self) -> float:
         return self.total_us / self.passes if self.passes else 0.0
 
+    @property
+    def peak_share(self) -> float:
+        """The peak as a share of the Pico's heap."""
+        return self.peak_heap / PICO_HEAP_BYTES
+
     def text(self) -> str:
         return (
-            f"firmware in MicroPython (heap {PICO_HEAP}): peak heap {self.peak_heap} bytes, "
+            f"firmware in MicroPython (heap {PICO_HEAP}): peak heap {self.peak_heap} bytes "
+            f"({100 * self.peak_share:.0f} %), largest free block at least "
+            f"{self.least_largest_free} bytes, "
             f"{self.passes} loop passes, mean {self.mean_us / 1000:.2f} ms, "
             f"longest {self.max_us / 1000:.2f} ms"
         )
@@ -78,6 +102,23 @@ def config_text(values: Mapping[str, Any]) -> str:
     return "".join(f"{name} = {value!r}\n" for name, value in sorted(values.items()))
 
 
+def micropython_config(rows: int, columns: int, sensor: str, snapshot_ms: int) -> dict[str, Any]:
+    """config.py's names for the firmware of a simulated board in MicroPython."""
+    return {
+        **SIM_CONFIG,
+        "ROWS": rows,
+        "COLUMNS": columns,
+        "SENSOR": sensor,
+        "SNAPSHOT_MS": snapshot_ms,
+        "RFID_SELECT": select_pins(rows * columns),
+        "LINK": "usb",
+        "WATCHDOG_MS": 4000,
+        # The power-up wait of a real tag: it costs real time here, so the loop
+        # times reported are those of a Pico's pass, waits included.
+        "TAG_POWER_US": 3000,
+    }
+
+
 class MicroPythonFirmware:
     """The firmware in a MicroPython process whose stdin/stdout is ``link_fd``.
 
@@ -85,7 +126,7 @@ class MicroPythonFirmware:
     loop and returns when it has ended; ``sent`` counts the bytes written to the link.
     """
 
-    def __init__(self, link_fd: int, config: Mapping[str, Any], heap: str = PICO_HEAP) -> None:
+    def __init__(self, link_fd: int, config: Mapping[str, Any]) -> None:
         self.figures = PassFigures()
         self.sent = 0
         self.noise = None
@@ -103,7 +144,7 @@ class MicroPythonFirmware:
             [
                 *micropython_command(),
                 "-X",
-                f"heapsize={heap}",
+                f"heapsize={int(PICO_HEAP[:-1]) + int(STANDIN_HEAP[:-1])}K",
                 str(STANDIN / "simpico.py"),
                 str(to_child),
                 str(from_child),
@@ -116,6 +157,9 @@ class MicroPythonFirmware:
         # Opened in the order the child opens them, so neither waits for the other.
         self._to: IO[bytes] = to_child.open("wb", buffering=0)
         self._from: IO[bytes] = from_child.open("rb")
+        self.host_unread = 0
+        """Bytes the host's end of the link holds unread before the next pass (the
+        stand-in gives the Pico only the room the Pi's buffer has left)."""
         self._closed: set[int] = set()
         self._tags: dict[int, bytes] = {}
         answer = self._answer()
@@ -152,17 +196,23 @@ class MicroPythonFirmware:
 
     def step(self, now_ms: int) -> None:
         """One pass of the main loop at ``now_ms``."""
-        self._send(f"S {now_ms}")
+        self._send(f"S {now_ms} {self.host_unread}")
         parts = self._answer().split()
+        if parts[0] == "W":
+            raise MicroPythonError(f"the Pico's watchdog reset it: {' '.join(parts[1:])}")
         if parts[0] != "D":
             raise MicroPythonError(f"unexpected answer from the firmware: {' '.join(parts)}")
-        peak, _free, spent, fields, written = (int(p) for p in parts[1:6])
+        used, spent, fields, written, stalled, dropped, largest = (int(p) for p in parts[1:8])
         f = self.figures
         f.passes += 1
         f.total_us += spent
         f.max_us = max(f.max_us, spent)
-        f.peak_heap = max(f.peak_heap, peak)
+        f.peak_heap = max(f.peak_heap, used)
+        if largest >= 0 and (f.least_largest_free < 0 or largest < f.least_largest_free):
+            f.least_largest_free = largest
         f.max_fields_on = max(f.max_fields_on, fields)
+        f.stalled_ms = stalled
+        f.dropped = dropped
         self.sent = written
 
     def pixels(self) -> list[tuple[int, int, int]]:

@@ -1,11 +1,11 @@
 """A stand-in for the Pico's ``machine`` module, for the MicroPython unix port.
 
 It runs inside MicroPython, beside the unchanged firmware files, and models the
-board's electronics the firmware drives: the 74HC595/74HC165 switch matrix and
-one MFRC522 whose antenna the analog multiplexers switch from square to square
-(firmware_bridge/sim/pico/fake_machine.py and fake_mfrc522.py are the CPython models
-of the same parts, with the data sheet references). ``board`` holds what lies on
-the squares; ``simpico.py`` sets it from the host.
+board's electronics the firmware drives: the pins and buses, the USB serial and the
+watchdog, and the 74HC595/74HC165 switch matrix (``standin_reader.py`` holds the
+MFRC522 and its cards; firmware_bridge/sim/pico/fake_machine.py and fake_mfrc522.py
+are the CPython models of the same parts, with the data sheet references). ``board``
+holds what lies on the squares; ``simpico.py`` sets it from the host.
 """
 
 import os
@@ -17,6 +17,9 @@ class Bench:
         self.listeners = {}
         self.spi = {}
         self.feeds = 0
+        self.stalled_ms = 0
+        """Time the Pico's loop has spent waiting on the USB serial, in ms."""
+        self.watchdog = None
 
     def set_level(self, pin, level):
         old = self.levels.get(pin)
@@ -88,12 +91,110 @@ class SPI:
         return bytes(self._transfer(write) for _ in range(n))
 
 
+class WatchdogReset(Exception):
+    """The watchdog went this long unfed: the Pico resets."""
+
+
 class WDT:
+    """The RP2040's watchdog: it resets the Pico when ``timeout`` ms pass unfed.
+
+    The simulated passes cost nothing of their own here (the host steps the loop,
+    and the time between two steps is a Pico's loop running on); what is counted
+    is the time the loop spends waiting on the USB serial (``UsbCdc``)."""
+
     def __init__(self, id=0, timeout=5000):
         self.timeout = timeout
+        self._fed = bench.stalled_ms
+        bench.watchdog = self
 
     def feed(self):
         bench.feeds += 1
+        self.check()
+        self._fed = bench.stalled_ms
+
+    def check(self):
+        late = bench.stalled_ms - self._fed
+        if late > self.timeout:
+            raise WatchdogReset("the watchdog went %d ms unfed (timeout %d ms)" % (late, self.timeout))
+
+
+class UsbCdc:
+    """The Pico's USB serial as MicroPython's rp2 port drives it, its host end the
+    process's stdout (the pty, whose buffer stands in for the Pi's).
+
+    A write fills TinyUSB's transmit FIFO (``CFG_TUD_CDC_TX_BUFSIZE``, 256 bytes,
+    shared/tinyusb/tusb_config.h) and the host takes from it what it reads; with no
+    room, the write waits up to ``MICROPY_HW_USB_CDC_TX_TIMEOUT`` (500 ms,
+    ports/rp2/mphalport.h) and gives up with what it wrote (``mp_usbd_cdc_tx_strn``).
+    The host is stepped in lock step and reads nothing meanwhile, so a wait here
+    always runs out: its 500 ms go to ``bench.stalled_ms``, which the watchdog counts.
+    ``select.poll`` reports room as the rp2 port does: a byte or more free."""
+
+    FIFO = 256
+    TIMEOUT_MS = 500
+    HOST_HOLDS = 4095
+    """The most bytes the Pi's end holds unread: its tty's line discipline buffer
+    (N_TTY_BUF_SIZE, 4096, less one); past it the Pi's USB driver stops taking."""
+
+    def __init__(self, stdin, stdout):
+        import select
+
+        self._in = stdin.buffer
+        self._out = stdout.buffer
+        self._poll = select.poll()
+        self._poll.register(stdin, select.POLLIN)
+        self.fifo = bytearray(self.FIFO)
+        self.level = 0
+        self.written = 0
+        """Bytes that reached the host's end."""
+        self.waits = 0
+        self._room = self.HOST_HOLDS
+
+    def host_unread(self, count):
+        """The host's end holds ``count`` bytes unread before this pass."""
+        self._room = max(0, self.HOST_HOLDS - count)
+
+    def _drain(self):
+        level = min(self.level, self._room)
+        if not level:
+            return
+        view = memoryview(self.fifo)
+        taken = self._out.write(view[:level]) or 0
+        if taken:
+            self._room -= taken
+            level = self.level
+            view[: level - taken] = view[taken:level]
+            self.level = level - taken
+            self.written += taken
+
+    def readable(self):
+        return bool(self._poll.poll(0))
+
+    def read(self, n):
+        return self._in.read(n)
+
+    def writable(self):
+        self._drain()
+        return self.level < self.FIFO
+
+    def write(self, data):
+        done = 0
+        total = len(data)
+        while done < total:
+            self._drain()
+            room = self.FIFO - self.level
+            if not room:
+                self.waits += 1
+                bench.stalled_ms += self.TIMEOUT_MS
+                if bench.watchdog is not None:
+                    bench.watchdog.check()
+                break
+            take = min(room, total - done)
+            self.fifo[self.level : self.level + take] = data[done : done + take]
+            self.level += take
+            done += take
+        self._drain()
+        return done
 
 
 class UART:
@@ -108,7 +209,8 @@ class Matrix:
         self.rows = rows
         self.columns = columns
         self.active_low = active_low
-        self.closed = set()
+        self.closed = bytearray(rows * columns)
+        """1 for each cell whose switch is closed."""
         self._row_bits = 8 * ((rows + 7) // 8)
         self._col_bits = 8 * ((columns + 7) // 8)
         self._shift = 0
@@ -118,6 +220,14 @@ class Matrix:
         bench.spi[bus] = self
         bench.listen(latch, self._on_latch)
         bench.listen(load, self._on_load)
+
+    def close_only(self, cells):
+        """Close the switches of ``cells`` and open every other."""
+        closed = self.closed
+        for i in range(len(closed)):
+            closed[i] = 0
+        for i in cells:
+            closed[i] = 1
 
     def _on_latch(self, pin, level):
         if level:
@@ -134,8 +244,9 @@ class Matrix:
         for r in range(self.rows):
             if (self._outputs >> r) & 1 != driven:
                 continue
+            base = r * self.columns
             for c in range(self.columns):
-                if r * self.columns + c in self.closed:
+                if self.closed[base + c]:
                     word = word & ~(1 << c) if self.active_low else word | (1 << c)
         out = 0
         for chip in range(self._col_bits // 8):
@@ -150,227 +261,3 @@ class Matrix:
         result = (self._in >> top) & 0xFF
         self._in = (self._in << 8) & ((1 << self._col_bits) - 1)
         return result
-
-
-def crc_a(data):
-    crc = 0x6363
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
-    return bytes((crc & 0xFF, crc >> 8))
-
-
-def _bcc(part):
-    value = 0
-    for byte in part:
-        value ^= byte
-    return value
-
-
-class Card:
-    """An ISO/IEC 14443-3 type A card with a 4- or 7-byte UID."""
-
-    def __init__(self, uid):
-        self.uid = uid
-        if len(uid) == 4:
-            self.parts = [uid]
-        else:
-            self.parts = [b"\x88" + uid[:3], uid[3:7]]
-        self.atqa = bytes((((len(self.parts) - 1) << 6) | 0x04, 0))
-        self.state = "OFF"
-        self.level = 0
-
-    def power(self, on):
-        if not on:
-            self.state = "OFF"
-        elif self.state == "OFF":
-            self.state = "IDLE"
-
-    def answer(self, frame, last_bits):
-        if self.state == "OFF":
-            return None
-        if last_bits == 7 and len(frame) == 1 and frame[0] in (0x26, 0x52):
-            if self.state == "IDLE" or (self.state == "HALT" and frame[0] == 0x52):
-                self.state = "READY"
-                self.level = 0
-                return self.atqa
-            return None
-        if self.state == "READY" and len(frame) >= 2 and frame[0] == (0x93, 0x95, 0x97)[self.level]:
-            part = self.parts[self.level]
-            if frame[1] == 0x20:
-                return part + bytes((_bcc(part),))
-            if frame[1] == 0x70 and frame[2:6] == part and crc_a(frame[:7]) == frame[7:]:
-                if self.level + 1 < len(self.parts):
-                    self.level += 1
-                    sak = 0x04
-                else:
-                    self.state = "ACTIVE"
-                    sak = 0x08
-                return bytes((sak,)) + crc_a(bytes((sak,)))
-        if self.state == "ACTIVE" and frame[:2] == b"\x50\x00":
-            self.state = "HALT"
-            return None
-        self.state = "IDLE"
-        return None
-
-
-class MuxedReader:
-    """One MFRC522 (the registers its driver touches) whose antenna reaches the
-    square the select pins address; counts the fields on at once."""
-
-    def __init__(self, bus, cs, select, cells):
-        self.cs = cs
-        self.select = select
-        self.cells = cells
-        self.cards = {}
-        self.regs = bytearray(64)
-        self.fifo = bytearray()
-        self.antenna = None
-        self.fields_on = 0
-        self.max_fields_on = 0
-        self.hot_switches = 0
-        self._addr = None
-        self._mode = 0
-        self._waking = 0
-        self._field = False
-        bench.spi[bus] = self
-        bench.listen(cs, self._on_cs)
-        for pin in select:
-            bench.listen(pin, self._route)
-        self._reset()
-        self._route(0, 0)
-
-    def _reset(self):
-        self.regs[:] = bytes(64)
-        self.regs[0x01] = 0x20
-        self.regs[0x14] = 0x80
-        self.fifo = bytearray()
-        self._set_field()
-
-    def _card(self):
-        return self.cards.get(self.antenna) if self.antenna is not None else None
-
-    def _set_field(self):
-        field = bool(self.regs[0x14] & 0x03) and not self.regs[0x01] & 0x10
-        if field != self._field:
-            self._field = field
-            self.fields_on += 1 if field else -1
-            self.max_fields_on = max(self.max_fields_on, self.fields_on)
-            card = self._card()
-            if card is not None:
-                card.power(field)
-
-    def _route(self, pin, level):
-        address = 0
-        for bit, p in enumerate(self.select):
-            address |= bench.levels.get(p, 0) << bit
-        antenna = address if address < self.cells else None
-        if antenna == self.antenna:
-            return
-        if self._field:
-            self.hot_switches += 1
-        old = self._card()
-        if old is not None:
-            old.power(False)
-        self.antenna = antenna
-        card = self._card()
-        if card is not None:
-            card.power(self._field)
-
-    def place(self, index, uid):
-        card = self.cards.get(index)
-        if card is not None and card.uid == uid:
-            return
-        card = Card(uid)
-        self.cards[index] = card
-        if index == self.antenna:
-            card.power(self._field)
-
-    def lift(self, index):
-        card = self.cards.pop(index, None)
-        if card is not None:
-            card.power(False)
-
-    def _on_cs(self, pin, level):
-        self._mode = 0
-        if level == 0 and self._waking:
-            self._waking -= 1
-
-    def transfer(self, out):
-        if bench.levels.get(self.cs, 1):
-            return 0xFF
-        if self._mode == 0:
-            self._addr = (out >> 1) & 0x3F
-            self._mode = 1 if out & 0x80 else 2
-            return 0
-        if self._mode == 1:
-            value = self._read(self._addr)
-            self._addr = (out >> 1) & 0x3F if out else None
-            return value
-        self._write(self._addr, out)
-        return 0
-
-    def _read(self, reg):
-        if reg is None:
-            return 0
-        if reg == 0x01:
-            return self.regs[0x01] | (0x10 if self._waking else 0)
-        if reg == 0x09:
-            if not self.fifo:
-                return 0
-            value = self.fifo[0]
-            self.fifo = self.fifo[1:]
-            return value
-        if reg == 0x0A:
-            return len(self.fifo)
-        if reg == 0x37:
-            return 0x92
-        return self.regs[reg]
-
-    def _write(self, reg, value):
-        if self._waking or reg is None:
-            return
-        if reg == 0x01:
-            command = value & 0x0F
-            if command == 0x0F:
-                self._reset()
-                self._waking = 2
-                return
-            self.regs[0x01] = value & 0x3F
-            self._set_field()
-        elif reg == 0x04:
-            if value & 0x80:
-                self.regs[0x04] |= value & 0x7F
-            else:
-                self.regs[0x04] &= ~value & 0xFF
-        elif reg == 0x09:
-            self.fifo.append(value)
-        elif reg == 0x0A:
-            if value & 0x80:
-                self.fifo = bytearray()
-        elif reg == 0x0D:
-            self.regs[0x0D] = value
-            if value & 0x80 and self.regs[0x01] & 0x0F == 0x0C:
-                self._send()
-        elif reg == 0x14:
-            self.regs[0x14] = value
-            self._set_field()
-        elif reg not in (0x06, 0x37):
-            self.regs[reg] = value
-
-    def _send(self):
-        frame = bytes(self.fifo)
-        self.fifo = bytearray()
-        card = self._card()
-        reply = None
-        if self._field and card is not None:
-            reply = card.answer(frame, self.regs[0x0D] & 0x07)
-        irq = 0x40
-        if reply is None:
-            irq |= 0x01 if self.regs[0x2A] & 0x80 else 0
-        else:
-            self.fifo.extend(reply)
-            irq |= 0x20
-        self.regs[0x06] = 0
-        self.regs[0x04] |= irq
