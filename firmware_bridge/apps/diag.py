@@ -24,6 +24,7 @@ from hardware.buttons import ButtonEvent
 from hardware.signals import SOUNDS, Sound
 from wiring.profile import Profile
 
+from ..firmware.mfrc522 import VERSIONS
 from ..runtime.lightsink import LightSink, NoLights
 from .diag_leds import LedChase
 
@@ -65,14 +66,9 @@ class LinkCounters(Struct, frozen=True):
     """The board's longest loop pass since its previous census."""
 
 
-READER_CHIPS = {
-    0x88: "FM17522",
-    0x91: "MFRC522 v1.0",
-    0x92: "MFRC522 v2.0",
-    0xB2: "FM17522E",
-    0x12: "MFRC522 (clone)",
-}
-"""VersionReg values of the chips on MFRC522 modules (MFRC522 data sheet 9.3.4.8)."""
+READER_CHIPS: dict[int, str] = dict(VERSIONS)
+"""VersionReg values of the chips on MFRC522 modules: the firmware's own table, with
+the data sheets it comes from (``firmware/mfrc522.py``)."""
 
 
 def reader_text(number: int, version: int) -> str:
