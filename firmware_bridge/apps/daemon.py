@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from games.errors import GameError
 from hardware.buttons import ButtonStation
 from hardware.clock import Clock, SystemClock
 from hardware.pi import pi_model, require_pi
@@ -24,7 +25,7 @@ from wiring.config import RunConfig
 from wiring.errors import WiringError
 from wiring.profile import Profile
 
-from ..journal import Journal, JournalError, open_or_set_aside
+from ..journal import Journal, JournalError, open_or_set_aside, start_anew
 from ..runtime.host import TableHost
 from ..runtime.live import LiveFile
 from ..runtime.lobby import Choice, Lobby, lobby_choices
@@ -179,8 +180,7 @@ def run_daemon(
             log.error("%s", notice)
             show_notice(oled, notice)
             time.sleep(NOTICE_S)
-        table = DaemonTable(config, journal, None, oled, None)
-        table.start()
+        table, journal = start_table(config, journal, oled)
         hardware = inputs(profile, clock, oled)
     except BaseException:
         oled.close()
@@ -232,6 +232,31 @@ def run_daemon(
         # Ctrl-C, by hand: told as every command's interruption (systemd stops with TERM).
         raise KeyboardInterrupt
     return 0
+
+
+def start_table(config: RunConfig, journal: Journal, oled: Any) -> tuple[DaemonTable, Journal]:
+    """The table on the journal's unfinished game, and the journal it plays into.
+
+    A journal whose unfinished game cannot be resumed (a game or a setting this
+    tabletop does not know, a move that does not replay, a row that cannot be read)
+    is set aside as a damaged one is, the display and the log say so, and a new
+    journal is started: the service always starts.
+    """
+    table = DaemonTable(config, journal, None, oled, None)
+    try:
+        table.start()
+    except (JournalError, GameError) as exc:
+        journal, notice = start_anew(journal, str(exc))
+        log.error("%s (%s)", notice, exc)
+        show_notice(oled, notice)
+        time.sleep(NOTICE_S)
+        try:
+            table = DaemonTable(config, journal, None, oled, None)
+            table.start()
+        except BaseException:
+            journal.close()
+            raise
+    return table, journal
 
 
 def show_notice(display: Any, notice: str) -> None:

@@ -18,9 +18,16 @@ back (``reading``), writing them (``writing``), and setting a damaged file aside
 from __future__ import annotations
 
 from ..referees.game_record import GameRecord
-from .aside import open_or_set_aside, set_aside
+from .aside import open_or_set_aside, set_aside, start_anew
 from .entries import ActionEntry, Entry, SeatsEntry, TakeBackEntry
-from .errors import LOW_SPACE_BYTES, JournalDamaged, JournalError, JournalFull, check_writable
+from .errors import (
+    LOW_SPACE_BYTES,
+    JournalDamaged,
+    JournalError,
+    JournalFull,
+    JournalInUse,
+    check_writable,
+)
 from .reading import GameSummary
 from .schema import CACHE_KIB, COLUMNS, GAME_COLUMNS, KINDS, SCHEMA, SCHEMA_VERSION, current_options
 from .writing import CHECKPOINT_EVERY, Journal
@@ -42,10 +49,12 @@ __all__ = [
     "JournalDamaged",
     "JournalError",
     "JournalFull",
+    "JournalInUse",
     "SeatsEntry",
     "TakeBackEntry",
     "check_writable",
     "current_options",
     "open_or_set_aside",
     "set_aside",
+    "start_anew",
 ]

@@ -50,3 +50,28 @@ def open_or_set_aside(path: Path, when: datetime | None = None) -> tuple[Journal
             ) from move
         notice = f"The journal was damaged: it was kept as {aside.name}; a new one was started."
         return Journal(path, make_folder=True), notice
+
+
+def start_anew(journal: Journal, why: str, when: datetime | None = None) -> tuple[Journal, str]:
+    """Close ``journal``, move it aside and start a new one at its path; the notice.
+
+    For a journal that opens but whose unfinished game cannot be resumed (a game or a
+    setting this tabletop does not know, a move that does not replay): as for other
+    damage, the file is kept whole under a timestamped name and the board plays on.
+    ``why`` is what was wrong, for the log.
+    """
+    path = journal.path
+    journal.close()
+    try:
+        aside = set_aside(path, when)
+    except OSError as move:
+        raise JournalError(
+            f"the journal {path} cannot be resumed ({why}); moving it aside failed too "
+            f"({move.strerror}): check that its folder is writable by the user tabletop "
+            "runs as"
+        ) from move
+    notice = (
+        f"The journal's unfinished game cannot be resumed: it was kept as {aside.name}; "
+        "a new one was started."
+    )
+    return Journal(path, make_folder=True), notice

@@ -21,8 +21,13 @@ class JournalDamaged(JournalError):
     """The file is damaged or is not a tabletop journal: moving it aside loses nothing."""
 
 
+class JournalInUse(JournalError):
+    """Another process writes this journal: one journal has one writer at a time."""
+
+
 class JournalFull(JournalError):
     """The disk is full: the input was not written, and can be written again later."""
+
 
 _EFFECTIVE = os.access in os.supports_effective_ids
 

@@ -4,6 +4,7 @@ turning what SQLite says went wrong into a :class:`JournalError`."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import logging
 import os
 import sqlite3
@@ -25,6 +26,7 @@ from .errors import (
     JournalDamaged,
     JournalError,
     JournalFull,
+    JournalInUse,
     _clean,
     _free_bytes,
     _space_advice,
@@ -51,11 +53,16 @@ class JournalFile:
         self._db: sqlite3.Connection | None = None
         self._since_checkpoint = 0
         self._staged = False
+        self._lock: int | None = None
+        """The writer's lock file, held for the journal's whole life (``_take_lock``)."""
         try:
+            if not read_only and not self._memory:
+                self._take_lock()
             self._db = self._connect()
             self._db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self._check()
             if not read_only:
+                self._verify()
                 self._prepare()
         except sqlite3.Error as exc:
             self.close()
@@ -110,6 +117,53 @@ class JournalFile:
             timeout=5.0,
         )  # fmt: skip
 
+    def lock_path(self) -> Path:
+        """The lock file a writer holds beside the journal: ``.journal.sqlite.lock``."""
+        return self.path.with_name(f".{self.path.name}.lock")
+
+    def _take_lock(self) -> None:
+        """Hold the journal's writer lock, or say at once which process holds it.
+
+        Two writers on one journal would both play into its games (the record would
+        not replay), so a writer takes an exclusive ``flock`` on a lock file beside
+        the journal before it opens it, for as long as it has it open; the kernel
+        lets go of it when the process ends, however it ends. The holder writes its
+        process number in the file for the next one to be told.
+        """
+        path = self.lock_path()
+        if self.path.is_dir() or (not path.parent.is_dir() and not self.make_folder):
+            return  # _connect explains both
+        while True:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            except OSError as exc:
+                raise JournalError(
+                    f"cannot lock the journal {self.path} for writing ({path}: "
+                    f"{exc.strerror}); check that its folder is writable by the user "
+                    "tabletop runs as"
+                ) from exc
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.pread(fd, 64, 0).decode("ascii", "replace").strip() or "unknown"
+                os.close(fd)
+                raise JournalInUse(
+                    f"the journal {self.path} is being written by another tabletop (process "
+                    f"{holder}{_command(holder)}): stop it, or give this one another --journal"
+                ) from None
+            # The holder before removed the file as it let go: lock the one at the path.
+            try:
+                same = os.stat(path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        self._lock = fd
+
     def _check(self) -> None:
         """Refuse a damaged file, a file that is not a journal, or a newer journal."""
         db = self.db
@@ -144,6 +198,9 @@ class JournalFile:
                 )  # fmt: skip
                 raise self._damaged(f"it is not a tabletop journal ({what})")
 
+    def _verify(self) -> None:
+        """Every row read as the readers read it, before a writer writes (``Journal``)."""
+
     def _prepare(self) -> None:
         """Bring an older journal to this version and prove the file writable."""
         db = self.db
@@ -176,6 +233,13 @@ class JournalFile:
             with contextlib.suppress(sqlite3.Error):
                 self._db.close()
             self._db = None
+        if self._lock is not None:
+            # Removed while still held, so that nothing is left beside the journal and
+            # a writer waiting on this file finds it gone and locks a new one.
+            with contextlib.suppress(OSError):
+                self.lock_path().unlink()
+            os.close(self._lock)  # lets go of the writer's lock
+            self._lock = None
 
     def __enter__(self) -> Self:
         return self
@@ -236,6 +300,19 @@ class JournalFile:
             raise self._error(exc, doing) from exc
         except (ValueError, TypeError, KeyError) as exc:
             raise self._damaged(f"{doing}: {exc}") from exc
+
+
+def _command(pid: str) -> str:
+    """``, tabletop sim ...``: the command of process ``pid``, when it can be read."""
+    try:
+        raw = Path(f"/proc/{int(pid)}/cmdline").read_bytes()
+    except (OSError, ValueError):
+        return ""
+    words = [w for w in raw.decode("utf-8", "replace").split("\0") if w]
+    if "firmware_bridge.apps.cli" in words:
+        words = ["tabletop", *words[words.index("firmware_bridge.apps.cli") + 1 :]]
+    text = _clean(" ".join(words), 80)
+    return f", {text}" if text else ""
 
 
 def _create(path: Path) -> None:

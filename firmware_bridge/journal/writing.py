@@ -36,7 +36,18 @@ class Journal(JournalReader):
     Writes use WAL with ``synchronous=FULL`` so that a committed input survives
     the power being pulled. ``read_only`` opens an existing journal for reading
     commands: nothing is written to it, not even its WAL switch.
+
+    A writer reads every row as the readers do before it writes one (``verify``), so
+    it refuses exactly what they refuse: a writer that played on into a journal with
+    a row the readers cannot read (text that is not UTF-8 passes SQLite's integrity
+    check) would add to a record no command can show.
     """
+
+    def _verify(self) -> None:
+        """Read every game and every input as the readers do, before anything is
+        written: :class:`JournalDamaged` names the first row they would refuse."""
+        if not self._memory:
+            self.summaries()
 
     # -- games ------------------------------------------------------------------
     def new_game(

@@ -7,13 +7,18 @@ not move the pieces, so a resumed simulation finds them where they were.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import os
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
 from hardware.board import OCCUPIED
+
+log = logging.getLogger(__name__)
 
 
 class Surface(Protocol):
@@ -37,6 +42,8 @@ class World:
         self.surface = surface
         self.contents: dict[str, str] = {}
         self.save_to = save_to
+        self._unsaved = False
+        """The last save failed (logged once until one succeeds)."""
 
     def check(self, cell: str) -> None:
         if cell not in self._known:
@@ -73,14 +80,40 @@ class World:
             self.place(cell, label)
 
     def save(self) -> None:
+        """Write the pieces' places beside the journal, whole or not at all.
+
+        Written under a name of its own (two simulations never share a temporary
+        file) and renamed into place. On a full disk, or any failure to write, the
+        file saved before stays as it was, the simulation plays on, and the log says
+        once what a resumed simulation would then miss; the next move tries again.
+        """
         if self.save_to is None:
             return
-        tmp = self.save_to.with_suffix(self.save_to.suffix + ".tmp")
-        with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(self.contents, fh, sort_keys=True)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.save_to)
+        tmp: str | None = None
+        try:
+            fd, tmp = tempfile.mkstemp(
+                prefix=f".{self.save_to.name}.", suffix=".tmp", dir=self.save_to.parent
+            )
+            with open(fd, "w", encoding="utf-8") as fh:
+                json.dump(self.contents, fh, sort_keys=True)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, self.save_to)
+            tmp = None
+            self._unsaved = False
+        except OSError as exc:
+            if not self._unsaved:
+                log.warning(
+                    "the simulated board's pieces could not be saved to %s (%s); the game "
+                    "goes on, but a resumed simulation would find them as last saved",
+                    self.save_to,
+                    exc.strerror or exc,
+                )
+            self._unsaved = True
+        finally:
+            if tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
 
     @staticmethod
     def saved(path: Path) -> dict[str, str] | None:

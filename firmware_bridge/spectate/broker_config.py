@@ -17,11 +17,15 @@ Written into one folder:
 from __future__ import annotations
 
 import base64
+import contextlib
 import grp
 import hashlib
 import os
+import pwd
 import re
 import secrets
+import stat
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -65,9 +69,11 @@ def acl_text(hub: str) -> str:
     return (
         "# Written by tabletop club init. Every board writes only its own topics and\n"
         "# reads only its own resend requests; the hub reads every board and writes\n"
-        "# nothing but resend requests. Anything not allowed here is refused.\n"
+        "# nothing but resend requests: its own name's board topics are denied, so it\n"
+        "# cannot speak as a board. Anything not allowed here is refused.\n"
         f"{board}\npattern read {TOPIC_ROOT}/%u/resend\n\n"
-        f"user {hub}\n{hub_read}\ntopic write {TOPIC_ROOT}/+/resend\n"
+        f"user {hub}\ntopic deny {TOPIC_ROOT}/{hub}/#\n{hub_read}\n"
+        f"topic write {TOPIC_ROOT}/+/resend\n"
     )
 
 
@@ -82,9 +88,13 @@ def conf_text(folder: Path, tls: Tls | None, tls_port: int, plain: Listener | No
         f"max_packet_size {MAX_PAYLOAD + 1024}",
         "",
     ]
+    # Each login is its own client id, whatever id it gives: a login reusing another's
+    # id would otherwise disconnect it (a listener's setting, so given under each).
+    same_id = "use_username_as_clientid true"
     if tls is not None:
         lines += [
             f"listener {tls_port}",
+            same_id,
             f"cafile {tls.ca}",
             f"certfile {tls.cert}",
             f"keyfile {tls.key}",
@@ -92,7 +102,7 @@ def conf_text(folder: Path, tls: Tls | None, tls_port: int, plain: Listener | No
             "",
         ]
     if plain is not None:
-        lines += [f"listener {plain.port} {plain.host}", ""]
+        lines += [f"listener {plain.port} {plain.host}", same_id, ""]
     return "\n".join(lines)
 
 
@@ -124,15 +134,24 @@ def write_club(
             "on this machine)"
         )
     if tls is not None:
+        # Written absolute: the broker started by systemd has another working folder.
+        tls = Tls(tls.ca.resolve(), tls.cert.resolve(), tls.key.resolve())
         for what, path in (("--tls-ca", tls.ca), ("--tls-cert", tls.cert), ("--tls-key", tls.key)):
             if not path.is_file():
                 raise ValueError(f"{what} {path} is not a file: give the club's certificate files")
+            problem = unreadable_by_broker(path)
+            if problem:
+                raise ValueError(f"{what} {path} {problem}")
     folder = folder.resolve()
     if folder.exists() and not folder.is_dir():
         raise ValueError(f"{folder} is a file: give a folder for the broker's configuration")
-    folder.mkdir(parents=True, exist_ok=True)
     credentials = folder / "credentials"
-    credentials.mkdir(mode=0o700, exist_ok=True)
+    if credentials.is_symlink() or (credentials.exists() and not credentials.is_dir()):
+        raise ValueError(
+            f"{credentials} is a link or a file: remove it; club init makes that folder itself"
+        )
+    _folder(folder, 0o755)  # the broker, dropped to its own user, reads passwd and acl in it
+    _folder(credentials, 0o700)
     passwords = {name: secrets.token_urlsafe(18) for name in names}
     gid = broker_gid()
     lines = "".join(f"{n}:{hash_password(p)}\n" for n, p in passwords.items())
@@ -155,11 +174,71 @@ def broker_gid(group: str = BROKER_GROUP) -> int | None:
         return None
 
 
+def _folder(path: Path, mode: int) -> None:
+    """Make ``path`` (and its parents) with ``mode`` whatever the umask."""
+    made = not path.exists()
+    path.mkdir(parents=True, exist_ok=True)
+    if made or mode == 0o700:
+        os.chmod(path, mode)
+
+
 def _write(path: Path, text: str, gid: int | None = None) -> None:
-    """Write ``text`` readable by its owner only, and by the broker's group when given."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    if gid is not None:
-        os.fchown(fd, -1, gid)
-    os.fchmod(fd, 0o600 if gid is None else 0o640)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+    """Write ``text`` readable by its owner only, and by the broker's group when given.
+
+    Written whole under a new name and renamed into place: a link standing at ``path``
+    is replaced, never followed (root writing through a link would overwrite, and
+    re-mode, whatever it points at), and the mode is set whatever the umask.
+    """
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        if gid is not None:
+            os.fchown(fd, -1, gid)
+        os.fchmod(fd, 0o600 if gid is None else 0o640)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def unreadable_by_broker(path: Path, user: str = BROKER_GROUP) -> str | None:
+    """Why the broker could not read ``path`` once it runs as its own user; None if it can.
+
+    Started by root, Mosquitto drops to the user ``mosquitto`` before it reads its
+    certificates and key: each must be readable by that user, and every folder above
+    it searchable. Run by anyone else, the broker runs as that user.
+    """
+    if os.geteuid() != 0:
+        if not os.access(path, os.R_OK):
+            return "cannot be read by this user, who the broker would run as: chmod u+r it"
+        return None
+    try:
+        entry = pwd.getpwnam(user)
+    except KeyError:
+        return None  # no such user here: the broker stays root
+    groups = {entry.pw_gid, *(g.gr_gid for g in grp.getgrall() if user in g.gr_mem)}
+
+    def allowed(st: os.stat_result, bits: tuple[int, int, int]) -> bool:
+        if st.st_uid == entry.pw_uid:
+            return bool(st.st_mode & bits[0])
+        if st.st_gid in groups:
+            return bool(st.st_mode & bits[1])
+        return bool(st.st_mode & bits[2])
+
+    for folder in path.parents:
+        if not allowed(folder.stat(), (stat.S_IXUSR, stat.S_IXGRP, stat.S_IXOTH)):
+            return (
+                f"cannot be reached by the broker's user {user}: its folder {folder} is not "
+                f"searchable by it (chmod o+x {folder}, or chgrp {user} it and chmod g+x)"
+            )
+    st = path.stat()
+    if not allowed(st, (stat.S_IRUSR, stat.S_IRGRP, stat.S_IROTH)):
+        return (
+            f"cannot be read by the broker's user {user} (mode {stat.S_IMODE(st.st_mode):04o}): "
+            f"chgrp {user} {path} and chmod 640 {path}"
+        )
+    return None

@@ -19,6 +19,10 @@ KEEPALIVE_S = 15.0
 """A comment line after this long without news, so that proxies keep the stream open."""
 CHECK_S = 1.0
 """How often a waiting stream looks whether its page went away or the server is stopping."""
+EVERY_S = 0.25
+"""The shortest gap between two events of one stream: changes coming faster are sent
+together in the next one, so a page gets at most four events a second however fast
+the boards change (each carrying every part changed since the last)."""
 RETRY_MS = 5000
 """How long a page that found no free stream waits before it asks again."""
 
@@ -102,6 +106,9 @@ def stream(
         sent = time.monotonic()
         while not changes.closed and not gone():
             if changes.version != seen:
+                wait = sent + EVERY_S - time.monotonic()
+                if seen >= 0 and wait > 0:
+                    time.sleep(wait)  # let changes coming fast gather into one event
                 seen = changes.version
                 sent = time.monotonic()
                 yield message(seen, snapshot())

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,17 @@ from ..runtime.lights import position_lights
 from ..runtime.live import live_path, read_live
 from ..runtime.replay import replay_action
 from . import project
+
+
+def _json(text: object, where: str) -> Any:
+    """A row's JSON text read, or a :class:`JournalError` naming the journal and the row."""
+    try:
+        if not isinstance(text, str):
+            raise ValueError(f"it is {type(text).__name__}, not text")
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        what = "nested too deep" if isinstance(exc, RecursionError) else str(exc)[:80]
+        raise JournalError(f"{where} is not readable JSON ({what}); it cannot be shown") from None
 
 
 class Follower:
@@ -95,6 +107,12 @@ class Follower:
                     f"there is no journal at {self.journal} yet; it appears when the board "
                     "starts its first game"
                 )
+            if not self.journal.is_file():
+                # A FIFO or a device would be opened and read for ever.
+                raise JournalError(
+                    f"the journal {self.journal} is not a file (a pipe, a device or a "
+                    "folder): give the path of the board's journal file"
+                )
             uri = f"file:{self.journal.resolve()}?mode=ro"
             self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
         return self._db
@@ -129,7 +147,7 @@ class Follower:
         """Follow game ``row`` of a journal written in version ``written``."""
         game_id, name, players, seed, options = row
         try:
-            given = json.loads(options)
+            given = _json(options, f"journal {self.journal}, game {game_id}'s options")
             if isinstance(given, dict):
                 given = current_options(name, given, written)
             self.game = new_game(name, players, random.Random(seed), given)
@@ -152,20 +170,25 @@ class Follower:
             "SELECT seq, kind, payload, at FROM inputs WHERE game_id = ? AND seq > ? ORDER BY seq",
             (self.game_id, self._seq),
         ).fetchall()
-        withdrawn = {
-            undone
-            for seq, kind, payload, _ in rows
-            if kind == "takeback"
-            for undone in json.loads(payload).get("undo", [])
-        }
-        for seq, kind, payload, at in rows:
+        where = f"journal {self.journal}, game {self.game_id}, entry"
+        parsed = [(seq, kind, self._object(payload, f"{where} {seq}"), at)
+                  for seq, kind, payload, at in rows]  # fmt: skip
+        try:
+            withdrawn = {
+                int(undone)
+                for _, kind, payload, _ in parsed
+                if kind == "takeback"
+                for undone in payload.get("undo", [])
+            }
+            for _, kind, payload, _ in parsed:
+                if kind == "seats":
+                    self._seats = frozenset(int(s) for s in payload.get("computer", ()))
+        except (TypeError, ValueError) as exc:
+            raise JournalError(f"{where}: a take-back or seats entry is malformed ({exc})") from exc
+        for seq, kind, data, at in parsed:
             self._seq = seq
-            if kind == "seats":
-                self._seats = frozenset(int(s) for s in json.loads(payload).get("computer", ()))
             if kind != "action" or seq in withdrawn:
                 continue
-            where = f"journal {self.journal}, game {self.game_id}, entry {seq}"
-            data = json.loads(payload)
             if self._words is not None:
                 self._words.before_play()
             self._before = dict(game.layout())
@@ -186,17 +209,24 @@ class Follower:
             )
         return bool(rows)
 
+    def _object(self, text: object, where: str) -> dict[str, Any]:
+        value = _json(text, where)
+        if not isinstance(value, dict):
+            raise JournalError(f"{where} is not a JSON object; the journal cannot be shown")
+        return value
+
     def _poll_live(self) -> bool:
         path = live_path(self.journal)
         try:
             st = path.stat()
-            stamp = (st.st_mtime_ns, st.st_size)
+            # Only a file is read: a FIFO put there would block the follower for ever.
+            stamp = (st.st_mtime_ns, st.st_size) if stat.S_ISREG(st.st_mode) else None
         except OSError:
             stamp = None
         if stamp == self._live_stamp:
             return False
         self._live_stamp = stamp
-        found = read_live(self.journal)
+        found = read_live(self.journal) if stamp is not None else None
         live = found[1] if found is not None and found[0] == self.game_id else None
         if live is not None:
             move = live.get("move")

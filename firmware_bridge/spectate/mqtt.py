@@ -59,14 +59,15 @@ class BrokerSettings(Struct, frozen=True):
     def from_url(cls, url: str) -> BrokerSettings:
         """``mqtt://[user[:password]@]HOST[:PORT]`` or ``mqtts://...`` (TLS, port 8883)."""
         parts = urlsplit(url if "://" in url else f"mqtt://{url}")
+        shown = _without_password(url)
         if parts.scheme not in ("mqtt", "mqtts") or not parts.hostname:
             raise ValueError(
-                f"broker {url!r} should look like mqtt://HOST[:PORT] (or mqtts:// for TLS)"
+                f"broker {shown!r} should look like mqtt://HOST[:PORT] (or mqtts:// for TLS)"
             )
         try:
             port = parts.port
         except ValueError:
-            raise ValueError(f"broker {url!r} has a bad port number") from None
+            raise ValueError(f"broker {shown!r} has a bad port number") from None
         tls = parts.scheme == "mqtts"
         return cls(
             host=parts.hostname,
@@ -93,6 +94,16 @@ class BrokerSettings(Struct, frozen=True):
                 keyfile=str(self.key_file) if self.key_file else None,
             )
         return client
+
+
+def _without_password(url: str) -> str:
+    """``url`` as it may be shown: a password in it replaced by ``***``."""
+    head, sep, rest = url.rpartition("@")
+    if not sep:
+        return url
+    scheme, colon_slashes, login = head.rpartition("://")
+    user, colon, _ = login.partition(":")
+    return f"{scheme}{colon_slashes}{user}{':***' if colon else ''}@{rest}"
 
 
 class ClubSettings(Struct, frozen=True):

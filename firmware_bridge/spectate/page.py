@@ -13,8 +13,11 @@ from typing import Any
 
 from ..screen.palette import COLOURS, Colour
 from .geometry import Geometry
-from .style import hex_colour, seat_colour
+from .style import NAMED_COLOURS, NO_OWNER, PALETTE, hex_colour, seat_colour
 from .svg import board_svg, lit
+
+SEAT_COLOURS = sorted({*NAMED_COLOURS.values(), *PALETTE, NO_OWNER})
+"""Every colour a seat's swatch can have (``style.seat_colour``), each a class."""
 
 STYLE = """
 body{font-family:sans-serif;margin:1em;background:#faf7f0;color:#222}
@@ -42,14 +45,22 @@ table.scores td{padding:.1em .6em}
 .lights{font-size:.85em;color:#444}.lights span{display:block}
 .lights b{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:middle;
 border:1px solid #a08660;margin-right:.3em}
-""" + "".join(f".led-{c.name}{{background:{hex_colour(c.rgb)}}}" for c in COLOURS.values())
+.legend svg{width:1.6em;height:1.1em;vertical-align:middle}
+"""
+STYLE += "".join(f".led-{c.name}{{background:{hex_colour(c.rgb)}}}" for c in COLOURS.values())
+STYLE += "".join(f".seat-{colour[1:]}{{background:{colour}}}" for colour in SEAT_COLOURS)
+"""The pages' style sheet, served as a file (``/app.css``): the pages' policy allows no
+inline style, so markup a board slipped into a page could not restyle it."""
 
 SCRIPT = """"use strict";
+const UNSAFE='script,style,link,meta,base,iframe,frame,object,embed,form,template';
+function inert(html){const t=document.createElement('template');t.innerHTML=html;
+t.content.querySelectorAll(UNSAFE).forEach(e=>e.remove());return t.content;}
 function apply(parts){for(const[id,html]of Object.entries(parts)){
 let el=document.getElementById(id);
 if(!el){el=document.createElement('div');el.id=id;el.className='card';
 document.getElementById('grid').appendChild(el);}
-el.innerHTML=html;}}
+el.replaceChildren(inert(html));}}
 const es=new EventSource(document.body.dataset.events);
 es.onmessage=e=>{const d=JSON.parse(e.data);apply(d.parts);
 document.body.dataset.version=d.version;};
@@ -63,8 +74,8 @@ def _scores(view: Mapping[str, Any]) -> str:
         score = view["scores"].get(seat, "")
         mark = " ◀" if view.get("turn") == seat else ""
         rows.append(
-            f'<tr data-seat="{escape(seat)}"><td><span class="swatch" '
-            f'style="background:{seat_colour(seats, i)}"></span> {escape(seat)}</td>'
+            f'<tr data-seat="{escape(seat)}"><td><span class="swatch '
+            f'seat-{seat_colour(seats, i)[1:]}"></span> {escape(seat)}</td>'
             f'<td class="score">{escape(str(score))}</td><td>{mark}</td></tr>'
         )
     return f'<table class="scores">{"".join(rows)}</table>'
@@ -111,8 +122,12 @@ def legend_html(geo: Geometry | None) -> str:
     for space in geo.get("special", {}).values():
         if space.get("name") and space.get("text"):
             seen.setdefault((space["text"], space["name"]), space.get("fill", ""))
+    # Each key drawn in SVG, its colour an attribute: the policy allows no inline style.
     items = "".join(
-        f'<span><b style="background:{escape(fill)}">{escape(text)}</b> {escape(name)}</span>'
+        f'<span><svg viewBox="0 0 24 16" role="img"><rect width="24" height="16" rx="3" '
+        f'fill="{escape(fill)}"/><text x="12" y="8.5" font-size="9" font-weight="bold" '
+        f'text-anchor="middle" dominant-baseline="middle" font-family="sans-serif">'
+        f"{escape(text)}</text></svg> {escape(name)}</span>"
         for (text, name), fill in sorted(seen.items(), key=lambda kv: kv[0][1])
     )
     return f'<p class="legend">{items}</p>' if items else ""
@@ -235,12 +250,12 @@ def _document(title: str, events: str, body: str) -> str:
     # The script is served as a file (``/app.js``), never inline: the pages' policy
     # (``wsgi.SECURITY_HEADERS``) forbids inline script, so markup slipped into a
     # page by a board could not run.
-    src = "/app.js" if events.startswith("/") else "app.js"
-    script = f'<script src="{src}"></script>' if events else ""
+    root = "/" if events.startswith("/") or not events else ""
+    script = f'<script src="{root}app.js"></script>' if events else ""
     return (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+        f'<title>{escape(title)}</title><link rel="stylesheet" href="{root}app.css"></head>'
         f'<body data-events="{escape(events)}" data-version="0">{body}'
         f"{script}</body></html>"
     )
@@ -258,7 +273,11 @@ def board_page(title: str, events: str, now: Mapping[str, str], back: str | None
 
 
 def card_id(name: str) -> str:
-    return "card-" + "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
+    """The id of a board's card: its letters and digits as they are, any other
+    character as ``_<hex>_``, so two names never share one card (``t.1``, ``t_1``)."""
+    return "card-" + "".join(
+        ch if ch.isascii() and (ch.isalnum() or ch == "-") else f"_{ord(ch):x}_" for ch in name
+    )
 
 
 def card_html(

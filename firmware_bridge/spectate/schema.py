@@ -2,11 +2,14 @@
 
 A message on the club's broker may come from anyone who can publish there (another
 program, a board of another version, a stranger), so nothing in it is trusted:
-its size and nesting are bounded before it is parsed (a deeply nested message
-would exhaust Python's stack in the parser), numbers must be finite, text and
-tables are bounded, colours come from a strict pattern, and every field the pages
-draw has the type they draw. A message that fails is refused whole with a reason
-(:class:`MessageRefused`), which the hub counts per board on its diagnostics page.
+its size is bounded before it is parsed and its nesting as it is (the parser stops
+at Python's recursion limit, and one walk after it bounds the depth and every value,
+without recursion: a deeply nested message never ends the thread), numbers must be
+finite, every text must be valid Unicode (no lone surrogate), texts and tables are
+bounded, colours come from a strict pattern, and every field the pages draw has the
+type they draw.
+A message that fails is refused whole with a reason (:class:`MessageRefused`), which
+the hub counts per board on its diagnostics page.
 """
 
 from __future__ import annotations
@@ -35,26 +38,15 @@ MAX_SIDE = 128
 """Columns or rows of a board's drawing plan."""
 MAX_SEATS = 16
 MAX_MOVES = 100_000
+MAX_VALUES = 64
+"""Letters a plan may give a value for (Crosslet's tiles: 26 and the blank)."""
+MAX_WORTH = 99
+"""A letter's value, at most (Crosslet's highest is 10)."""
 COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 """The only colours a plan may give: ``#rrggbb``."""
 BOARD_NAME = re.compile(r"^[^\x00-\x20\x7f-\x9f/+#]{1,64}$")
 """A board's name in a topic: as ``mqtt.check_board_name`` lets a publisher use, and
 no spaces or control characters (shown escaped, like every text)."""
-
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(rb"[\[\]{}]")
-
-
-def nesting(payload: bytes) -> int:
-    """The deepest nesting of lists and tables in a JSON text, without parsing it."""
-    depth = deepest = 0
-    for found in _BRACKET.finditer(_STRING.sub(b'""', payload)):
-        if found.group() in (b"[", b"{"):
-            depth += 1
-            deepest = max(deepest, depth)
-        else:
-            depth -= 1
-    return deepest
 
 
 def _float(text: str) -> float:
@@ -69,44 +61,88 @@ def _constant(name: str) -> Any:
 
 
 def load(payload: bytes | bytearray | str, limit: int = MAX_PAYLOAD) -> Any:
-    """Parse one JSON message within the limits, or raise :class:`MessageRefused`."""
+    """Parse one JSON message within the limits, or raise :class:`MessageRefused`.
+
+    The parser itself stops at Python's recursion limit (a message nested deeper is
+    refused for it, never ends the thread); the walk after it measures the nesting
+    and bounds every value in one pass, without recursion."""
     data = payload.encode() if isinstance(payload, str) else bytes(payload)
     if len(data) > limit:
         raise MessageRefused(f"it is {len(data):,} bytes long (at most {limit:,})")
-    deep = nesting(data)
-    if deep > MAX_DEPTH:
-        raise MessageRefused(f"it is nested {deep} deep (at most {MAX_DEPTH})")
     try:
         value = json.loads(data, parse_float=_float, parse_constant=_constant)
     except MessageRefused:
         raise
-    except (ValueError, RecursionError) as exc:
+    except RecursionError:
+        raise MessageRefused(f"it is nested too deep to read (at most {MAX_DEPTH})") from None
+    except ValueError as exc:
         raise MessageRefused(f"it is not JSON ({str(exc)[:80]})") from None
     _bounded(value)
     return value
 
 
-def _bounded(value: Any) -> None:
-    """Every string, number, list and table within the limits (depth is checked already)."""
-    if isinstance(value, str):
-        if len(value) > MAX_TEXT:
+def _text_bounded(value: str) -> None:
+    if len(value) > MAX_TEXT:
+        raise MessageRefused(f"it holds a text of {len(value):,} characters (at most {MAX_TEXT})")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            # JSON's \ud800 escapes a lone surrogate: no page could be written with it.
             raise MessageRefused(
-                f"it holds a text of {len(value):,} characters (at most {MAX_TEXT})"
-            )
-    elif isinstance(value, bool) or value is None or isinstance(value, float):
-        return
-    elif isinstance(value, int):
-        if abs(value) > MAX_INT:
-            raise MessageRefused("it holds a whole number too large to draw")
-    elif isinstance(value, list | dict):
-        if len(value) > MAX_ITEMS:
-            raise MessageRefused(f"it holds a list of {len(value):,} entries (at most {MAX_ITEMS})")
-        for item in value.items() if isinstance(value, dict) else value:
-            if isinstance(item, tuple):
-                _bounded(item[0])
-                _bounded(item[1])
+                f"it holds a text that is not valid Unicode ({exc.reason} at {exc.start})"
+            ) from None
+
+
+def _bounded(value: Any) -> None:
+    """Every string, number, list and table within the limits, and the nesting at most
+    ``MAX_DEPTH`` (one walk, with a stack of its own)."""
+    todo: list[tuple[Any, int]] = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        kind = type(item)
+        if kind is str:
+            _text_bounded(item)
+        elif kind is int:
+            if abs(item) > MAX_INT:
+                raise MessageRefused("it holds a whole number too large to draw")
+        elif kind is dict or kind is list:
+            if depth > MAX_DEPTH:
+                raise MessageRefused(
+                    f"it is nested {_depth(item, depth)} deep (at most {MAX_DEPTH})"
+                )
+            if len(item) > MAX_ITEMS:
+                raise MessageRefused(
+                    f"it holds a list of {len(item):,} entries (at most {MAX_ITEMS})"
+                )
+            if kind is dict:
+                for key in item:  # JSON's keys are always texts
+                    if len(key) > MAX_TEXT or not key.isascii():
+                        _text_bounded(key)
+                values = item.values()
             else:
-                _bounded(item)
+                values = item
+            for inner in values:
+                t = type(inner)
+                if t is dict or t is list:
+                    todo.append((inner, depth + 1))
+                elif t is str:
+                    if len(inner) > MAX_TEXT or not inner.isascii():
+                        _text_bounded(inner)
+                elif t is int and not -MAX_INT <= inner <= MAX_INT:
+                    raise MessageRefused("it holds a whole number too large to draw")
+
+
+def _depth(value: Any, at: int) -> int:
+    """How deep ``value`` (found at depth ``at``) goes, for the refusal's reason."""
+    deepest = at
+    todo = [(value, at)]
+    while todo:
+        item, depth = todo.pop()
+        deepest = max(deepest, depth)
+        inner = item.values() if isinstance(item, dict) else item
+        todo += [(v, depth + 1) for v in inner if isinstance(v, dict | list)]
+    return deepest
 
 
 # -- the fields ----------------------------------------------------------------------
@@ -151,7 +187,10 @@ def check_state(view: Mapping[str, Any]) -> None:
         raise MessageRefused("its seats are not a list of names")
     for seat in seats:
         _text(seat, "its seats", 40)
-    for seat, score in _table(view.get("scores"), "its scores").items():
+    scores = _table(view.get("scores"), "its scores")
+    if len(scores) > MAX_SEATS:
+        raise MessageRefused(f"its scores name more than {MAX_SEATS} seats")
+    for seat, score in scores.items():
         _text(seat, "a seat of its scores", 40)
         _number(score, f"the score of {seat!r}")
     _int(view.get("moves_played"), "its count of moves played", 0, MAX_MOVES)
@@ -241,4 +280,13 @@ def check_plan(geo: Any) -> dict[str, Any]:
         if not isinstance(fill, str) or not COLOUR.match(fill):
             raise MessageRefused(f"the fill of special space {cell!r} is not a colour like #a0b1c2")
         _maybe(_text, space.get("text"), f"the text of special space {cell!r}", 8)
+        _maybe(_text, space.get("name"), f"the name of special space {cell!r}", 40)
+    values = geo.get("values")
+    if values is not None:
+        values = _table(values, "its plan's letter values")
+        if len(values) > MAX_VALUES:
+            raise MessageRefused(f"its plan gives more than {MAX_VALUES} letter values")
+        for letter, worth in values.items():
+            _text(letter, "a letter of its plan's values", 4, empty=False)
+            _int(worth, f"the value of letter {letter!r}", 0, MAX_WORTH)
     return dict(geo)

@@ -137,7 +137,10 @@ def _value(x: float, y: float, letter: str, blank: bool, values: Mapping[str, in
     """A tile's letter value in its corner (a blank is worth nothing)."""
     if not values or letter not in values:
         return ""
-    return _text(x, y, "0" if blank else str(values[letter]), 7, "#333")
+    worth = values[letter]
+    if isinstance(worth, bool) or not isinstance(worth, int):
+        return ""  # the plan's check refuses this; never drawn as markup
+    return _text(x, y, "0" if blank else str(worth), 7, "#333")
 
 
 def _text(

@@ -22,7 +22,7 @@ from typing import Any
 from msgspec import Struct, field
 
 from .events import Changes, StreamSlots, stream, stream_headers
-from .page import SCRIPT
+from .page import SCRIPT, STYLE
 
 Environ = dict[str, Any]
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
@@ -40,15 +40,27 @@ PER_ADDRESS = 32
 on 30 at most); more are closed at once, so one address cannot use up the server."""
 CONNECTIONS = 512
 """Connections open at once, all addresses together."""
+PRESSURE = CONNECTIONS // 4
+"""Beyond this many connections open at once the server is under pressure: an idle
+connection is then closed after ``IDLE_UNDER_PRESSURE_S`` instead of ``IDLE_S``, so that
+many addresses holding idle connections cannot keep a real page waiting for a slot."""
+IDLE_UNDER_PRESSURE_S = 1.0
+MAX_BODY = 16 * 1024
+"""Bytes of a request's body, at most: every route is a GET; a larger body is answered
+413 at once, never read into memory or spooled to disk."""
+OUT_HIGH_WATER = 1024 * 1024
+"""Bytes waiting to go to one client before its stream waits for it (a client that
+never reads costs at most this much, in memory, until it is closed as idle)."""
 
 SECURITY_HEADERS = (
-    # No inline script and nothing from elsewhere: the page's only script is /app.js.
-    # Inline styles stay allowed (the seat swatches); they cannot run code.
+    # No inline script, no inline style, no frames, nothing from elsewhere: the page's
+    # only script is /app.js and its only style sheet /app.css, so markup a board slipped
+    # into a page could neither run, restyle it, nor frame another page.
     (
         "Content-Security-Policy",
         "default-src 'none'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
-        "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
-        "frame-ancestors 'none'",
+        "style-src 'self'; frame-src 'none'; child-src 'none'; object-src 'none'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     ),
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),
@@ -107,7 +119,7 @@ class WebApp:
         on_start: Sequence[Callable[[], None]] = (),
         on_stop: Sequence[Callable[[], None]] = (),
     ) -> None:
-        routes = [*routes, ("/app.js", _script)]
+        routes = [*routes, ("/app.js", _script), ("/app.css", _style)]
         self.routes = [(_pattern(route), handler) for route, handler in routes]
         self.threads = threads
         self.slots = StreamSlots(max(1, threads - RESERVED_THREADS))
@@ -165,6 +177,10 @@ def _script(request: Request) -> Reply:
     return Reply(200, SCRIPT.encode(), [("Content-Type", "text/javascript; charset=utf-8")])
 
 
+def _style(request: Request) -> Reply:
+    return Reply(200, STYLE.encode(), [("Content-Type", "text/css; charset=utf-8")])
+
+
 def parse_listen(text: str, option: str = "--listen") -> tuple[str, int]:
     """``HOST:PORT`` (or ``:PORT`` for 127.0.0.1) as a host and a port number;
     ``option`` names the flag it came from in the error."""
@@ -194,6 +210,10 @@ def serve(app: WebApp, listen: str) -> None:
             connection_limit=CONNECTIONS,
             channel_timeout=IDLE_S,
             cleanup_interval=5,
+            max_request_body_size=MAX_BODY,
+            outbuf_high_watermark=OUT_HIGH_WATER,
+            # Never spooled to a temporary file below the high-water mark.
+            outbuf_overflow=2 * OUT_HIGH_WATER,
         )
         server.channel_class = guarded_channel()
     except OSError as exc:
@@ -265,6 +285,14 @@ def guarded_channel() -> type:
         def readable(self) -> bool:
             if self.began is not None and time.monotonic() - self.began > REQUEST_S:
                 self.will_close = True  # writable() now says so, and the loop closes it
+            elif (
+                self.request is None
+                and not self.requests
+                and not self.total_outbufs_len
+                and len(self.server.active_channels) > PRESSURE
+                and time.time() - self.last_activity > IDLE_UNDER_PRESSURE_S
+            ):
+                self.will_close = True  # idle while others wait for a slot
             return bool(super().readable())
 
     return GuardedChannel

@@ -195,7 +195,9 @@ def test_journal_files_are_readable_by_their_owner_only(tmp_path: Path) -> None:
             modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in path.parent.iterdir()}
     finally:
         os.umask(old)
-    assert modes == {"j.sqlite": 0o600, "j.sqlite-wal": 0o600, "j.sqlite-shm": 0o600}
+    assert modes == {
+        "j.sqlite": 0o600, "j.sqlite-wal": 0o600, "j.sqlite-shm": 0o600, ".j.sqlite.lock": 0o600
+    }  # fmt: skip
 
 
 def another_programs_database(path: Path) -> None:

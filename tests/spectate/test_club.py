@@ -152,13 +152,12 @@ def test_pages_asking_for_boards_never_heard_of_leave_nothing_behind() -> None:
     message = MQTTMessage(topic=b"tabletop/b/state")
     message.payload = json.dumps(_state()).encode()
     hub._on_message(hub.client, None, message)
+    hub.draw_all()  # what the hub's drawing thread does as boards change
     assert waiting.version != seen
     own = hub.changes_of("b")
     assert own is not hub.changes
     assert hub.board_changes == {"b": own}
     assert "no board called b" not in json.dumps(hub.board_parts("b"))
-
-
 
 
 def test_club_keeps_the_last_good_state_when_a_board_sends_one_it_cannot_show() -> None:
@@ -197,9 +196,11 @@ def test_a_board_the_pages_cannot_draw_is_named_and_the_others_still_shown() -> 
     odd = {"journal_game": 1, "geometry": {**geo, "cols": "x"}}
     assert _msg(hub.club, "board", odd, "odd") is None
     assert hub.club.refused["odd"].count == 1
+    hub.draw_all()
     assert "<svg" not in hub.cards()["card-odd"]
     # Should anything the pages cannot draw get past it, only its own card says so.
-    hub.club.boards["odd"].plan = (1, {**geo, "cols": "x"})
+    hub.club.boards["odd"].plan = (1, json.dumps({"geometry": {**geo, "cols": "x"}}).encode())
+    hub.draw_all()
     cards = hub.cards()
     assert "<svg" in cards["card-good"] and "Double Take" in cards["card-good"]
     assert "cannot be drawn" in cards["card-odd"] and "<svg" not in cards["card-odd"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from firmware_bridge.apps.daemon import Table, choices
+from firmware_bridge.apps.daemon import DaemonTable, choices
 from firmware_bridge.journal import Journal
 from firmware_bridge.runtime.live import read_live
 from firmware_bridge.runtime.lobby import Lobby
@@ -31,7 +31,7 @@ def test_table_writes_what_the_board_waits_for_and_the_view_shows_it(
     board = fake_board
     with Journal(cfg.journal) as journal:
         loop = Loop(Lobby(choices(cfg.profile)), board)
-        table = Table(cfg, journal, loop, None, None)
+        table = DaemonTable(cfg, journal, loop, None, None)
         table.start()
         loop.step(0.0)
         found = read_live(cfg.journal)

@@ -225,7 +225,9 @@ def test_every_reader_words_each_move_as_the_table_did(tmp_path: Path, game: str
     journal = tmp_path / "j.sqlite"
     sim = Simulation(SimOptions(game=game, seed=2, journal=journal))
     table: list[str] = []
+    story: list[str] = []
     sim.commits.append(lambda played: table.append(played.text))
+    sim.commits.append(lambda played: story.append(played.story or played.text))
     try:
         sim.start()
         sim.play_computer()
@@ -235,7 +237,8 @@ def test_every_reader_words_each_move_as_the_table_did(tmp_path: Path, game: str
     follower.poll()
     follower.close()
     assert [m["text"] for m in follower.moves] == table, "the web view and the hub"
-    assert [m["text"] for m in export_game(journal)["moves"]] == table, "the export"
+    # The export tells the game's story: the table's words and what else each move did.
+    assert [m["text"] for m in export_game(journal)["moves"]] == story, "the export"
 
 
 def test_a_followed_position_lights_the_computers_move_and_the_last_move(tmp_path: Path) -> None:

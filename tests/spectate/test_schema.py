@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -18,8 +19,6 @@ from firmware_bridge.spectate.project import view
 from tests.spectate.tools import board_state as _state
 
 GAMES = ("crosslet", "doublecross", "dominoes", "double-take", "doubles-wild")
-
-
 
 
 def _send(club: Club, board: str, kind: str, data: Any) -> str | None:
@@ -118,7 +117,8 @@ def _cards(club: Club) -> list[str]:
 
 
 def test_big_states_are_refused_and_moves_stop_at_the_boards_byte_cap() -> None:
-    club = Club(board_bytes=64 * 1024)
+    # A second between messages: within the board's quota of messages a second.
+    club = Club(board_bytes=64 * 1024, clock=itertools.count().__next__)
     huge = _state(oled=["x" * 1000] * 2000)
     for n in range(20):
         assert _send(club, f"b{n}", "state", huge) is None
@@ -163,8 +163,12 @@ def test_the_hub_lets_go_of_what_it_kept_for_boards_pushed_out() -> None:
         message = MQTTMessage(topic=f"tabletop/b{n}/state".encode())
         message.payload = json.dumps(_state(moves_played=1)).encode()
         hub._on_message(hub.client, None, message)
+        hub.draw(f"b{n}")  # what the hub's drawing thread does as boards change
+        hub.board_parts(f"b{n}")
     assert len(hub.club.boards) == 10
     assert set(hub.board_changes) == set(hub.club.boards)
+    assert set(hub.drawn) == set(hub._last_drawn) == set(hub.club.boards)
+    assert set(hub._pages) <= set(hub.club.boards)
     assert set(hub._gaps) <= set(hub.club.boards)
 
 
@@ -180,7 +184,8 @@ def test_a_message_the_hub_cannot_take_never_ends_its_network_thread() -> None:
         message.payload = payload
         hub._on_message(hub.client, None, message)  # raises nothing
     assert hub.club.refused["x"].count == 2
-    assert schema.nesting(b'["[[[", {"a": "]]"}]') == 2
+    # Brackets inside texts are no nesting.
+    assert schema.load(b'["[[[", {"a": "]]"}]') == ["[[[", {"a": "]]"}]
 
 
 def test_a_live_file_nested_deep_or_holding_nan_is_not_read(tmp_path: Path) -> None:
