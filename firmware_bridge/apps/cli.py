@@ -19,6 +19,7 @@ from ..spectate.commands import add_sim_options, spectator_commands
 from .commands.boards import cmd_bom, cmd_netlist, cmd_wiring
 from .commands.real_board import cmd_diag, cmd_enrol, cmd_install, cmd_run, cmd_uninstall
 from .commands.records import cmd_export, cmd_history, cmd_show
+from .commands.rf import cmd_rf
 from .commands.sim import cmd_resume, cmd_sim
 from .install_args import add_parsers
 
@@ -159,6 +160,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("profile", help="a shipped profile name or a TOML file of a Pico board")
     p.add_argument("--kicad", type=Path, required=True, metavar="FILE", help="the netlist to write")
+    p = sub.add_parser("rf", help="simulate an RFID board's radio (ngspice), antenna by antenna")
+    p.add_argument("profile", help="a shipped RFID profile name or a TOML file")
+    p.add_argument("--s1p", type=Path, metavar="FILE", help="write one antenna's simulated S11")
+    p.add_argument("--antenna", help="with --s1p: the antenna (default: R1)")
     p = sub.add_parser("enrol", help="name the RFID tags of the pieces, one by one")
     p.add_argument("--config", type=Path, required=True, help="the daemon's TOML config")
     p.add_argument("--overwrite", action="store_true", help="rename tags already enrolled")
@@ -203,6 +208,7 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "bom": cmd_bom,
     "netlist": cmd_netlist,
+    "rf": cmd_rf,
     "enrol": cmd_enrol,
     "export": cmd_export,
     "diag": cmd_diag,
