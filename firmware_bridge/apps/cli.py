@@ -50,6 +50,13 @@ def _add_sim(sub: Any) -> None:
         help="the seats people play, from 1, e.g. 1 or 1,3 (needs --script, which moves "
         "for them); the computer plays the others, its moves shown on the OLED",
     )
+    p.add_argument(
+        "--level",
+        action="append",
+        metavar="SEAT=LEVEL",
+        help="how strongly the computer plays a seat (seats from 1): 1 beginner, 2 standard "
+        "(the default), 3 expert, e.g. --level 2=expert; --option level=N sets every seat",
+    )
     p.add_argument("--seed", type=int, help="fixes the dice and the shuffles (default 1)")
     p.add_argument("--profile", help="the simulated board (default: the game's own)")
     p.add_argument("--script", help="a scenario script, or - to read one from standard input")

@@ -49,14 +49,30 @@ class TakeBackEntry(Entry, frozen=True):
 
 
 class SeatsEntry(Entry, frozen=True):
-    """The seats the computer plays from here on, counted from 0."""
+    """The seats the computer plays from here on, counted from 0, and the level of each
+    that does not play at the default one (``games.levels``)."""
 
     kind: ClassVar[str] = "seats"
     computer: frozenset[int]
+    levels: tuple[tuple[int, int], ...] = ()
+    """(seat, level) for each computer seat not at the default level, by seat."""
 
     @property
     def payload(self) -> dict[str, Any]:
-        return {"computer": sorted(self.computer)}
+        out: dict[str, Any] = {"computer": sorted(self.computer)}
+        if self.levels:
+            out["levels"] = {str(seat): level for seat, level in self.levels}
+        return out
+
+
+def _levels(value: object, what: str) -> tuple[tuple[int, int], ...]:
+    """``{"1": 3}`` (seat from 0 as text: level) as ((1, 3),)."""
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in value.items()
+    ):
+        raise ValueError(f"{what} is {value!r}, not a table of seat numbers to levels")
+    return tuple(sorted((int(k), v) for k, v in value.items()))
 
 
 def _numbers(value: object, what: str) -> tuple[int, ...]:
@@ -76,6 +92,7 @@ def entry_of(seq: int, kind: str, payload: Mapping[str, Any], at: str) -> Entry:
         return TakeBackEntry(seq, at, _numbers(payload.get("undo"), f"{where} take-back"))
     if kind == SeatsEntry.kind:
         seats = _numbers(payload.get("computer", []), f"{where} computer seats")
-        return SeatsEntry(seq, at, frozenset(seats))
+        levels = _levels(payload.get("levels", {}), f"{where} computer levels")
+        return SeatsEntry(seq, at, frozenset(seats), levels)
     kinds = ", ".join(k.kind for k in (ActionEntry, TakeBackEntry, SeatsEntry))
     raise ValueError(f"{where} kind is {kind!r}, not one of {kinds}")

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from msgspec import Struct, field
 
@@ -33,6 +33,14 @@ if TYPE_CHECKING:
 
 MakeGame = Callable[[int, random.Random, Mapping[str, Any]], Game]
 """Makes a game from its number of players, its random source and its options."""
+
+
+class MakePlayer(Protocol):
+    """Makes the game's computer player for a game, from its random source, at a level
+    (``games.levels``; the standard player when none is given)."""
+
+    def __call__(self, game: Game, rng: random.Random, level: int | None = None, /) -> Player: ...
+
 
 Specials = dict[str, dict[str, str]]
 """The special spaces of a board: cell -> its ``text``, ``fill`` and ``name``."""
@@ -59,8 +67,8 @@ class Kit(Struct, frozen=True):
     """
 
     about: About
-    make_player: Callable[[Game, random.Random], Player]
-    """The game's computer player for a game (imports its module on call)."""
+    make_player: MakePlayer
+    """The game's computer player for a game, at a level (imports its module on call)."""
     default_profile: str
     """The shipped profile (``wiring/profiles/<name>.toml``) a simulation plays on."""
     check_options: Callable[[Mapping[str, Any], int | None], list[str]] | None = None

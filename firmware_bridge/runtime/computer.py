@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from games.core import Action, Game, Player, Resign
+from games.errors import BadSettings
+from games.levels import DEFAULT as DEFAULT_LEVEL
+from games.levels import STRONGEST, level_name, parse_level
 
 log = logging.getLogger("tabletop")
 
@@ -62,21 +65,68 @@ def parse_seats(text: str, players: int) -> frozenset[int]:
     return frozenset(seats)
 
 
+def parse_levels(pairs: Iterable[str], every: Iterable[str], players: int) -> dict[int, int]:
+    """Levels from ``--level SEAT=N`` pairs (seats from 1) over ``--option level=N``
+    (``every``: a level for every seat), as seat indices from 0 to levels; the default
+    level is left out. Raises ValueError naming what is wrong and what is accepted."""
+    out: dict[int, int] = {}
+    try:
+        for text in every:
+            level = parse_level(text)
+            out = dict.fromkeys(range(players), level)
+        for pair in pairs:
+            seat, sep, text = pair.partition("=")
+            if not sep or not seat.strip().isdigit() or not 1 <= int(seat) <= players:
+                raise ValueError(
+                    f"--level {pair!r}: give SEAT=LEVEL with a seat from 1 to {players}, "
+                    "e.g. --level 2=expert or --level 2=3"
+                )
+            out[int(seat) - 1] = parse_level(text)
+    except BadSettings as bad:
+        raise ValueError(f"--level: {bad}") from None
+    return {seat: level for seat, level in out.items() if level != DEFAULT_LEVEL}
+
+
 class Computer:
     """The computer's choice for the seat to move, the same for the same position."""
 
     def __init__(
         self,
-        make_player: Callable[[Game, random.Random], Player],
+        make_player: Callable[..., Player],
         seed: int,
         seats: Iterable[int] = (),
+        levels: Mapping[int, int] | None = None,
     ) -> None:
         self.make_player = make_player
         self.seed = seed
         self.seats = frozenset(seats)
         """The seats the computer plays; the others are people's."""
-        self._cached: tuple[int, int, Action] | None = None
+        self.levels: dict[int, int] = dict(levels or {})
+        """Each computer seat's level (``games.levels``); a seat not named plays at the
+        default level, as the computer always has."""
+        self._cached: tuple[int, int, int, Action] | None = None
         self._failed: tuple[int, int] | None = None
+
+    def seat(self, seats: Iterable[int], levels: Mapping[int, int] | None = None) -> None:
+        """Play ``seats`` from now on, each at its level in ``levels`` (default: the
+        default level)."""
+        self.seats = frozenset(seats)
+        self.levels = dict(levels or {})
+
+    def level(self, seat: int) -> int:
+        """The level the computer plays ``seat`` at; for a person's seat, the level its
+        hints come from: the strongest."""
+        return self.levels.get(seat, DEFAULT_LEVEL) if seat in self.seats else STRONGEST
+
+    def level_names(self) -> dict[int, str]:
+        """Each computer seat's level by name, for the OLED, export and the spectators."""
+        return {seat: level_name(self.level(seat)) for seat in sorted(self.seats)}
+
+    def _player(self, game: Game, rng: random.Random, seat: int) -> Player:
+        level = self.level(seat)
+        if level == DEFAULT_LEVEL:
+            return self.make_player(game, rng)
+        return self.make_player(game, rng, level)
 
     def advise(self, game: Game) -> Action:
         """What the computer would play now for the seat to move (a hint, or its move).
@@ -84,11 +134,11 @@ class Computer:
         Its random source is seeded by the game's seed and the number of actions
         played, so the same position always gets the same advice, also after a restart.
         """
-        key = (id(game), len(game.history))
-        if self._cached is not None and self._cached[:2] == key:
-            return self._cached[2]
+        key = (id(game), len(game.history), self.level(game.to_move))
+        if self._cached is not None and self._cached[:3] == key:
+            return self._cached[3]
         rng = random.Random(f"{self.seed}:{len(game.history)}")
-        action = self.make_player(game, rng).choose(game)
+        action = self._player(game, rng, game.to_move).choose(game)
         self._cached = (*key, action)
         return action
 
@@ -99,10 +149,9 @@ class Computer:
             return None
         waiting = [seat for seat in game.out_of_turn_seats() if seat in self.seats]
         if waiting:
-            rng = random.Random(f"{self.seed}:{len(game.history)}")
-            player = self.make_player(game, rng)
             for seat in waiting:
-                action = player.out_of_turn(game, seat)
+                rng = random.Random(f"{self.seed}:{len(game.history)}")
+                action = self._player(game, rng, seat).out_of_turn(game, seat)
                 if action is not None:
                     return action
         if game.to_move not in self.seats:
@@ -125,7 +174,26 @@ class Computer:
         expected = self.expected(game)
         if expected is None or same_move(expected, action):
             return None
+        # A decision the station takes one press at a time (Doubles Wild's battle dice
+        # kept one by one) is made in steps, each on the way to it.
+        rng = random.Random(f"{self.seed}:{len(game.history)}")
+        on_the_way = getattr(self._player(game, rng, mover), "on_the_way", None)
+        if on_the_way is not None and on_the_way(game, expected, action):
+            return None
         return expected
 
     def to_dict(self) -> dict[str, Any]:
-        return {"computer": sorted(self.seats)}
+        out: dict[str, Any] = {"computer": sorted(self.seats)}
+        levels = self.journaled_levels()
+        if levels:
+            out["levels"] = {str(seat): level for seat, level in levels.items()}
+        return out
+
+    def journaled_levels(self) -> dict[int, int]:
+        """The computer seats whose level is not the default, with their level: what
+        the journal records (a seat at the default level is recorded as it always was)."""
+        return {
+            seat: self.levels[seat]
+            for seat in sorted(self.seats)
+            if self.levels.get(seat, DEFAULT_LEVEL) != DEFAULT_LEVEL
+        }

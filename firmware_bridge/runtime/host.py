@@ -57,6 +57,7 @@ class TableHost:
         humans: frozenset[int] | None = None,
         game: str | None = None,
         players: int = 2,
+        levels: Mapping[int, int] | None = None,
     ) -> None:
         self.journal = journal
         self.profile = profile
@@ -80,6 +81,9 @@ class TableHost:
         self.humans = humans
         """The seats people play in every new game, the computer the others (None: the
         start menu's choice, or nobody's the computer)."""
+        self.levels = dict(levels or {})
+        """The level of each computer seat given one (``--level``), in every new game
+        whose seats the start menu did not choose."""
         self.game = game
         self.players = players
         """The game :meth:`start` deals when the journal has none unfinished (None: the
@@ -128,6 +132,7 @@ class TableHost:
         chosen: Mapping[str, Any] | None = None,
         *,
         game: Game | None = None,
+        levels: Mapping[int, int] | None = None,
     ) -> Session[Any]:
         """A new game of ``name``, fitted to the board, journaled and seated: ``computer``
         the seats the computer plays, ``chosen`` the options given (``game``: the game
@@ -138,6 +143,8 @@ class TableHost:
             options["words"] = str(self.words)
         if self.humans is not None:
             computer = frozenset(range(players)) - self.humans
+        levels = self.levels if levels is None else levels
+        levels = {seat: level for seat, level in levels.items() if seat in computer}
         return start_session(
             kit,
             self.journal,
@@ -148,6 +155,7 @@ class TableHost:
             profile=self.profile,
             game=game,
             computer=computer,
+            levels=levels,
             **self.devices,
         )
 
@@ -202,7 +210,9 @@ class TableHost:
 
     def begin(self, chosen: Start) -> None:
         """Start the game the menu chose; its board is set up as it stands first."""
-        session = self.new_session(chosen.game, chosen.players, chosen.computer, chosen.options)
+        session = self.new_session(
+            chosen.game, chosen.players, chosen.computer, chosen.options, levels=chosen.levels
+        )
         session.restoring = True
         self.put(session, chosen)
 

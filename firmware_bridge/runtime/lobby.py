@@ -28,6 +28,7 @@ from ..kits.options import options_of
 from ..referees.events import ButtonEvent, Event
 from ..screen.layout import render
 from ..screen.screens import Screen
+from . import lobby_levels
 
 if TYPE_CHECKING:
     from wiring.profile import Profile
@@ -66,6 +67,7 @@ class Start(Struct, frozen=True):
     players: int
     computer: frozenset[int] = frozenset()
     options: Mapping[str, Any] = field(default_factory=dict)
+    levels: Mapping[int, int] = field(default_factory=dict)  # computer seats' (lobby_levels)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +75,7 @@ class Start(Struct, frozen=True):
             "players": self.players,
             "computer": sorted(self.computer),
             "options": dict(self.options),
+            **lobby_levels.stored(self.levels),
         }
 
 
@@ -199,6 +202,7 @@ class Lobby:
         self.players = players
         computer = saved.get("computer", [])
         self.computer = {s for s in computer if isinstance(s, int) and 0 <= s < players}
+        self.levels = lobby_levels.saved_levels(saved.get("levels"), self.computer)
         self.seat = 0
         self.option = 0
         options = dict(game.table_options)
@@ -263,11 +267,12 @@ class Lobby:
             if name in ("left", "right"):
                 self.players = max(game.min_players, min(game.max_players, self.players + step))
                 self.computer = {s for s in self.computer if s < self.players}
+                self.levels = {s: lv for s, lv in self.levels.items() if s in self.computer}
             else:
                 self._go(1 if name == "ok" else -1)
         elif stage == "seats":
             if name in ("left", "right"):
-                self.computer ^= {self.seat}
+                lobby_levels.change_seat(self.computer, self.levels, self.seat, step)
             elif name == "ok" and self.seat + 1 < self.players:
                 self.seat += 1
             elif name == "back" and self.seat > 0:
@@ -281,9 +286,8 @@ class Lobby:
                 self._go(1 if name == "ok" else -1)
         elif stage == "ready":
             if name == "ok":
-                self.chosen = Start(
-                    self.game.name, self.players, frozenset(self.computer), self._given()
-                )
+                computer, levels = frozenset(self.computer), dict(self.levels)
+                self.chosen = Start(self.game.name, self.players, computer, self._given(), levels)
                 self.memory.save(self.chosen)
             elif name == "back":
                 self._go(-1)
@@ -311,8 +315,7 @@ class Lobby:
 
     # -- the screen -----------------------------------------------------------------
     def _seat_line(self, seat: int) -> str:
-        who = COMPUTER if seat in self.computer else HUMAN
-        return f"{self.game.seat(seat)}: {who}"
+        return f"{self.game.seat(seat)}: {lobby_levels.who(self.computer, self.levels, seat)}"
 
     def screen(self) -> Screen:
         game = self.game
@@ -330,15 +333,12 @@ class Lobby:
                 prompt="ok: next  back: game",
             )
         if stage == "seats":
-            who = COMPUTER if self.seat in self.computer else HUMAN
+            who = lobby_levels.who(self.computer, self.levels, self.seat)
+            keys = lobby_levels.keys(self.computer, self.levels, self.seat)
             return Screen(
                 game.title,
                 f"seat {self.seat + 1}/{self.players}",
-                (
-                    f"{game.seat(self.seat)}: < {who} >",
-                    "left/right: person",
-                    "or computer; ok: next",
-                ),
+                (f"{game.seat(self.seat)}: < {who} >", *keys),
             )
         if stage.startswith("option:"):
             name = stage.partition(":")[2]

@@ -60,6 +60,16 @@ def computer_seats(entries: Iterable[Entry]) -> frozenset[int]:
     return seats
 
 
+def computer_levels(entries: Iterable[Entry]) -> dict[int, int]:
+    """The level of each computer seat not at the default one, as the game's last
+    ``seats`` entry names them."""
+    levels: dict[int, int] = {}
+    for entry in entries:
+        if isinstance(entry, SeatsEntry):
+            levels = dict(entry.levels)
+    return levels
+
+
 def replay_entries(
     journal: Journal, game_id: int, game: Game, before: Callable[[], None] | None = None
 ) -> Iterator[tuple[ActionEntry, int, Verdict]]:

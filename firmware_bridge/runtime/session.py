@@ -14,7 +14,7 @@ commit has returned.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any, Generic, TypeVar
 
@@ -50,7 +50,7 @@ from .errors import TakeBackRefused
 from .held import Held
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
-from .replay import computer_seats, mover_of
+from .replay import computer_levels, computer_seats, mover_of
 from .saving import Outbox
 from .session_facts import RulingView, record_of
 from .session_screen import OledState, game_screen, oled_size, table_screen
@@ -121,9 +121,9 @@ class Session(RulingView[G], Generic[G]):
         """The game's referee, made by its kit with its turn state and its view."""
         self._answers: list[Decision] = []
         """What the referee decided on the fate of the last commit, done next."""
-        self.computer = seats_.computer_for(
-            game.name, self.facts.record, computer_seats(journal.entries(game_id))
-        )
+        seated = journal.entries(game_id)
+        seats, levels = computer_seats(seated), computer_levels(seated)
+        self.computer = seats_.computer_for(game.name, self.facts.record, seats, levels)
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         self.facts.advise = self.computer.advise if self.computer is not None else None
         self.facts.expected = self.computer.expected if self.computer is not None else None
@@ -145,11 +145,11 @@ class Session(RulingView[G], Generic[G]):
         self._lights = sink
         self.lighting.shown = None
 
-    def seat_computer(self, seats: frozenset[int]) -> None:
-        """Let the computer play ``seats`` (journaled, so a resumed game keeps them)."""
-        computer = seats_.check_seats(self.game, self.computer, seats)
-        self.journal.append(self.game_id, "seats", {"computer": sorted(seats)})
-        computer.seats = frozenset(seats)
+    def seat_computer(self, seats: frozenset[int], levels: Mapping[int, int] | None = None) -> None:
+        """Let the computer play ``seats`` at ``levels`` (journaled: a resumed game keeps them)."""
+        computer = seats_.check_seats(self.game, self.computer, seats, levels)
+        computer.seat(seats, levels)
+        self.journal.append(self.game_id, "seats", computer.to_dict())
         self._ruling = self.referee.decide(TakenUp())
 
     def expected(self) -> Action | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -244,12 +244,13 @@ def start_session(
     profile: Profile,
     game: Game | None = None,
     computer: frozenset[int] = frozenset(),
+    levels: Mapping[int, int] | None = None,
     **devices: Any,
 ) -> Session[Any]:
     """A new game of ``kit`` journaled and on the table: dealt from ``seed`` (a fresh
     random one when None) with ``options`` unless ``game`` is given already made,
     refused with ``misfit(problems)`` before the journal holds it if it does not fit the
-    board, the computer seated at ``computer``."""
+    board, the computer seated at ``computer`` (each seat at its level in ``levels``)."""
     seed = seed if seed is not None else secrets.randbits(32)
     game = game or kit.new_game(players, random.Random(seed), options)
     _fit(kit, game, profile, misfit)
@@ -259,7 +260,7 @@ def start_session(
     )
     session = new_session(kit, game, journal, game_id, profile=profile, **devices)
     if computer:
-        session.seat_computer(computer)
+        session.seat_computer(computer, levels)
     return session
 
 

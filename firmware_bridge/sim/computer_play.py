@@ -36,9 +36,16 @@ class ComputerPlay:
     """The simulated hand playing the computer's moves (``rng``: where each computer
     player's own random draws come from)."""
 
-    def __init__(self, interpreter: ScriptInterpreter, rng: random.Random) -> None:
+    def __init__(
+        self,
+        interpreter: ScriptInterpreter,
+        rng: random.Random,
+        levels: dict[int, int] | None = None,
+    ) -> None:
         self.interpreter = interpreter
         self.rng = rng
+        self.levels = dict(levels or {})
+        """The level of each seat given one, when the computer plays every seat."""
 
     @property
     def session(self) -> Session[Any]:
@@ -69,7 +76,10 @@ class ComputerPlay:
     def _player(self, players: dict[int, Player], game: Game) -> Player:
         """The computer player of the seat to move (made the first time it moves; a
         new random draw every move, as the seeded games have always been played)."""
-        made = self.interpreter.kit.make_player(game, random.Random(self.rng.random()))
+        rng = random.Random(self.rng.random())
+        level = self.levels.get(game.to_move)
+        make = self.interpreter.kit.make_player
+        made = make(game, rng) if level is None else make(game, rng, level)
         return players.setdefault(game.to_move, made)
 
     def play_computer(

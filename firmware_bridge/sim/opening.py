@@ -87,6 +87,7 @@ def open_table(opts: SimOptions) -> OpenTable:
         menu_at=journal_path,
         seed=opts.seed,
         humans=opts.humans,
+        levels=opts.levels,
     )
     session: Session[Any] | None = None
     if record is not None:

@@ -27,6 +27,9 @@ class SimOptions(Struct):
     the others, its moves shown on the OLED and carried out by the simulated hand.
     None: no seat is the computer's at the table (the script, or else the simulated
     players, move for every seat)."""
+    levels: dict[int, int] | None = None
+    """The level of each computer seat given one (``--level SEAT=N``, from 0), the
+    others at the default level (``games.levels``)."""
     firmware: str = "python"
     """What runs a serial board's firmware: ``"python"`` (in this process) or
     ``"micropython"`` (the MicroPython unix port, with a Pico-sized heap)."""

@@ -65,7 +65,7 @@ class Simulation:
         """Whether the game was resumed from the journal (its seed and options are its own)."""
         self.time = Stepper(self.table, self.rig, self.stream)
         self.interpreter = ScriptInterpreter(self.table, self.rig, self.world, self.time)
-        self.computer = ComputerPlay(self.interpreter, random.Random(opts.seed))
+        self.computer = ComputerPlay(self.interpreter, random.Random(opts.seed), opts.levels)
 
     # -- playing ------------------------------------------------------------------
     def start(self) -> None:

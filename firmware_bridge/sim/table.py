@@ -43,6 +43,7 @@ class SimTable(TableHost):
         menu_at: Path | None,
         seed: int,
         humans: frozenset[int] | None,
+        levels: dict[int, int] | None = None,
     ) -> None:
         super().__init__(
             journal,
@@ -54,6 +55,7 @@ class SimTable(TableHost):
             table_options=False,
             seed=seed,
             humans=humans,
+            levels=levels,
         )
         self.stream = stream
         self.save_to = save_to

@@ -1,14 +1,29 @@
-"""Crosslet's computer player: the best single-line placement the generator finds."""
+"""Crosslet's computer players, one per level (``games.levels``): the standard one lays
+the best single-line placement the generator finds; the beginner lays a word it
+likes, most often a short one; the expert weighs each placement's score with the
+value of the tiles it keeps (the rack leave) and of the squares it opens."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from collections import Counter
+from collections.abc import Sequence
 
 from games.core import Action, Game, Pass, Player
 from games.crosslet.actions import Exchange, SetRack
-from games.crosslet.board import BLANK, RACK_SIZE
+from games.crosslet.board import (
+    BLANK,
+    LETTER_VALUES,
+    RACK_SIZE,
+    SIZE,
+    WORD_MULTIPLIER,
+    cell_name,
+    parse_cell,
+)
 from games.crosslet.game import Crosslet
-from games.crosslet.movegen import MoveGenerator
+from games.crosslet.movegen import Move, MoveGenerator
+from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
 
 class CrossletPlayer(Player):
@@ -45,3 +60,217 @@ class CrossletPlayer(Player):
         if game.bag_count >= RACK_SIZE and keep_out:
             return Exchange(tuple(keep_out))
         return Pass()
+
+
+# -- the other levels --------------------------------------------------------------------
+BEGINNER_FANCY = 0.8
+"""How often the beginner lays a word of its own fancy rather than the best one."""
+BEGINNER_TILES = 3
+"""The most tiles a beginner's word of fancy uses."""
+EXPERT_CANDIDATES = 40
+"""The best-scoring placements the expert weighs by what they leave."""
+TILE_LEAVE: dict[str, float] = {
+    BLANK: 22.0,
+    "S": 7.0,
+    "E": 2.0,
+    "R": 1.5,
+    "A": 1.0,
+    "I": 0.5,
+    "N": 1.0,
+    "T": 1.0,
+    "L": 0.5,
+    "D": 0.5,
+    "H": 1.0,
+    "X": 2.5,
+    "Z": 2.0,
+    "C": 0.0,
+    "M": 0.5,
+    "O": -0.5,
+    "P": 0.0,
+    "G": -1.5,
+    "B": -1.5,
+    "F": -1.5,
+    "Y": -0.5,
+    "K": -1.0,
+    "W": -2.5,
+    "U": -3.0,
+    "V": -5.0,
+    "J": -2.0,
+    "Q": -8.0,
+}
+"""A rough worth of keeping each tile for the next turn, in points: the blank and S
+make many words and hooks; Q, V and U few. Hand-set, tried by ``bench_levels``."""
+DUPLICATE = 3.0
+"""Less for each copy of a tile kept beyond the first (two Is rarely both fit)."""
+VOWELS = frozenset("AEIOU")
+BALANCE = 2.0
+"""Less for each vowel too many or too few against the best mix (about 2 in 5)."""
+TRIPLE_OPENED = 2.0
+"""Less for each word ×3 square a placement puts a tile next to for the opponent."""
+ENDGAME_TILE = 1.5
+"""With the bag empty a tile kept counts against the keeper: times its points."""
+LEAVE_SCALE = 0.7
+"""The rack leave's weight against the points scored now."""
+EXCHANGE_BELOW = 4.0
+"""The expert exchanges when its best placement is worth less than this."""
+
+
+def leave_value(kept: Sequence[str], bag: int) -> float:
+    """What keeping the tiles ``kept`` is worth for the turns to come."""
+    if bag == 0:
+        return -ENDGAME_TILE * sum(LETTER_VALUES[t] for t in kept)
+    counts = Counter(kept)
+    value = sum(TILE_LEAVE.get(t, 0.0) for t in kept)
+    value -= DUPLICATE * sum(n - 1 for n in counts.values() if n > 1)
+    vowels = sum(n for t, n in counts.items() if t in VOWELS)
+    ideal = round(0.4 * (len(kept) - counts[BLANK]))
+    value -= BALANCE * abs(vowels - ideal)
+    return value
+
+
+def _kept(rack: Sequence[str], move: Move) -> list[str]:
+    left = Counter(rack)
+    for _, letter in move.tiles:
+        left[letter if letter == BLANK or letter.isupper() else BLANK] -= 1
+    return sorted(left.elements())
+
+
+def _triples_opened(board: dict[str, str], move: Move) -> int:
+    """The empty word ×3 squares next to a tile this placement lays."""
+    placed = {cell for cell, _ in move.tiles}
+    seen: set[str] = set()
+    for cell in placed:
+        col, row = parse_cell(cell)
+        for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            c, r = col + dc, row + dr
+            if 0 <= c < SIZE and 0 <= r < SIZE and WORD_MULTIPLIER[r][c] == 3:
+                name = cell_name(c, r)
+                if name not in board and name not in placed:
+                    seen.add(name)
+    return len(seen)
+
+
+def _rack_or_reveal(player: CrossletPlayer, game: Crosslet) -> Action | None:
+    """The standard player's ``SetRack`` while the rack is not fully known, else None."""
+    if game.rack_known(game.to_move):
+        return None
+    return player.choose(game)
+
+
+class CrossletBeginner(Player):
+    """Lays a short word somewhere at random, now and then the best-scoring one."""
+
+    def __init__(self, generator: MoveGenerator, rng: random.Random) -> None:
+        self.standard = CrossletPlayer(generator, rng)
+        self.generator = generator
+        self.whim = Whim(rng, BEGINNER_FANCY)
+
+    def choose(self, game: Game) -> Action:
+        crosslet = _crosslet(game)
+        first = _rack_or_reveal(self.standard, crosslet)
+        if first is not None:
+            return first
+        moment = len(crosslet.history)
+        if not self.whim.strays(moment):
+            return CrossletPlayer(self.generator, self.whim.rng(moment)).choose(crosslet)
+        moves = list(
+            self.generator.moves(crosslet.board_letters(), crosslet.rack(crosslet.to_move))
+        )
+        short = [m for m in moves if len(m.tiles) <= BEGINNER_TILES] or moves
+        if not short:
+            return self.standard.choose(crosslet)
+        return self.whim.rng(moment).choice(short).action()
+
+
+class CrossletExpert(Player):
+    """Score plus rack leave, less the word ×3 squares opened to the opponent."""
+
+    def __init__(self, generator: MoveGenerator, rng: random.Random) -> None:
+        self.standard = CrossletPlayer(generator, rng)
+        self.generator = generator
+        self.rng = rng
+
+    def ranked(self, game: Crosslet) -> list[tuple[float, Move, list[str]]]:
+        """The placements weighed, best first: (worth, move, the tiles kept)."""
+        seat = game.to_move
+        rack = game.rack(seat)
+        board = game.board_letters()
+        bag = game.bag_count
+        out = []
+        for move in self.generator.top(board, rack, EXPERT_CANDIDATES):
+            kept = _kept(rack, move)
+            leave = leave_value(kept, max(0, bag - len(move.tiles)))
+            worth = move.score + LEAVE_SCALE * leave
+            worth -= TRIPLE_OPENED * _triples_opened(board, move)
+            out.append((worth, move, kept))
+        out.sort(key=lambda t: -t[0])
+        return out
+
+    def choose(self, game: Game) -> Action:
+        crosslet = _crosslet(game)
+        first = _rack_or_reveal(self.standard, crosslet)
+        if first is not None:
+            return first
+        ranked = self.ranked(crosslet)
+        rack = crosslet.rack(crosslet.to_move)
+        if crosslet.bag_count >= RACK_SIZE and (not ranked or ranked[0][0] < EXCHANGE_BELOW):
+            keep = self._keep(rack)
+            out = list((Counter(rack) - Counter(keep)).elements())
+            if out:
+                return Exchange(tuple(sorted(out)))
+        if ranked:
+            return ranked[0][1].action()
+        return self.standard.choose(crosslet)
+
+    @staticmethod
+    def _keep(rack: Sequence[str]) -> list[str]:
+        """The tiles worth keeping through an exchange: the best leave of up to three."""
+        best: list[str] = []
+        best_value = leave_value([], RACK_SIZE)
+        tiles = sorted(rack)
+        for size in (1, 2, 3):
+            for keep in set(itertools.combinations(tiles, size)):
+                value = leave_value(keep, RACK_SIZE)
+                if value > best_value:
+                    best, best_value = list(keep), value
+        return best
+
+
+def _crosslet(game: Game) -> Crosslet:
+    if not isinstance(game, Crosslet):
+        raise TypeError(f"this player plays Crosslet, not {game.title}")
+    return game
+
+
+def make_player(game: Game, rng: random.Random, level: int = DEFAULT) -> Player:
+    """The computer player of ``level`` for a game of Crosslet."""
+    level = parse_level(level)
+    crosslet = _crosslet(game)
+    if level == BEGINNER:
+        return CrossletBeginner(crosslet.generator, rng)
+    if level == EXPERT:
+        return CrossletExpert(crosslet.generator, rng)
+    assert level == STANDARD
+    return CrossletPlayer(crosslet.generator, rng)
+
+
+def why(game: Game, action: Action) -> str:
+    """``"+34 and keeps S, E"``: the points a placement scores and the tiles it keeps."""
+    from games.crosslet.actions import PlaceTiles
+
+    if not isinstance(game, Crosslet) or not isinstance(action, PlaceTiles):
+        return ""
+    if not game.rack_known(game.to_move):
+        return ""
+    try:
+        points = sum(p for _, p in game.score_placement(action))
+    except ValueError:
+        return ""
+    left = Counter(game.rack(game.to_move))
+    for _, letter in action.tiles:
+        left[letter] -= 1
+    kept = sorted(t for t in left.elements())
+    words = f"+{points}"
+    if kept and len(kept) <= 3:
+        words += " and keeps " + ", ".join(kept)
+    return words

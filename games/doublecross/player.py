@@ -1,5 +1,8 @@
-"""DoubleCross's computer player: plays the planner's best plan one action at a time
-(``games.doublecross.planner``) and ends the turn when nothing pays. Choosing for the
+"""DoubleCross's computer players, one per level (``games.levels``). The standard one
+plays the planner's best plan one action at a time (``games.doublecross.planner``)
+and ends the turn when nothing pays; the beginner often plays a lesser plan that
+pays; the expert weighs more words, counts every point it hands the others, fears
+unstable tiles more while the others hold bombs, and values tiles made stable. Choosing for the
 seat to move, it never ends the game: after a round of passes that is the last
 passer's choice, which a computer seat makes out of turn (``out_of_turn``).
 """
@@ -9,10 +12,12 @@ from __future__ import annotations
 import random
 
 from games.core import Action, Game, Player, PlayerId
-from games.doublecross.actions import EndGame
+from games.doublecross.actions import EndGame, PlaceTile
+from games.doublecross.board import cell_name
 from games.doublecross.game import DoubleCross
-from games.doublecross.planner import Planner
+from games.doublecross.planner import PARTIALS, Plan, Planner
 from games.errors import GameError
+from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
 
 class DoubleCrossPlayer(Player):
@@ -27,7 +32,7 @@ class DoubleCrossPlayer(Player):
     def choose(self, game: Game) -> Action:
         if not isinstance(game, DoubleCross):
             raise GameError(f"this player plays DoubleCross, not {game.title}")
-        planner = Planner(game.rules, game.state, game.word_judge)
+        planner = self.planner(game)
         if self._plan and self._at == len(game.history):
             action = self._plan[0]
             if game.judge(action).accepted:
@@ -35,12 +40,20 @@ class DoubleCrossPlayer(Player):
                 self._at += 1
                 return action
         self._plan = []
-        best = next((p for p in planner.plans() if p.value > 0), None)
+        best = self.pick([p for p in planner.plans() if p.value > 0], game)
         if best is None:
             return planner.fallback()
         self._plan = best.actions[1:]
         self._at = len(game.history) + 1
         return best.actions[0]
+
+    def planner(self, game: DoubleCross) -> Planner:
+        """The planner that proposes and values this player's plans."""
+        return Planner(game.rules, game.state, game.word_judge)
+
+    def pick(self, paying: list[Plan], game: DoubleCross) -> Plan | None:
+        """The plan to play of those that pay, best first; None: nothing pays."""
+        return paying[0] if paying else None
 
     def out_of_turn(self, game: Game, seat: PlayerId) -> Action | None:
         """The last passer of a full round of passes ends the game: the computer passes
@@ -49,4 +62,109 @@ class DoubleCrossPlayer(Player):
         return EndGame(seat) if seat in game.out_of_turn_seats() else None
 
 
-__all__ = ["DoubleCrossPlayer", "Planner"]
+BEGINNER_FANCY = 0.75
+"""How often the beginner plays a plan of its own fancy rather than the best one."""
+EXPERT_SIMULATED = 24
+"""Word plays the expert tries on a copy of the position (the standard player 10)."""
+EXPERT_OTHERS_WEIGHT = 1.0
+BOMB_FEAR = 0.75
+"""More an unstable tile of ours costs for each bomb the others hold."""
+STABLE_GAIN = 1.0
+"""What a tile of ours made stable is worth beyond its points."""
+
+
+class DoubleCrossBeginner(DoubleCrossPlayer):
+    """Plays a plan that pays, picked at random more often than not."""
+
+    def __init__(self, rng: random.Random | None = None) -> None:
+        super().__init__(rng)
+        self.whim = Whim(self.rng, BEGINNER_FANCY)
+
+    def pick(self, paying: list[Plan], game: DoubleCross) -> Plan | None:
+        moment = len(game.history)
+        if not paying or not self.whim.strays(moment):
+            return super().pick(paying, game)
+        return self.whim.rng(moment).choice(paying)
+
+
+class ExpertPlanner(Planner):
+    """The planner with more words tried, every point handed out counted, the risk to
+    unstable tiles by the bombs the others hold, and tiles made stable valued."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        s = self.state
+        if not self.endgame:
+            bombs = sum(len(t) for p, t in enumerate(s.trays) if p != self.seat)
+            self.loose_cost += BOMB_FEAR * bombs
+
+    def value(self, actions: list[Action]) -> float | None:
+        """As the standard planner's, with every point handed out counted and each
+        tile of ours made stable valued."""
+        s = self.state.copy()
+        rng = random.Random(0)
+        gained = [0] * s.players
+        for action in actions:
+            if self.rules.problem(s, action) is not None:
+                return None
+            before = list(s.scores)
+            self.rules.apply(s, action, rng)
+            for p in range(s.players):
+                gained[p] += s.scores[p] - before[p]
+            if s.turn != self.seat:
+                break
+        was, now = self.state.board, s.board
+        loose = sum(1 for i in now.unstable() if now.owners[i] == self.seat)
+        loose_before = sum(1 for i in was.unstable() if was.owners[i] == self.seat)
+        stable = sum(
+            1
+            for i, owner in enumerate(now.owners)
+            if owner == self.seat and now.stable[i] and not was.stable[i]
+        )
+        others = sum(g for p, g in enumerate(gained) if p != self.seat)
+        value = gained[self.seat] - EXPERT_OTHERS_WEIGHT * others + STABLE_GAIN * stable
+        return value - self.loose_cost * (loose - loose_before)
+
+    def plans(self) -> list[Plan]:
+        candidates: list[list[Action]] = [
+            [PlaceTile(cell_name(j), letter) for j, letter in tiles]
+            for _, tiles in self.word_plays()[:EXPERT_SIMULATED]
+        ]
+        longest = sorted(self.partials.items(), key=lambda kv: -kv[1])[:PARTIALS]
+        candidates += [[PlaceTile(cell_name(j), letter) for j, letter in p] for p, _ in longest]
+        candidates += self.special_tiles()
+        candidates += self.bombs()
+        out = []
+        for actions in candidates:
+            value = self.value(actions)
+            if value is not None:
+                out.append(Plan(actions, value))
+        out.sort(key=lambda p: -p.value)
+        return out
+
+
+class DoubleCrossExpert(DoubleCrossPlayer):
+    """Plays the expert planner's best plan (``ExpertPlanner``)."""
+
+    def planner(self, game: DoubleCross) -> Planner:
+        return ExpertPlanner(game.rules, game.state, game.word_judge)
+
+
+def make_player(game: Game, rng: random.Random, level: int = DEFAULT) -> Player:
+    """The computer player of ``level`` for a game of DoubleCross."""
+    level = parse_level(level)
+    if level == BEGINNER:
+        return DoubleCrossBeginner(rng)
+    if level == EXPERT:
+        return DoubleCrossExpert(rng)
+    assert level == STANDARD
+    return DoubleCrossPlayer(rng)
+
+
+__all__ = [
+    "DoubleCrossBeginner",
+    "DoubleCrossExpert",
+    "DoubleCrossPlayer",
+    "Planner",
+    "make_player",
+]

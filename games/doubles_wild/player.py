@@ -1,4 +1,7 @@
-"""A computer player for Doubles Wild, and a loop that plays a game out with given dice.
+"""Doubles Wild's computer players, one per level (``games.levels``), and a loop that
+plays a game out with given dice. The standard player is ``DoublesWildPlayer``; the
+beginner keeps its rolls and plays where it fancies; the expert also weighs what each
+spot leaves the next player to expect from its roll.
 
 The player only makes decisions (re-roll or not, which spot, which battle dice to
 keep); the dice themselves come from outside, as on the real table. Spots are valued
@@ -30,6 +33,7 @@ from games.doubles_wild.game import (
     dice_action,
 )
 from games.errors import GameError
+from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
 POINT = 10.0
 BALL = 1.0
@@ -218,6 +222,18 @@ class DoublesWildPlayer(Player):
         kept = tuple(i for i, k in enumerate(battle.kept[side]) if k)
         return None if kept == wanted else Keep(wanted)
 
+    def on_the_way(self, game: Game, wanted: Action, made: Action) -> bool:
+        """Whether ``made`` is a step towards the decision ``wanted``: the station keeps
+        battle dice one press at a time, so keeping two dice is two keeps, the first of
+        which keeps one of them."""
+        dw = _doubles_wild(game)
+        battle = dw.battle
+        if not (isinstance(wanted, Keep) and isinstance(made, Keep)) or battle is None:
+            return False
+        now = {i for i, k in enumerate(battle.kept[battle.side]) if k}
+        goal, after = set(wanted.dice), set(made.dice)
+        return len(now ^ after) == 1 and len(after ^ goal) < len(now ^ goal)
+
     def roll_needed(self, game: Game) -> tuple[str, int] | None:
         """The dice to roll next (a kind from ``DICE_KINDS`` and a count), or None."""
         dw = _doubles_wild(game)
@@ -282,3 +298,90 @@ def play_out(
             raise GameError(f"the player chose {action}, which was refused: {verdict.reason}")
         game.apply(action)
     raise GameError(f"the game did not end within {max_steps} steps")
+
+
+# -- the other levels --------------------------------------------------------------------
+BEGINNER_FANCY = 0.75
+"""How often the beginner plays where it fancies (and keeps its roll) rather than
+where the standard player would."""
+REPLY_WEIGHT = 0.5
+"""What a point the next player may expect from the board a placement leaves counts
+against it."""
+
+
+class DoublesWildBeginner(DoublesWildPlayer):
+    """Keeps the roll it gets and plays a spot it may, mostly at random."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.whim = Whim(rng, BEGINNER_FANCY)
+
+    def reroll_choice(self, game: DoublesWild) -> str | None:
+        if self.whim.strays(len(game.history)):
+            return None
+        return super().reroll_choice(game)
+
+    def _act(self, game: DoublesWild) -> Action:
+        moment = len(game.history)
+        target = sorted(game.target())
+        if not target or not self.whim.strays(moment):
+            return super()._act(game)
+        cell = self.whim.rng(moment).choice(target)
+        return Place(cell) if game.owner(cell) is None else Attack(cell)
+
+
+def _board(game: DoublesWild) -> tuple[int, ...]:
+    board = [geo.EMPTY] * len(geo.CELLS)
+    for cell, seat in game.board().items():
+        board[geo.INDEX[cell]] = seat
+    return tuple(board)
+
+
+def reply_value(board: tuple[int, ...], seat: PlayerId, seats: tuple[PlayerId, ...]) -> float:
+    """What ``seat`` may expect from its next roll on ``board``, by the dice odds."""
+    values = _spot_values(board, seat, seats)
+    return sum(pr * pc * _roll_value(values, r, c) for r, pr in _PAIR_SUMS for c, pc in _PAIR_SUMS)
+
+
+class DoublesWildExpert(DoublesWildPlayer):
+    """The standard player's spot values, less what each spot leaves the next player to
+    expect from its roll (weighed by the odds of the roll and of winning a battle)."""
+
+    def _act(self, game: DoublesWild) -> Action:
+        values = spot_values(game)
+        target = [geo.INDEX[cell] for cell in game.target()]
+        if not target:
+            return EndTurn()
+        board = _board(game)
+        me = game.turn
+        seats = game.seats
+        nxt = seats[(seats.index(me) + 1) % len(seats)]
+        chance = odds.attacker_chance()
+        rank = {i: n for n, i in enumerate(self._order)}
+        before = reply_value(board, nxt, seats)
+
+        def worth(i: int) -> tuple[float, int]:
+            own = values[i]
+            if own is None:
+                return (float("-inf"), -rank[i])
+            after = list(board)
+            after[i] = me
+            left = reply_value(tuple(after), nxt, seats)
+            if board[i] != geo.EMPTY:
+                left = chance * left + (1 - chance) * before
+            return (own - REPLY_WEIGHT * left, -rank[i])
+
+        best = max(target, key=worth)
+        cell = geo.CELLS[best]
+        return Place(cell) if game.owner(cell) is None else Attack(cell)
+
+
+def make_player(game: Game, rng: random.Random, level: int = DEFAULT) -> Player:
+    """The computer player of ``level`` for a game of Doubles Wild."""
+    level = parse_level(level)
+    if level == BEGINNER:
+        return DoublesWildBeginner(rng)
+    if level == EXPERT:
+        return DoublesWildExpert(rng)
+    assert level == STANDARD
+    return DoublesWildPlayer(rng)

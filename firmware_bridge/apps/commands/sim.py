@@ -70,8 +70,12 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError("give --game GAME, or --lobby to choose it on the start menu")
     else:
         check_sim(args.game, args.profile, computer=script is None)
-        options = game_options(args.game, args.option, args.setup, args.players, args.words)
+        pairs = [p for p in args.option if not p.startswith("level=")]
+        options = game_options(args.game, pairs, args.setup, args.players, args.words)
     humans = _humans(getattr(args, "humans", None), args.players, script is not None)
+    levels = _levels(args, humans, script is not None)
+    if levels and humans is None:
+        humans = frozenset()  # the computer's seats at the table: journaled with their levels
     realtime = getattr(args, "realtime", None)
     pace = realtime_pace(realtime) if realtime is not None else None
     if args.frames:
@@ -87,6 +91,7 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         options=options,
         resume=getattr(args, "resume", None),
         humans=humans,
+        levels=levels or None,
         lobby=lobby,
         firmware=getattr(args, "firmware", "python"),
     )
@@ -129,7 +134,8 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
             sim.commits.append(lambda p: print_move(p, sim.session.game.seat_name, out))
         else:
             game, session = sim.session.game, sim.session
-            print(f"{game.title}, seed {seed}: {seats_line(game, humans, script)}", file=out)
+            line = seats_line(game, humans, script, levels)
+            print(f"{game.title}, seed {seed}: {line}", file=out)
             for line in session.referee.view.opening():
                 print(f"      {line}", file=out)
             sim.commits.append(lambda played: print_move(played, game.seat_name, out))
@@ -198,12 +204,57 @@ def _humans(text: str | None, players: int, scripted: bool) -> frozenset[int] | 
     return parse_seats(text, players)
 
 
-def seats_line(game: Game, humans: frozenset[int] | None, script: object) -> str:
+def _levels(
+    args: argparse.Namespace, humans: frozenset[int] | None, scripted: bool
+) -> dict[int, int]:
+    """The computer seats' levels from ``--level SEAT=N`` and ``--option level=N``."""
+    from ...runtime.computer import parse_levels
+
+    pairs = list(getattr(args, "level", None) or [])
+    every = [p.partition("=")[2] for p in args.option or [] if p.startswith("level=")]
+    if not pairs and not every:
+        return {}
+    if getattr(args, "lobby", False):
+        raise ValueError(
+            "--lobby: --level not taken: each seat's level is chosen on the start menu"
+        )
+    if scripted and humans is None:
+        raise ValueError(
+            "--level: the script moves for every seat; give --humans to let the computer "
+            "play the others, or leave --script out"
+        )
+    levels = parse_levels(pairs, every, args.players)
+    if humans is not None:
+        for pair in pairs:
+            seat = int(pair.partition("=")[0])
+            if seat - 1 in humans:
+                raise ValueError(
+                    f"--level {pair!r}: seat {seat} is played by the script (--humans), "
+                    "not the computer"
+                )
+        levels = {seat: level for seat, level in levels.items() if seat not in humans}
+    return levels
+
+
+def seats_line(
+    game: Game,
+    humans: frozenset[int] | None,
+    script: object,
+    levels: dict[int, int] | None = None,
+) -> str:
     """The seats and who plays them: "red vs green (computer)", or seat by seat."""
+    from games.levels import level_name
+
     names = [game.seat_name(p) for p in range(game.players)]
-    if humans is None:
+    if humans is None and not (levels and script is None):
         return f"{' vs '.join(names)} ({'script' if script is not None else 'computer'})"
-    who = ["script" if p in humans else "computer" for p in range(game.players)]
+    levels = levels or {}
+    who = [
+        "script"
+        if humans is not None and p in humans
+        else ("computer" if p not in levels else f"computer, {level_name(levels[p])}")
+        for p in range(game.players)
+    ]
     return " vs ".join(f"{name} ({by})" for name, by in zip(names, who, strict=True))
 
 

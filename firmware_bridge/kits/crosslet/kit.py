@@ -33,13 +33,11 @@ def _followed_crosslet(players: int, rng: random.Random, options: Mapping[str, A
     return Crosslet(players, rng, options, lexicon=JournaledWords())
 
 
-def _player(game: Game, rng: random.Random) -> Player:
-    from games.crosslet.game import Crosslet
-    from games.crosslet.player import CrossletPlayer
+def _player(game: Game, rng: random.Random, level: int | None = None, /) -> Player:
+    """The computer player at ``level`` (``games.levels``; None: the default)."""
+    from games.crosslet.player import make_player
 
-    if not isinstance(game, Crosslet):
-        raise TypeError(f"the Crosslet kit plays Crosslet, not {game.title}")
-    return CrossletPlayer(game.generator, rng)
+    return make_player(game, rng) if level is None else make_player(game, rng, level)
 
 
 def _bonus_squares(game: Game, cells: Sequence[str]) -> Specials:

@@ -11,10 +11,11 @@ from games.dominoes import ABOUT
 from ..kit import BoardLook, Kit, Specials
 
 
-def _player(game: Game, rng: random.Random) -> Player:
-    from games.dominoes.game import DominoesPlayer
+def _player(game: Game, rng: random.Random, level: int | None = None, /) -> Player:
+    """The computer player at ``level`` (``games.levels``; None: the default)."""
+    from games.dominoes.player import make_player
 
-    return DominoesPlayer(rng)
+    return make_player(game, rng) if level is None else make_player(game, rng, level)
 
 
 def _diamonds(game: Game, cells: Sequence[str]) -> Specials:

@@ -11,10 +11,11 @@ from games.double_take import ABOUT
 from ..kit import BoardLook, Kit, Specials
 
 
-def _player(game: Game, rng: random.Random) -> Player:
-    from games.double_take.game import DoubleTakePlayer
+def _player(game: Game, rng: random.Random, level: int | None = None, /) -> Player:
+    """The computer player at ``level`` (``games.levels``; None: the default)."""
+    from games.double_take.player import make_player
 
-    return DoubleTakePlayer(rng)
+    return make_player(game, rng) if level is None else make_player(game, rng, level)
 
 
 def _squares(game: Game, cells: Sequence[str]) -> Specials:

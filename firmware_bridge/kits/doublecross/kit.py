@@ -19,10 +19,11 @@ def _new_doublecross(players: int, rng: random.Random, options: Mapping[str, Any
     return DoubleCross(players, rng, options, lexicon=lexicon_for(options.get("words")))
 
 
-def _player(game: Game, rng: random.Random) -> Player:
-    from games.doublecross.player import DoubleCrossPlayer
+def _player(game: Game, rng: random.Random, level: int | None = None, /) -> Player:
+    """The computer player at ``level`` (``games.levels``; None: the default)."""
+    from games.doublecross.player import make_player
 
-    return DoubleCrossPlayer(rng)
+    return make_player(game, rng) if level is None else make_player(game, rng, level)
 
 
 def _problems(given: Mapping[str, Any], players: int | None) -> list[str]:

@@ -10,10 +10,11 @@ from games.doubles_wild import ABOUT
 from ..kit import Kit
 
 
-def _player(game: Game, rng: random.Random) -> Player:
-    from games.doubles_wild.player import DoublesWildPlayer
+def _player(game: Game, rng: random.Random, level: int | None = None, /) -> Player:
+    """The computer player at ``level`` (``games.levels``; None: the default)."""
+    from games.doubles_wild.player import make_player
 
-    return DoublesWildPlayer(rng)
+    return make_player(game, rng) if level is None else make_player(game, rng, level)
 
 
 KIT = Kit(
