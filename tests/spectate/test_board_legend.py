@@ -24,7 +24,7 @@ def axis_pixels(image: Image.Image, box: tuple[float, float, float, float]) -> i
     want = tuple(int(AXIS[i : i + 2], 16) for i in (1, 3, 5))
     crop = image.convert("RGB").crop(tuple(int(v) for v in box))
     return sum(
-        1 for px in crop.getdata() if sum(abs(a - b) for a, b in zip(px, want, strict=True)) < 90
+        1 for px in crop.get_flattened_data() if sum(abs(a - b) for a, b in zip(px, want, strict=True)) < 90
     )
 
 

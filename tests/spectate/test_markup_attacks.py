@@ -87,7 +87,8 @@ def test_the_hub_refuses_the_probes_plan_and_its_pages_carry_none_of_it(tmp_path
                 ("tabletop/evil/board", _plan(MARKUP)),
                 ("tabletop/evil/state", board_state(layout=_tiles())),
             ):
-                client.publish(topic, json.dumps(data), qos=1).wait_for_publish(10)
+                # Retained, as a board sends them: the hub takes them whenever it subscribes.
+                client.publish(topic, json.dumps(data), qos=1, retain=True).wait_for_publish(10)
             client.disconnect()
             client.loop_stop()
             _until(
