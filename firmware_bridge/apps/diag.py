@@ -14,6 +14,7 @@ from __future__ import annotations
 import queue
 from collections import deque
 from collections.abc import Callable, Mapping
+from importlib import import_module
 from typing import Any
 
 from msgspec import Struct, field
@@ -24,7 +25,6 @@ from hardware.buttons import ButtonEvent
 from hardware.signals import SOUNDS, Sound
 from wiring.profile import Profile
 
-from ..firmware.mfrc522 import VERSIONS
 from ..runtime.lightsink import LightSink, NoLights
 from .diag_leds import LedChase
 
@@ -66,7 +66,8 @@ class LinkCounters(Struct, frozen=True):
     """The board's longest loop pass since its previous census."""
 
 
-READER_CHIPS: dict[int, str] = dict(VERSIONS)
+# Imported by name: the firmware is untyped MicroPython and stays outside mypy.
+READER_CHIPS: dict[int, str] = dict(import_module("firmware_bridge.firmware.mfrc522").VERSIONS)
 """VersionReg values of the chips on MFRC522 modules: the firmware's own table, with
 the data sheets it comes from (``firmware/mfrc522.py``)."""
 
