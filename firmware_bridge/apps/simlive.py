@@ -81,6 +81,7 @@ class SimThread(threading.Thread):
                     profile=args.profile,
                     journal=self.journal,
                     options=options,
+                    set_up_by_hand=True,  # the computer's hand sets the table up
                 )
             )
         except BaseException as exc:

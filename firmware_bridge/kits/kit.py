@@ -84,6 +84,9 @@ class Kit(Struct, frozen=True):
     table_options: Mapping[str, Any] = field(default_factory=dict)
     """Options for a game at a real table (the daemon), where they differ from the
     simulation's: Crosslet's tiles come from the table's own bag there."""
+    set_up_cells: Callable[[Any], Sequence[str]] | None = None
+    """The cells whose pieces the players lay as the OLED walks them through a new
+    game's set-up (DoubleCross's start word); None: the game starts on the board."""
     open_racks: bool = False
     """Every player sees every rack (docs/rules.md), and so every spectator."""
     needs_tags: str = ""

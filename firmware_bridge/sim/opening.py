@@ -88,6 +88,7 @@ def open_table(opts: SimOptions) -> OpenTable:
         seed=opts.seed,
         humans=opts.humans,
         levels=opts.levels,
+        set_up_by_hand=opts.set_up_by_hand,
     )
     session: Session[Any] | None = None
     if record is not None:

@@ -27,6 +27,11 @@ class SimOptions(Struct):
     the others, its moves shown on the OLED and carried out by the simulated hand.
     None: no seat is the computer's at the table (the script, or else the simulated
     players, move for every seat)."""
+    set_up_by_hand: bool = False
+    """A new game's board starts as a real table's does: what the players lay as the
+    OLED walks them through the set-up (DoubleCross's start word) is laid by the
+    simulated hand then. False: it lies on the board from the start (a script builds
+    on it)."""
     levels: dict[int, int] | None = None
     """The level of each computer seat given one (``--level SEAT=N``, from 0), the
     others at the default level (``games.levels``)."""

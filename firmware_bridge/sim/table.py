@@ -12,6 +12,7 @@ from games.errors import GameError
 from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal
+from ..kits import find_kit
 from ..runtime.host import TableHost
 from ..runtime.loop import Loop
 from ..runtime.session import Session
@@ -44,6 +45,7 @@ class SimTable(TableHost):
         seed: int,
         humans: frozenset[int] | None,
         levels: dict[int, int] | None = None,
+        set_up_by_hand: bool = False,
     ) -> None:
         super().__init__(
             journal,
@@ -58,6 +60,8 @@ class SimTable(TableHost):
             levels=levels,
         )
         self.stream = stream
+        self.set_up_by_hand = set_up_by_hand
+        """A new game's set-up pieces are left for the hand to lay (``SimOptions``)."""
         self.save_to = save_to
         """Where the simulated board is kept beside the journal (None: in memory)."""
 
@@ -76,7 +80,9 @@ class SimTable(TableHost):
             self.world.load(saved)
             self.world.save_to = self.save_to
         else:
-            self.world.load({c: p.label for c, p in game.layout().items()})
+            kit = find_kit(game.name)
+            by_hand = kit.set_up_cells(game) if self.set_up_by_hand and kit.set_up_cells else ()
+            self.world.load({c: p.label for c, p in game.layout().items() if c not in by_hand})
         self.loop.switch(session)
 
     def menu_opened(self, lobby: Lobby) -> None:

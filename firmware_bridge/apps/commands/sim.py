@@ -91,6 +91,9 @@ def _sim(args: argparse.Namespace, out: TextIO) -> int:
         options=options,
         resume=getattr(args, "resume", None),
         humans=humans,
+        # The computer's hand sets a new game up as a table's players do; a script
+        # builds on the set-up made.
+        set_up_by_hand=script is None and not lobby,
         levels=levels or None,
         lobby=lobby,
         firmware=getattr(args, "firmware", "python"),

@@ -69,4 +69,6 @@ KIT = Kit(
     words=lexicon_for,
     make_game=_new_doublecross,
     needs_tags="DoubleCross's letter tiles differ only by their tags",
+    # The players lay the start word once the markers are placed, as the OLED asks.
+    set_up_cells=lambda game: game.start_cells,
 )
