@@ -1,8 +1,10 @@
 """What a board is made of: its bill of materials and its power budget at 5 V.
 
 Both are worked out from the profile (its sensor kind, size, games, station), so
-every shipped profile has them and a builder's own profile does too. Part numbers
-are references, not the only choice: docs/hardware.md says what may replace each.
+every shipped profile has them and a builder's own profile does too. Each part has
+its manufacturer's part number and, where one is known, Mouser's order number (its
+manufacturer prefix and the part number); they are references, not the only
+choice: docs/hardware.md says what may replace each.
 Costs are indicative ranges per piece in US dollars for small quantities (from
 the cheapest marketplace to a distributor; prices move). Currents come from the
 parts' data sheets as noted in :func:`power_budget`.
@@ -17,7 +19,7 @@ from collections.abc import Mapping
 
 from msgspec import Struct
 
-from wiring.bomline import BomLine
+from wiring.bomline import BomLine, Section
 from wiring.leds_power import led_lines, led_supply
 from wiring.profile import Profile
 
@@ -82,16 +84,27 @@ def _pieces(profile: Profile, pieces: PieceSets) -> list[tuple[str, int]]:
 
 def bill_of_materials(profile: Profile, pieces: PieceSets) -> list[BomLine]:
     """Every part of the board ``profile`` describes, station and sensors, and the
-    pieces of the games it lists (``pieces``: each game's set)."""
+    pieces of the games it lists (``pieces``: each game's set). Lines of section
+    "pcb" are the sensor PCB's schematic parts (``tabletop pcb`` draws them, and
+    KiCad's BOM of that schematic lists the same); the rest is what else to buy."""
     shape = board_shape(profile)
     lines = [
-        BomLine("Raspberry Pi 4 Model B, 2 GB", 1, "SC0193", "runs the referee", 45, 60),
-        BomLine("microSD card, 16 GB, A1", 1, "SDSQUA4-016G", "the Pi's system", 5, 10),
-        BomLine("USB-C power supply, 5.1 V 3 A", 1, "SC0218", "powers the Pi and the board", 8, 13),
+        BomLine(
+            "Raspberry Pi 4 Model B, 2 GB", 1, "SC0193", "runs the referee", 45, 60,
+            "Raspberry Pi", "358-SC0193",
+        ),
+        BomLine(
+            "microSD card, 16 GB, A1", 1, "SDSQUA4-016G-GN6MA", "the Pi's system", 5, 10,
+            "SanDisk",
+        ),
+        BomLine(
+            "USB-C power supply, 5.1 V 3 A", 1, "SC0218", "powers the Pi and the board", 8, 13,
+            "Raspberry Pi", "358-SC0218",
+        ),
         BomLine(
             f"OLED {profile.oled.width}×{profile.oled.height} I2C module",
             1,
-            profile.oled.driver.upper(),
+            f"generic module, {profile.oled.driver.upper()} controller",
             "scores, dice, instructions",
             3,
             9,
@@ -103,38 +116,51 @@ def bill_of_materials(profile: Profile, pieces: PieceSets) -> list[BomLine]:
             "the station's " + ", ".join(profile.buttons.pins),
             0.1,
             0.4,
+            "Omron",
+            "653-B3F-4055",
         ),
-        BomLine("Female-female jumper wires, 20 cm", 20, "DuPont", "station wiring", 0.05, 0.1),
-    ]
+        BomLine("Female-female jumper wires, 20 cm", 20, "generic DuPont", "station wiring",
+                0.05, 0.1),
+    ]  # fmt: skip
     if profile.buzzer_pin is not None:
         lines += [
             BomLine("Active buzzer, 5 V", 1, "TMB12A05", "beeps", 0.3, 1.0),
             BomLine("NPN transistor", 1, "2N2222A (TO-92)", "switches the buzzer", 0.05, 0.2),
-            BomLine("Resistor 1 kΩ", 1, "CFR-25 1K", "transistor base", 0.01, 0.05),
-            BomLine("Diode", 1, "1N4148", "buzzer flyback", 0.02, 0.05),
-        ]
+            BomLine("Resistor 1 kΩ", 1, "CFR-25JB-52-1K", "transistor base", 0.01, 0.05,
+                    "Yageo", "603-CFR-25JB-52-1K"),
+            BomLine("Signal diode", 1, "1N4148", "buzzer flyback (a switching diode: speed, "
+                    "not drop, matters here)", 0.02, 0.05, "onsemi", "512-1N4148"),
+        ]  # fmt: skip
     if profile.led_pin is not None:
         lines += [
             BomLine("LED, 3 mm", 1, "generic", "status", 0.05, 0.1),
-            BomLine("Resistor 330 Ω", 1, "CFR-25 330R", "LED current", 0.01, 0.05),
-        ]
+            BomLine("Resistor 330 Ω", 1, "CFR-25JB-52-330R", "LED current", 0.01, 0.05,
+                    "Yageo", "603-CFR-25JB-52-330R"),
+        ]  # fmt: skip
+    on: Section = "pcb" if shape.on_pico else "buy"
     if shape.cells:
         lines += [
             BomLine(
-                "Reed switch, normally open, 14 mm glass",
+                "Reed switch, normally open, 12.7 mm glass",
                 shape.cells,
-                "Standex MKA-14103",
-                "a piece on the square (or DRV5032FB hall switch)",
-                0.2,
-                0.8,
+                "MDSR-7-15-20",
+                "a piece on the square (15-20 AT; or a DRV5032FB hall switch)",
+                0.4,
+                1.2,
+                "Littelfuse (Hamlin)",
+                "934-MDSR-7-15-20",
+                on,
             ),
             BomLine(
                 "Schottky diode",
                 shape.cells,
-                "BAT43 (DO-35)",
+                "BAT43-TAP",
                 "one per switch: no ghosting, column low ≤ 0.4 V",
                 0.03,
                 0.1,
+                "Vishay",
+                "78-BAT43-TAP",
+                on,
             ),
         ]
         for what, count in _pieces(profile, pieces):
@@ -149,29 +175,105 @@ def bill_of_materials(profile: Profile, pieces: PieceSets) -> list[BomLine]:
                 )
             )
     if shape.on_pico:
-        lines += _pico_board(shape)
+        lines += _pico_board(shape, profile)
     elif shape.cells:
-        lines.append(
-            BomLine(
-                "40-way IDC ribbon cable and connectors",
-                1,
-                "generic 2×20",
-                "matrix rows and columns to the Pi's header",
-                2,
-                5,
-            )
-        )
+        lines += _gpio_board(shape)
     if shape.rfid:
         lines += _rfid(shape, profile, pieces)
     if profile.leds is not None:
         lines += led_lines(profile.leds, shape.columns)
+    if shape.cells:
+        lines += _case(shape, profile, pieces)
     return lines
 
 
-def _pico_board(shape: BoardShape) -> list[BomLine]:
-    chips = shape.row_drivers + shape.column_readers
+def _gpio_board(shape: BoardShape) -> list[BomLine]:
+    """A matrix wired to the Pi's header: perfboard, a header breakout and wire
+    (docs/gpio-build.md shows how)."""
+    wire_m = math.ceil((shape.rows + shape.columns) * 0.6 + shape.cells * 0.05)
     return [
-        BomLine("Raspberry Pi Pico (with headers)", 1, "SC0917 (Pico H)", "scans the board", 4, 6),
+        BomLine(
+            "40-way IDC ribbon cable, 30 cm, with 2×20 sockets",
+            1,
+            "generic 2×20 IDC, 2.54 mm",
+            "the matrix's rows and columns to the Pi's header",
+            2,
+            5,
+        ),
+        BomLine(
+            "GPIO breakout with 2×20 box header, for perfboard",
+            1,
+            "T-Cobbler Plus (product 2028)",
+            "takes the ribbon cable onto the perfboard, pins labelled",
+            5,
+            8,
+            "Adafruit",
+            "485-2028",
+        ),
+        BomLine(
+            "Perfboard, 2.54 mm, copper pads, 160 × 100 mm",
+            math.ceil(shape.cells / 40),
+            "generic FR-4 Eurocard",
+            "one strip of squares' diodes and the breakout (or wire the diodes in the air "
+            "under the top)",
+            2,
+            5,
+        ),
+        BomLine(
+            "Hook-up wire 24 AWG solid, m",
+            wire_m,
+            "generic PVC, 2 colours",
+            "a row wire and a column wire along each line of squares",
+            0.1,
+            0.3,
+        ),
+    ]
+
+
+def _case(shape: BoardShape, profile: Profile, pieces: PieceSets) -> list[BomLine]:
+    """The top, its light diffusers and the pieces' own bodies."""
+    lit = profile.leds is not None
+    sets = _pieces(profile, pieces)
+    lines = [
+        BomLine(
+            "Board top, 3 mm " + ("opal (light-diffusing) acrylic" if lit else "plywood or MDF"),
+            1,
+            "generic sheet, cut to the board",
+            "the playing surface: at most 3 mm over the switches"
+            + (" and it lets the LEDs' light through" if lit else ""),
+            15,
+            40,
+        ),
+    ]  # fmt: skip
+    if lit:
+        lines.append(
+            BomLine(
+                "Light baffle grid, 3 mm black foam or card",
+                1,
+                "generic, cut with a hole per square",
+                "between PCB and top: each LED lights its own square only",
+                3,
+                10,
+            )
+        )
+    for what, count in sets:
+        lines.append(
+            BomLine(f"Game pieces: {what}", count, "made or bought to the game's rules",
+                    "carry the magnet" + (" and the tag" if shape.rfid else ""), 0.1, 1.0)
+        )  # fmt: skip
+    lines.append(
+        BomLine("M3 × 10 mm standoffs, screws", 4, "generic nylon", "hold the PCB under the top",
+                0.1, 0.3)
+    )  # fmt: skip
+    return lines
+
+
+def _pico_board(shape: BoardShape, profile: Profile) -> list[BomLine]:
+    chips = shape.row_drivers + shape.column_readers
+    pcb: Section = "pcb"
+    return [
+        BomLine("Raspberry Pi Pico H (with headers)", 1, "SC0917", "scans the board", 4, 6,
+                "Raspberry Pi", "358-SC0917", pcb),
         BomLine(
             "USB cable, A to micro-B, 0.5 m",
             1,
@@ -180,45 +282,70 @@ def _pico_board(shape: BoardShape) -> list[BomLine]:
             2,
             4,
         ),
-        BomLine("74HC595 shift register", shape.row_drivers, "SN74HC595N", "drives rows", 0.2, 0.6),
-        BomLine(
-            "74HC165 shift register", shape.column_readers, "SN74HC165N", "reads columns", 0.3, 0.7
-        ),
+        BomLine("74HC595 shift register, DIP-16", shape.row_drivers, "SN74HC595N", "drives rows",
+                0.2, 0.6, "Texas Instruments", "595-SN74HC595N", pcb),
+        BomLine("74HC165 shift register, DIP-16", shape.column_readers, "SN74HC165N",
+                "reads columns", 0.3, 0.7, "Texas Instruments", "595-SN74HC165N", pcb),
         BomLine(
             "Resistor 10 kΩ",
-            8 * shape.column_readers,
-            "CFR-25 10K",
-            "column pull-ups; unused 165 inputs tied high",
+            8 * shape.column_readers + (1 if profile.leds is not None else 0),
+            "CFR-25JB-52-10K",
+            "column pull-ups; unused 165 inputs tied high"
+            + ("; the 74AHCT125 input's pull-down" if profile.leds is not None else ""),
             0.01,
             0.05,
+            "Yageo",
+            "603-CFR-25JB-52-10K",
+            pcb,
         ),
         BomLine(
-            "Capacitor 100 nF X7R",
-            chips + shape.antenna_muxes + 1,
+            "Capacitor 100 nF X7R, 2.5 mm",
+            chips + shape.antenna_muxes + (1 if shape.rfid else 0)
+            + (1 if profile.leds is not None else 0),
             "K104K15X7RF5TL2",
-            "decoupling, one per chip",
+            "decoupling, one at each chip" + (" and the reader" if shape.rfid else "")
+            + (" and the 74AHCT125" if profile.leds is not None else ""),
             0.03,
             0.1,
+            "Vishay",
+            "594-K104K15X7RF5TL2",
+            pcb,
         ),
-        BomLine("Capacitor 10 µF", 1, "generic electrolytic 16 V", "3V3 bulk", 0.05, 0.2),
+        BomLine("Capacitor 10 µF 16 V electrolytic", 1, "UVR1C100MDD", "3V3 bulk", 0.05, 0.2,
+                "Nichicon", "647-UVR1C100MDD", pcb),
+        BomLine("Pin header 1×2, 2.54 mm, and a jumper", 1, "61300211121",
+                "the recovery strap (GP22 to GND)", 0.1, 0.3, "Würth Elektronik",
+                "710-61300211121", pcb),
         BomLine(
             "Sensor PCB, 2 layers",
             1,
-            "custom (netlist: tabletop netlist)",
+            "custom (tabletop pcb PROFILE DIR --fab)",
             "switches, diodes, chips" + (", antenna coils" if shape.rfid else ""),
             30,
             90,
         ),
-    ]
+    ]  # fmt: skip
 
 
 def _rfid(shape: BoardShape, profile: Profile, pieces: PieceSets) -> list[BomLine]:
     tags = sum(count for _what, count in _pieces(profile, pieces))
     return [
         BomLine(
+            "Pin header 2×9, 2.54 mm",
+            1,
+            "61301821121",
+            "the sensor PCB's connector to the reader's board: SPI1, the reader's reset, "
+            "the 8 antenna select lines, 3V3, 5 V, GND",
+            0.3,
+            0.8,
+            "Würth Elektronik",
+            "710-61301821121",
+            "pcb",
+        ),
+        BomLine(
             "MFRC522 reader module",
             1,
-            "RC522 (NXP MFRC522, antenna cut off)",
+            "RC522 module (NXP MFRC522, antenna cut off)",
             "the one reader, behind the antenna multiplexer",
             2,
             5,
@@ -253,20 +380,35 @@ def reader_chips(lines: list[BomLine]) -> int:
     return sum(x.qty for x in lines if "reader module" in x.part)
 
 
+SECTION_TITLES = {
+    "pcb": "On the sensor PCB (its schematic's parts: tabletop pcb)",
+    "buy": "What else to buy",
+}
+
+
 def bom_table(profile: Profile, pieces: PieceSets) -> str:
-    """The bill of materials as a text table with its total."""
+    """The bill of materials as a text table, the PCB's parts first, with its total."""
     lines = bill_of_materials(profile, pieces)
     width = max(len(x.part) for x in lines)
     ref_width = max(len(x.reference) for x in lines)
-    out = [f"Bill of materials: {profile.name} ({profile.description})", ""]
-    out.append(
-        f"{'qty':>4}  {'part':<{width}}  {'reference':<{ref_width}}  {'each $':>11}  purpose"
-    )
-    for x in lines:
+    maker_width = max(len(x.maker) for x in lines)
+    dist_width = max(len(x.distributor) for x in lines)
+    out = [f"Bill of materials: {profile.name} ({profile.description})"]
+    for section, title in SECTION_TITLES.items():
+        group = [x for x in lines if x.section == section]
+        if not group:
+            continue
+        out += ["", title, ""]
         out.append(
-            f"{x.qty:>4}  {x.part:<{width}}  {x.reference:<{ref_width}}  "
-            f"{x.low:>5.2f}–{x.high:<5.2f}  {x.purpose}"
+            f"{'qty':>4}  {'part':<{width}}  {'maker':<{maker_width}}  "
+            f"{'part number':<{ref_width}}  {'Mouser':<{dist_width}}  {'each $':>11}  purpose"
         )
+        for x in group:
+            out.append(
+                f"{x.qty:>4}  {x.part:<{width}}  {x.maker:<{maker_width}}  "
+                f"{x.reference:<{ref_width}}  {x.distributor:<{dist_width}}  "
+                f"{x.low:>5.2f}–{x.high:<5.2f}  {x.purpose}"
+            )
     low, high = totals(lines)
     out += ["", f"Total: ${low:,.0f}–${high:,.0f} for {sum(x.qty for x in lines)} parts"]
     budget = power_budget(profile)
@@ -280,12 +422,18 @@ def bom_csv(profile: Profile, pieces: PieceSets) -> str:
     """The bill of materials as CSV, one row per part and a total row."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["qty", "part", "reference", "purpose", "each_low_usd", "each_high_usd"])
+    writer.writerow(
+        ["section", "qty", "part", "maker", "reference", "mouser", "purpose",
+         "each_low_usd", "each_high_usd"]
+    )  # fmt: skip
     lines = bill_of_materials(profile, pieces)
     for x in lines:
-        writer.writerow([x.qty, x.part, x.reference, x.purpose, f"{x.low:.2f}", f"{x.high:.2f}"])
+        writer.writerow(
+            [x.section, x.qty, x.part, x.maker, x.reference, x.distributor, x.purpose,
+             f"{x.low:.2f}", f"{x.high:.2f}"]
+        )  # fmt: skip
     low, high = totals(lines)
-    writer.writerow(["", "total", "", "", f"{low:.2f}", f"{high:.2f}"])
+    writer.writerow(["", "", "total", "", "", "", "", f"{low:.2f}", f"{high:.2f}"])
     return buffer.getvalue()
 
 

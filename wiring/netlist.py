@@ -13,11 +13,14 @@ the profile's [leds] (wiring.netlist_leds). Every unused chip input is tied to a
 rail; unused outputs are marked no-connect.
 
 Parts are defined here, in code, so no KiCad library is needed: each has the
-pin names and numbers of its data sheet and a KiCad footprint name.
+pin names and numbers of its data sheet (the ADG1606's from its data sheet's table
+in wiring/pcb/parts/) and the KiCad footprint `tabletop pcb` gives it.
+`tabletop pcb` draws the same board from KiCad's own symbols.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,7 @@ from msgspec import Struct
 from wiring.bom import MUX_CHANNELS, board_shape
 from wiring.errors import NetlistError
 from wiring.netlist_leds import draw_leds
+from wiring.pcb.parts import adg1606_pins
 from wiring.pico import (
     COLUMN_LOAD,
     MATRIX_MISO,
@@ -35,6 +39,7 @@ from wiring.pico import (
     RFID_CS,
     RFID_MISO,
     RFID_MOSI,
+    RFID_RST,
     RFID_SCK,
     RFID_SELECT,
     ROW_LATCH,
@@ -53,6 +58,20 @@ class NetlistResult(Struct, frozen=True):
     diodes: int
     erc_text: str
     leds: int = 0
+
+
+class _Tally(logging.Handler):
+    """Counts the error and warning records a logger emits while attached."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.errors = self.warnings = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno >= logging.ERROR:
+            self.errors += 1
+        elif record.levelno >= logging.WARNING:
+            self.warnings += 1
 
 
 def _templates(skidl: Any) -> dict[str, Any]:
@@ -96,18 +115,13 @@ def _templates(skidl: Any) -> dict[str, Any]:
         (9, "QH", t.OUTPUT), (10, "SER", t.INPUT), (11, "A", t.INPUT), (12, "B", t.INPUT),
         (13, "C", t.INPUT), (14, "D", t.INPUT), (15, "CLK_INH", t.INPUT), (16, "VCC", t.PWRIN),
     ]  # fmt: skip
-    # ADG1606 (TSSOP-28): S1-S16 sources, D drain, A0-A3 and EN logic inputs.
+    # ADG1606 (TSSOP-28): its data sheet's pin table, kept as data.
+    kinds = {"power_in": t.PWRIN, "no_connect": t.NOCONNECT, "passive": t.PASSIVE,
+             "input": t.INPUT}  # fmt: skip
     adg = [
-        (1, "VDD", t.PWRIN), (2, "NC2", t.NOCONNECT), (3, "NC3", t.NOCONNECT),
-        (4, "S8", t.PASSIVE), (5, "S7", t.PASSIVE), (6, "S6", t.PASSIVE), (7, "S5", t.PASSIVE),
-        (8, "S4", t.PASSIVE), (9, "S3", t.PASSIVE), (10, "S2", t.PASSIVE),
-        (11, "S1", t.PASSIVE), (12, "GND", t.PWRIN), (13, "NC13", t.NOCONNECT),
-        (14, "A3", t.INPUT), (15, "A2", t.INPUT), (16, "A1", t.INPUT), (17, "A0", t.INPUT),
-        (18, "EN", t.INPUT), (19, "S9", t.PASSIVE), (20, "S10", t.PASSIVE),
-        (21, "S11", t.PASSIVE), (22, "S12", t.PASSIVE), (23, "S13", t.PASSIVE),
-        (24, "S14", t.PASSIVE), (25, "S15", t.PASSIVE), (26, "S16", t.PASSIVE),
-        (27, "VSS", t.PWRIN), (28, "D", t.PASSIVE),
-    ]  # fmt: skip
+        (number, f"NC{number}" if name == "NC" else name, kinds[kind])
+        for number, name, kind in adg1606_pins()
+    ]
     # An RC522 module: its 8-pin header, and the matched antenna output (the
     # module's own coil cut off) on two pads.
     rc522 = [
@@ -117,7 +131,7 @@ def _templates(skidl: Any) -> dict[str, Any]:
     ]  # fmt: skip
     two = [(1, "1", t.PASSIVE), (2, "2", t.PASSIVE)]
     return {
-        "pico": part("Pico", "U", "RPi_Pico:RPi_Pico_SMD_TH", pico_pins),
+        "pico": part("Pico", "U", "Module:RaspberryPi_Pico_Common_THT", pico_pins),
         "595": part("74HC595", "U", "Package_DIP:DIP-16_W7.62mm", hc595),
         "165": part("74HC165", "U", "Package_DIP:DIP-16_W7.62mm", hc165),
         "adg": part("ADG1606", "U", "Package_SO:TSSOP-28_4.4x9.7mm_P0.65mm", adg),
@@ -125,17 +139,19 @@ def _templates(skidl: Any) -> dict[str, Any]:
             "RC522_module", "U", "Connector_PinHeader_2.54mm:PinHeader_1x10_P2.54mm", rc522
         ),
         "R": part("R", "R", "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P7.62mm_Horizontal", two),
-        "C": part("C", "C", "Capacitor_THT:C_Disc_D3.0mm_W1.6mm_P2.50mm", two),
+        "C": part("C", "C", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P5.00mm", two),
         "Cs": part("C", "C", "Capacitor_SMD:C_0603_1608Metric", two),
         "L": part("L_PCB_coil", "L", "tabletop:Antenna_Coil_16x16mm", two),
-        "SW": part("Reed_NO", "SW", "Sensor:Reed_Switch_14mm", two),
+        "SW": part("Reed_NO", "SW", "tabletop:Reed_MDSR-7_P17.78mm", two),
         "D": part(
             "BAT43",
             "D",
             "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
             [(1, "K", t.PASSIVE), (2, "A", t.PASSIVE)],
         ),
-        "J2": part("Strap", "J", "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm", two),
+        "J2": part(
+            "Strap", "J", "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical", two
+        ),
     }
 
 
@@ -153,11 +169,15 @@ def build_netlist(profile: Profile, path: Path) -> NetlistResult:
     with captured(skidl) as log:
         circuit = skidl.Circuit()
         result = _draw(skidl, circuit, shape, profile.leds)
-        before_errors = erc_logger.error.count
-        before_warnings = erc_logger.warning.count
-        circuit.ERC()
-        errors = erc_logger.error.count - before_errors
-        warnings = erc_logger.warning.count - before_warnings
+        # Counted from the ERC's own records: SKiDL's counters are reset by some
+        # calls and not by others, so a difference of counters miscounts a second run.
+        tally = _Tally()
+        erc_logger.addHandler(tally)
+        try:
+            circuit.ERC()
+        finally:
+            erc_logger.removeHandler(tally)
+        errors, warnings = tally.errors, tally.warnings
         circuit.generate_netlist(file_=str(path), tool=skidl.KICAD8, do_backup=False)
     report = "\n".join(line for line in log.getvalue().splitlines() if "ERC" in line)
     parts, switches, diodes, leds = result
@@ -293,9 +313,11 @@ def _draw(
             rows[r] += d["K"]
 
     if shape.rfid:
-        used |= {RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS, *RFID_SELECT}
+        used |= {RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS, RFID_RST, *RFID_SELECT}
         reader = make("rc522", "MFRC522 module")
-        v33 += reader["3.3V"], reader["RST"]
+        v33 += reader["3.3V"]
+        reset = net("RFID_RST")
+        reset += reader["RST"], gpio(RFID_RST)
         gnd += reader["GND"], reader["ANT_GND"]
         for name, number in (("SDA", RFID_CS), ("SCK", RFID_SCK), ("MOSI", RFID_MOSI)):
             wire = net(f"RFID_{name}")

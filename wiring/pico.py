@@ -17,6 +17,9 @@ from wiring.profile import Profile
 MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD = 18, 19, 16, 17, 20
 RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS = 10, 11, 12, 13
 RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
+RFID_RST = 26
+"""To the reader module's RST (the MFRC522's NRSTPD): pulsed low to reset a reader
+that stopped answering (config.py's RFID_RST)."""
 RECOVERY_PIN = 22
 UART_LINK = (0, 1)
 """UART0 TX/RX: the link to the Pi when the firmware's config.py says LINK = "uart"."""
@@ -63,6 +66,7 @@ def firmware_pins(sensor: str) -> dict[int, str]:
     if sensor == "rfid":
         for gp in (RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS):
             used[gp] = "the RFID reader's SPI1"
+        used[RFID_RST] = "the RFID reader's reset (NRSTPD)"
         for gp in RFID_SELECT:
             used[gp] = "the antenna multiplexers' select lines"
     for gp in NOT_BROUGHT_OUT:
@@ -115,6 +119,7 @@ def pico_pins(profile: Profile) -> list[PicoPin]:
             PicoPin(gp_pin(RFID_MOSI), f"GP{RFID_MOSI}", "SPI1 MOSI → reader MOSI", reader),
             PicoPin(gp_pin(RFID_MISO), f"GP{RFID_MISO}", "SPI1 MISO ← reader MISO", reader),
             PicoPin(gp_pin(RFID_CS), f"GP{RFID_CS}", "reader SDA (chip select)", reader),
+            PicoPin(gp_pin(RFID_RST), f"GP{RFID_RST}", "reader RST (NRSTPD): reset", reader),
             PicoPin(40, "VBUS", "5 V to the multiplexers' VDD", "Supply"),
         ]
         for bit, gp in enumerate(RFID_SELECT):

@@ -9,14 +9,24 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
+from wiring.errors import NetlistError
+
+MISSING_SKIDL = (
+    "tabletop netlist needs SKiDL, which is not installed: "
+    "pip install 'tabletop[build]' (or pip install skidl) in this environment"
+)
+
 
 def import_skidl() -> Any:
     """SKiDL, imported on first use (it takes a second and only this needs it),
     with its import-time complaints about KiCad library paths kept off the console
     and its log files (written beside the running script) switched off."""
-    with contextlib.redirect_stderr(io.StringIO()):
-        import skidl
-        from skidl.logger import stop_log_file_output
+    try:
+        with contextlib.redirect_stderr(io.StringIO()):
+            import skidl
+            from skidl.logger import stop_log_file_output
+    except ModuleNotFoundError:
+        raise NetlistError(MISSING_SKIDL) from None
 
     stop_log_file_output()
     return skidl

@@ -17,6 +17,7 @@ from wiring.errors import WiringError
 from ..spectate.commands import add_parsers as add_spectator_parsers
 from ..spectate.commands import add_sim_options, spectator_commands
 from .commands.boards import cmd_bom, cmd_netlist, cmd_wiring
+from .commands.pcb import cmd_pcb
 from .commands.real_board import cmd_diag, cmd_enrol, cmd_install, cmd_run, cmd_uninstall
 from .commands.records import cmd_export, cmd_history, cmd_show
 from .commands.rf import cmd_rf
@@ -167,6 +168,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     p.add_argument("profile", help="a shipped profile name or a TOML file of a Pico board")
     p.add_argument("--kicad", type=Path, required=True, metavar="FILE", help="the netlist to write")
+    p = sub.add_parser("pcb", help="write a Pico board's KiCad 9 project, checked by KiCad")
+    p.add_argument("profile", help="a shipped profile name or a TOML file of a Pico board")
+    p.add_argument("dir", type=Path, help="the folder to write the project into")
+    p.add_argument("--fab", action="store_true", help="also Gerbers, drill, CPL, PDF, BOM, PNGs")
     p = sub.add_parser("rf", help="simulate an RFID board's radio (ngspice), antenna by antenna")
     p.add_argument("profile", help="a shipped RFID profile name or a TOML file")
     p.add_argument("--s1p", type=Path, metavar="FILE", help="write one antenna's simulated S11")
@@ -215,6 +220,7 @@ COMMANDS = {
     "wiring": cmd_wiring,
     "bom": cmd_bom,
     "netlist": cmd_netlist,
+    "pcb": cmd_pcb,
     "rf": cmd_rf,
     "enrol": cmd_enrol,
     "export": cmd_export,

@@ -23,6 +23,7 @@ LEFT_OUT = {
     "tabletop web ": "a server that runs until stopped (tests/spectate covers it)",
     "tabletop sim --game crosslet --serve": "a server that runs until stopped",
     "tabletop netlist": "the netlist extra (skidl), tested in tests/wiring",
+    "tabletop pcb": "KiCad 9 and a minute, tested in tests/wiring/test_pcb.py",
     "tabletop diag --sim --profile": "interactive (keys), on a terminal",
 }
 """Lines left out here, by their start, and why."""

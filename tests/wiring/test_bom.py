@@ -20,7 +20,7 @@ def test_every_shipped_profile_has_a_bill_with_a_switch_and_diode_per_cell(name:
     lines = bill_of_materials(profile, piece_sets())
     by_part = {x.part: x for x in lines}
     cells = board_shape(profile).cells
-    assert by_part["Reed switch, normally open, 14 mm glass"].qty == cells
+    assert by_part["Reed switch, normally open, 12.7 mm glass"].qty == cells
     assert by_part["Schottky diode"].qty == cells
     low, high = totals(lines)
     assert 0 < low < high
@@ -36,7 +36,7 @@ def test_the_15x15_rfid_board_has_one_reader_chip_and_a_mux_per_16_squares() -> 
 
 def test_the_racks_board_needs_a_third_row_driver_for_17_rows() -> None:
     lines = bill_of_materials(load_profile("rfid-15x15-racks-pico"), piece_sets())
-    assert next(x for x in lines if x.part == "74HC595 shift register").qty == 3
+    assert next(x for x in lines if x.part == "74HC595 shift register, DIP-16").qty == 3
 
 
 def test_gpio_boards_have_no_pico_and_no_reader() -> None:

@@ -73,23 +73,26 @@ def _check_led_chain(
     chain = load_profile(name).leds
     assert chain is not None
     assert f"and {len(chain.chain)} LEDs; ERC: 0 errors, 0 warnings" in report
-    led = {value.removeprefix("WS2812B-Mini "): ref for ref, value in values.items()}
+    led = {value.removeprefix("SK6812MINI "): ref for ref, value in values.items()}
     (buffer,) = [ref for ref, value in values.items() if value == "74AHCT125"]
     (pico,) = [ref for ref, value in values.items() if value == "Raspberry Pi Pico"]
-    assert nets["LED_DATA_3V3"] == {(pico, "20"), (buffer, "2")}  # GP15 → 1A
+    # GP15 → 1A, held low by its 10 kΩ pull-down while the Pico boots.
+    ((pull_down, _),) = nets["LED_DATA_3V3"] - {(pico, "20"), (buffer, "2")}
+    assert values[pull_down] == "10k" and (pull_down, "2") in nets["GND"]
     ((resistor, _),) = nets["LED_DATA_5V"] - {(buffer, "3")}
     assert values[resistor] == "330"
-    assert nets["LED_DIN1"] == {(resistor, "2"), (led[chain.chain[0]], "4")}
+    # SK6812MINI: 1 DOUT, 2 VSS, 3 DIN, 4 VDD.
+    assert nets["LED_DIN1"] == {(resistor, "2"), (led[chain.chain[0]], "3")}
     for i in range(1, len(chain.chain)):
         before, after = led[chain.chain[i - 1]], led[chain.chain[i]]
-        assert nets[f"LED_DIN{i + 1}"] == {(before, "2"), (after, "4")}
+        assert nets[f"LED_DIN{i + 1}"] == {(before, "1"), (after, "3")}
     supply, ground = nets["+5V_LED"], nets["GND"]
     for cell in chain.chain:
-        assert (led[cell], "1") in supply and (led[cell], "3") in ground
+        assert (led[cell], "4") in supply and (led[cell], "2") in ground
     caps = [ref for ref, value in values.items() if value == "100nF"]
     assert sum(1 for ref in caps if (ref, "1") in supply) == len(chain.chain) + 1
     assert {(buffer, "5"), (buffer, "9"), (buffer, "12"), (buffer, "1")} <= ground
     assert {(buffer, "4"), (buffer, "10"), (buffer, "13"), (buffer, "14")} <= supply
     feeds = [ref for ref, value in values.items() if value.startswith("5V feed")]
-    assert len(feeds) == led_supply(chain, 15).feeds == 4
+    assert len(feeds) == led_supply(chain, 15).feeds == 5
     assert sum(1 for value in values.values() if value == "1000uF") == 1

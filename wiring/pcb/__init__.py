@@ -1,0 +1,1 @@
+"""A Pico board's KiCad 9 project made from its profile: schematic, PCB and fab files."""
