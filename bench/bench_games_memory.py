@@ -3,7 +3,7 @@
 Two paths, each playing whole Double Take games (the computer's moves) one after the
 other and starting the next from the start menu, as a board does for months:
 
-- the daemon's own: its ``Table`` (``daemon.py``) with the real session, journal and
+- the daemon's own: its ``DaemonTable`` (``daemon.py``) with the real session, journal and
   start menu, the moves committed as the session commits a recognised move;
 - the simulator's: one ``Simulation`` whose hands carry every move out on the simulated
   board (pins, settle filter, OLED frames), then ok and the menu's six oks.
@@ -70,7 +70,7 @@ class _Board:
 
 
 def daemon_path(folder: Path, warm_up: int, games: int) -> float:
-    from firmware_bridge.apps.daemon import Table, choices
+    from firmware_bridge.apps.daemon import DaemonTable, choices
     from firmware_bridge.journal import Journal
     from firmware_bridge.kits import find_kit
     from firmware_bridge.referees.events import ButtonEvent
@@ -94,7 +94,7 @@ def daemon_path(folder: Path, warm_up: int, games: int) -> float:
     with Journal(config.journal) as journal:
         board = _Board()
         loop = Loop(Lobby(choices(config.profile)), board)
-        table = Table(config, journal, loop, None, None)
+        table = DaemonTable(config, journal, loop, None, None)
         table.start()
 
         def step() -> None:

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
 from typing import Any
+
+from msgspec import Struct, field
 
 from wiring.errors import NetlistError
 from wiring.pcb.circuit import Board, Part
@@ -46,8 +47,7 @@ RIGHT_MARGIN = 24.0
 LANE_PITCH = 1.0
 
 
-@dataclass
-class Layout:
+class Layout(Struct):
     footprints: list[dict[str, Any]] = field(default_factory=list)
     tracks: list[dict[str, Any]] = field(default_factory=list)
     vias: list[dict[str, Any]] = field(default_factory=list)
@@ -223,8 +223,7 @@ def layout_board(board: Board, pitch: float) -> Layout:
     return out
 
 
-@dataclass
-class _Row:
+class _Row(Struct):
     rows: list[list[Part]]
     special: list[Part]
     rotation: dict[str, float]

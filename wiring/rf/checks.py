@@ -11,7 +11,8 @@ square (with every loop's mutual inductance, so what unselected loops relay is i
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 from . import geometry as g
 from .design import BIAS_V, PIN_VF, Antenna, RadioDesign, bias_current, own_and_neighbour_mutuals
@@ -29,8 +30,7 @@ COUPLING_MAX_DB = -20.0
 """A tag on a neighbouring row or column at least 20 dB below one on the selected."""
 
 
-@dataclass(frozen=True)
-class AntennaCheck:
+class AntennaCheck(Struct, frozen=True):
     antenna: str
     resonance_hz: float
     z_reader: complex

@@ -20,7 +20,9 @@ reads (parts with values and nets, antenna outlines and trace segments).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+
+from msgspec import Struct
+from msgspec.structs import replace
 
 from ..profile import Profile
 from . import geometry as g
@@ -102,8 +104,7 @@ FEED_TAP_C = 1e-9
 """DC block from the 50 Ω point to the reader's RX_IN1/RX_IN2 (X = −11.7 Ω)."""
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Struct, frozen=True):
     """One component for the schematic: reference, kind, value (SI units: F, Ω, H; a
     diode's is its bias current, a loop's its inductance), part, and (pin, net) pairs
     (two-terminal parts: pins "1" and "2"; a diode: "A" and "K"; ICs: datasheet pin
@@ -121,8 +122,7 @@ class Part:
         return tuple(net for _, net in self.pins)
 
 
-@dataclass(frozen=True)
-class Antenna:
+class Antenna(Struct, frozen=True):
     """One row or column antenna: where it lies and what it is electrically."""
 
     name: str
@@ -145,8 +145,7 @@ class Antenna:
         return f"ANT_{self.name}_B"
 
 
-@dataclass(frozen=True)
-class Tag:
+class Tag(Struct, frozen=True):
     side: float
     height: float
 
@@ -155,8 +154,7 @@ class Tag:
         return g.rectangle(cx - h, cy - h, cx + h, cy + h, z, 0.5e-3)
 
 
-@dataclass(frozen=True)
-class RadioDesign:
+class RadioDesign(Struct, frozen=True):
     """One board's radio: the grid (``rows``, ``columns``, ``pitch`` in metres, square
     (0, 0) at the origin, x along the columns, y down the rows), the tag it is designed
     for, every antenna, the shared RF chain's values (``emc``, ``pad``, ``cs``, ``cp``)
@@ -177,7 +175,7 @@ class RadioDesign:
     tx_power: float
     emc_caps: tuple[tuple[float, ...], tuple[float, ...]] = ((), ())
     """The EMC filter's end capacitors and its middle one, each as its C0G parts."""
-    parts: tuple[Part, ...] = field(default=())
+    parts: tuple[Part, ...] = ()
 
     def antenna(self, name: str) -> Antenna:
         return next(a for a in self.antennas if a.name == name)
@@ -295,7 +293,7 @@ def design(profile: Profile) -> RadioDesign:
         c_end = (
             pair(1 / (OMEGA * extra)) if extra > 1 / (OMEGA * C_END_MAX) * 1.001 else (C_END_MAX,)
         )
-        trimmed.append(Antenna(**{**a.__dict__, "c_end": c_end}))
+        trimmed.append(replace(a, c_end=c_end))
     ants = trimmed
     ref = ants[0]
     y_bus = 1 / branch_z(ref, on=True) + 1 / FEED_R
@@ -329,7 +327,7 @@ def design(profile: Profile) -> RadioDesign:
         tx,
         (c_emc, c_mid),
     )
-    return RadioDesign(**{**radio.__dict__, "parts": tuple(_parts(radio))})
+    return replace(radio, parts=tuple(_parts(radio)))
 
 
 def emc_filter(r0: float) -> tuple[tuple[float, ...], float]:

@@ -23,7 +23,8 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+
+from msgspec import Struct
 
 MU0 = 4e-7 * math.pi
 """Vacuum permeability, H/m (FR-4, air and wood are non-magnetic)."""
@@ -35,8 +36,7 @@ COPPER_1OZ_M = 35e-6
 """Thickness of 1 oz/ft² PCB copper (IPC-4562), m."""
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(Struct, frozen=True):
     """A straight trace from ``start`` to ``end`` (metres, x/y/z), parallel to x or y,
     ``width`` wide and ``thickness`` thick."""
 

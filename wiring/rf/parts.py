@@ -4,7 +4,7 @@ component value from these figures and the antenna geometry."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from msgspec import Struct
 
 F0 = 13.56e6
 """The carrier, Hz (ISO/IEC 15693-2: 13.56 MHz ± 7 kHz)."""
@@ -19,16 +19,14 @@ operating field Hmin; Hmax 5 A/m)."""
 H_MAX_A_PER_M = 5.0
 
 
-@dataclass(frozen=True)
-class Figure:
+class Figure(Struct, frozen=True):
     """One datasheet figure: its value (SI units) and where it is stated."""
 
     value: float
     source: str
 
 
-@dataclass(frozen=True)
-class Reader:
+class Reader(Struct, frozen=True):
     part: str
     protocol: str
     tx_power_half: Figure
@@ -67,8 +65,7 @@ READER = Reader(
 )
 
 
-@dataclass(frozen=True)
-class PinDiode:
+class PinDiode(Struct, frozen=True):
     part: str
     package: str
     r_on: Figure

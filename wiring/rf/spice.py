@@ -19,9 +19,10 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from msgspec import Struct
 
 from . import geometry as g
 from .design import FEED_R, FEED_TAP_C, PULLUP_R, Antenna, RadioDesign
@@ -56,8 +57,7 @@ def ngspice_version() -> str:
     return found.group(0) if found else (out.stdout.strip().splitlines() or ["ngspice"])[0]
 
 
-@dataclass(frozen=True)
-class Probe:
+class Probe(Struct, frozen=True):
     """An open-circuit pick-up coil (a tag's coil) at ``segments``."""
 
     name: str
@@ -144,8 +144,7 @@ def netlist(
     return "\n".join(lines) + "\n"
 
 
-@dataclass(frozen=True)
-class Sweep:
+class Sweep(Struct, frozen=True):
     """An AC sweep's complex results: ``freq`` and one list per saved vector."""
 
     freq: list[float]

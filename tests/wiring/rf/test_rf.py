@@ -3,13 +3,13 @@ RFID profile (docs/rf.md)."""
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import math
 import os
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from firmware_bridge.apps.cli import main
 from wiring.loader import list_profiles, load_profile
@@ -131,7 +131,7 @@ def test_the_checks_hold_with_the_diodes_at_their_datasheet_limits(name: str) ->
 
 def test_a_mistuned_board_fails_the_resonance_and_match_checks() -> None:
     radio = design(load_profile("rfid-15x15-pico"))
-    wrong = dataclasses.replace(radio, cp=tuple(c * 0.8 for c in radio.cp))
+    wrong = replace(radio, cp=tuple(c * 0.8 for c in radio.cp))
     problems = check_antenna(wrong, wrong.antennas[0]).problems()
     assert any("resonance" in p for p in problems)
     assert any("the match gives" in p for p in problems)
@@ -288,7 +288,7 @@ def test_the_checks_hold_with_the_match_two_percent_off_and_the_diodes_at_their_
     # Twice the 1 % tolerance of the C0G match capacitors, on both, with rf 1.8 Ω and
     # CT 0.55 pF: the resonance stays within 3 % and the match within 10 dB.
     radio = design(load_profile("rfid-15x15-racks-pico"))
-    off = dataclasses.replace(
+    off = replace(
         radio, cp=tuple(c * k for c in radio.cp), cs=tuple(c * k for c in radio.cs)
     )
     r = check_antenna(
