@@ -14,6 +14,7 @@ from games.registry import GAMES, game_names
 from hardware.errors import HardwareError
 from wiring.errors import WiringError
 
+from ..remote.options import add_remote_options
 from ..spectate.commands import add_parsers as add_spectator_parsers
 from ..spectate.commands import add_sim_options, spectator_commands
 from .commands.boards import cmd_bom, cmd_netlist, cmd_wiring
@@ -92,6 +93,7 @@ def _add_sim(sub: Any) -> None:
     )
 
     add_sim_options(p)
+    add_remote_options(p)
 
 
 def _version() -> str:

@@ -25,6 +25,8 @@ LEFT_OUT = {
     "tabletop netlist": "the netlist extra (skidl), tested in tests/wiring",
     "tabletop pcb": "KiCad 9 and a minute, tested in tests/wiring/test_pcb.py",
     "tabletop diag --sim --profile": "interactive (keys), on a terminal",
+    "tabletop sim --game double-take --host-remote": "a broker and a second board (tests/remote)",
+    "tabletop sim --join": "a broker and a host board (tests/remote)",
 }
 """Lines left out here, by their start, and why."""
 FILES = {

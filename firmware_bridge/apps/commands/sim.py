@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ...remote.options import wants_remote
 from ...runtime.live import LiveFile
 from ...runtime.transcript import print_move, print_refusal, result_line, waiting_line
 from ..simlive import realtime_pace, run_watched
@@ -40,6 +41,10 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
+    if wants_remote(args):
+        from ..remote_play import run_remote
+
+        return run_remote(args, out)
     if getattr(args, "serve", None) or getattr(args, "broker", None):
         if getattr(args, "lobby", False) or not args.game:
             raise ValueError("--serve and --broker follow one game: give --game, not --lobby")

@@ -1,0 +1,246 @@
+"""A guest's role: its own referee judges its moves at once, it journals and sends them
+numbered, and takes each as the game's once the host publishes it back; a gap or a
+mismatch makes it resynchronise from the host's table, never guess (see :mod:`.side`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from games.errors import GameError
+
+from ..referees.decisions import Played
+from ..runtime.session import Session
+from ..spectate.errors import MessageRefused
+from . import protocol
+from .link import Link
+from .side import RemoteError, Side, log, movers_of
+
+
+class Guest(Side):
+    """A board holding some seats of a game hosted by another board."""
+
+    def __init__(
+        self,
+        session: Session[Any],
+        link: Link,
+        board: str,
+        table: protocol.Table,
+        refresh: Callable[[], None],
+    ) -> None:
+        super().__init__(session, link, board, list(table.seats), refresh)
+        self.host = table.host
+        self.game_key = table.game_key
+        self.table: protocol.Table = table
+        self.sent: set[int] = set()
+        """Moves sent to the host by this run of the board."""
+        self.host_online = True
+        self.seats.ask_rolls = True
+        self.asked_roll: int | None = None
+        """The move whose dice were last asked of the host."""
+        self.host_moves = len(table.moves)
+        """The moves the host has published (in its table or one by one)."""
+        self.asked_at: int | None = None
+        """The moves this board had when it last asked for the table."""
+
+    def reconnected(self) -> None:
+        self.sent.clear()  # what the broker had not delivered to the host is sent again
+        self.asked_roll = None
+        self.ask()
+
+    def ask(self) -> None:
+        """Ask the host for its table (once for as many moves as this board has)."""
+        have = len(self.game.history)
+        if self.asked_at == have:
+            return
+        self.asked_at = have
+        sync = protocol.Sync(game_key=self.game_key, have=have)
+        self.link.publish(protocol.from_topic(self.host, self.board), sync)
+
+    def poll(self) -> None:
+        wants = self.seats.wants_roll
+        if wants is None or wants[0] != len(self.game.history) + 1:
+            return
+        if self.asked_roll != wants[0]:
+            self.asked_roll = wants[0]
+            ask = protocol.RollAsk(game_key=self.game_key, number=wants[0], count=wants[1])
+            self.link.publish(protocol.from_topic(self.host, self.board), ask)
+
+    def _rolled(self, rolled: protocol.Rolled) -> None:
+        wants = self.seats.wants_roll
+        if rolled.game_key != self.game_key or wants is None or rolled.number != wants[0]:
+            self.dropped += 1  # dice asked again, or for a move already made
+            return
+        if len(rolled.faces) != wants[1]:
+            raise RemoteError(
+                f"{self.host}'s board rolled {len(rolled.faces)} dice for move "
+                f"{rolled.number}, not {wants[1]}"
+            )
+        self.session.dice.load(rolled.faces)
+        self.seats.rolled.add(rolled.number)
+        self.seats.wants_roll = None
+        self.refresh()
+
+    def confirmed(self) -> int:
+        """The moves of this board's game that the host has journaled."""
+        return min(self.host_moves, len(self.game.history))
+
+    def played(self, played: Played) -> None:
+        """A move this board's own seat made is sent to the host, numbered."""
+        n = played.number
+        self.seats.arrived.pop(n, None)
+        if played.mover not in self.mine or self.session.referee.automatic(played.action):
+            return  # the host's own move made here, or a pass the host's referee makes too
+        self._send(n, played.mover, played.action.to_dict())
+
+    def _send(self, n: int, seat: int, action: dict[str, Any]) -> None:
+        before = protocol.digests(self.start_digest(), self.history()[: n - 1])[-1]
+        move = protocol.Move(
+            game_key=self.game_key,
+            number=n,
+            before=before,
+            seat=seat,
+            action=action,
+            board=self.board,
+        )
+        self.link.publish(protocol.from_topic(self.host, self.board), move)
+        self.sent.add(n)
+
+    def take(self, topic: str, payload: bytes) -> None:
+        limit = protocol.MAX_TABLE_BYTES if topic == protocol.table_topic(self.host) else None
+        try:
+            message = protocol.decode(payload, limit or protocol.MAX_MOVE_BYTES)
+        except MessageRefused as exc:
+            self.refuse(topic, str(exc))
+            return
+        if topic == protocol.table_topic(self.host) and isinstance(message, protocol.Table):
+            self._table(message)
+        elif topic == protocol.moves_topic(self.host) and isinstance(message, protocol.Move):
+            self._move(message)
+        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
+            message, protocol.Rolled
+        ):
+            self._rolled(message)
+        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
+            message, protocol.Refused
+        ):
+            if message.game_key == self.game_key and message.number > self.confirmed():
+                raise RemoteError(
+                    f"{self.host}'s board refused move {message.number}: {message.reason}"
+                )
+        elif topic == protocol.presence_topic(self.host, self.host) and isinstance(
+            message, protocol.Presence
+        ):
+            back = message.online and not self.host_online
+            self.host_online = message.online
+            if back:
+                # A host that restarted may have lost a move it had not journaled yet:
+                # this board's moves it has not published are sent again.
+                self.sent.clear()
+                self.asked_at = self.asked_roll = None
+                self.ask()
+        else:
+            self.refuse(topic, f"a {type(message).__name__} has no place on this topic")
+
+    def _table(self, table: protocol.Table) -> None:
+        if table.game_key != self.game_key and table.started < self.table.started:
+            self.dropped += 1  # an earlier game's, kept for this board while it was away
+            return
+        if table.game_key == self.game_key and len(table.moves) < len(self.table.moves):
+            # An older table, sent again after the broker was lost (the host's journal
+            # never loses a move): the newer one holds all it holds.
+            self.dropped += 1
+            return
+        if table.host != self.host or table.game_key != self.game_key:
+            raise RemoteError(
+                f"{self.host}'s board now hosts another game; this board's game stops here"
+            )
+        self.table = table
+        self.host_moves = max(self.host_moves, len(table.moves))
+        self.asked_at = None
+        self.resync()
+
+    def _move(self, move: protocol.Move) -> None:
+        if move.game_key != self.game_key:
+            self.refuse(protocol.moves_topic(self.host), "it is a move of another game")
+            return
+        history = self.history()
+        n = move.number
+        if n <= len(history):
+            if self.digests()[n - 1] == move.before and protocol.same_action(
+                history[n - 1], move.action
+            ):
+                self.dropped += 1  # this board's own move, accepted; or one it has
+                self.host_moves = max(self.host_moves, n)
+                return
+            log.warning("move %d from %s differs from this board's: resynchronising", n, self.host)
+            self.ask()
+            return
+        if n > len(history) + 1:
+            between = range(len(history) + 1, n)
+            if all(k in self.seats.arrived for k in between):
+                # It follows moves that arrived and are still to be made here.
+                ahead = [self.seats.arrived[k].to_dict() for k in between]
+                if protocol.digests(self.start_digest(), history + ahead)[-1] == move.before:
+                    self.host_moves = max(self.host_moves, n)
+                    self._arrive_dict(n, move.action)
+                    return
+            log.info("move %d arrived before move %d: resynchronising", n, len(history) + 1)
+            self.ask()
+            return
+        if move.before != self.digests()[-1]:
+            log.warning(
+                "move %d from %s was played from another position: resynchronising", n, self.host
+            )
+            self.ask()
+            return
+        self.host_moves = max(self.host_moves, n)
+        self._arrive_dict(n, move.action)
+
+    def _arrive_dict(self, n: int, data: dict[str, Any]) -> None:
+        try:
+            action = self.game.decode(data)
+        except (GameError, ValueError, TypeError, KeyError) as exc:
+            raise RemoteError(f"{self.host}'s move {n} is not a move of the game: {exc}") from None
+        self.arrive(n, action)
+
+    def resync(self) -> None:
+        """Bring this board's game to the host's journaled moves (``table``)."""
+        ours, theirs = self.history(), self.table.moves
+        common = 0
+        while common < min(len(ours), len(theirs)) and protocol.same_action(
+            ours[common], theirs[common]
+        ):
+            common += 1
+        if common < len(ours) and common < len(theirs):
+            raise RemoteError(
+                f"this board's game differs from {self.host}'s at move {common + 1}: "
+                "it cannot go on (start it again from the host)"
+            )
+        if self.host_moves < len(ours):
+            self._send_again(max(common, self.host_moves))
+        for n in range(len(ours) + 1, len(theirs) + 1):
+            self._arrive_dict(n, theirs[n - 1])
+
+    def _send_again(self, common: int) -> None:
+        """Send the host this board's moves after ``common`` not sent by this run."""
+        movers = movers_of(self.session, self.game.history)
+        history = self.history()
+        for n in range(common + 1, len(history) + 1):
+            seat = movers[n - 1]
+            if n in self.sent or seat not in self.mine:
+                continue  # sent already, or the host's own (an older table's)
+            if not self.session.referee.automatic(self.game.history[n - 1]):
+                self._send(n, seat, history[n - 1])
+
+    def waiting_for(self) -> str | None:
+        """The host, while the game waits for it and it is off line."""
+        if self.host_online:
+            return None
+        if self.seats.waiting(self.game) or self.confirmed() < len(self.game.history):
+            return self.host
+        return None
+
+    def done(self) -> bool:
+        """The game is over here and the host has it all."""
+        return self.game.outcome is not None and self.confirmed() >= len(self.game.history)

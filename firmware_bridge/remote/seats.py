@@ -1,0 +1,78 @@
+"""A board's seats in a game played with other boards: its own, played at the board
+(by its people, or the computer), and the others', whose moves arrive through the
+broker and are made by hand on this board as a computer's move is.
+
+:class:`RemoteSeats` stands in the session's place of the computer player
+(``Session.computer``): a move that arrived is what the seat "expects" next, so the
+OLED shows it, the lights light it, and the referee refuses anything else, exactly
+as for a computer seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from games.core import Action, Game
+
+from ..runtime.computer import Computer
+
+
+class RemoteSeats(Computer):
+    """The computer's seats at this board, and the moves the other boards sent."""
+
+    def __init__(
+        self,
+        computer: Computer,
+        remote: Iterable[int],
+        local_computer: Iterable[int],
+        levels: Mapping[int, int] | None = None,
+    ) -> None:
+        super().__init__(computer.make_player, computer.seed, local_computer, levels)
+        self.remote = frozenset(remote)
+        """The seats other boards hold."""
+        self.arrived: dict[int, Action] = {}
+        """Moves to be made on this board, by their number in the game (from 1)."""
+        self.dice_of: Callable[[Action], list[int]] = lambda action: []
+        """The faces the station's dice fill in ``action`` (a roll's)."""
+        self.ask_rolls = False
+        """This board's seats roll with the host's dice (a guest's): a roll waits for them."""
+        self.rolled: set[int] = set()
+        """The moves whose dice the host rolled and this board's dice hold."""
+        self.wants_roll: tuple[int, int] | None = None
+        """The move whose dice are to be asked of the host, and how many."""
+        self.automatic: Callable[[Action], bool] = lambda action: False
+        """Whether the table plays ``action`` itself (a pass for a seat that cannot
+        move): every board's referee plays it, so it is never waited for."""
+
+    def expected(self, game: Game) -> Action | None:
+        """The next move if it arrived; else the computer's, for a seat of its here."""
+        if game.outcome is not None:
+            return None
+        arrived = self.arrived.get(len(game.history) + 1)
+        if arrived is not None:
+            return arrived
+        if game.to_move in self.remote:
+            return None  # the other board has not moved yet
+        action = super().expected(game)
+        number = len(game.history) + 1
+        if action is not None and self.ask_rolls and number not in self.rolled:
+            faces = self.dice_of(action)
+            if faces:
+                self.wants_roll = (number, len(faces))
+                return None  # the host rolls them
+        return action
+
+    def waiting(self, game: Game) -> bool:
+        """Whether the game waits for another board's move."""
+        number = len(game.history) + 1
+        if game.outcome is not None or number in self.arrived:
+            return False
+        asked = self.wants_roll is not None and self.wants_roll[0] == number
+        return game.to_move in self.remote or asked
+
+    def refuses(self, game: Game, action: Action, mover: int) -> Action | None:
+        """A move made here for another board's seat before that board moved is refused
+        (the board is put back), as one that is not the arrived move is."""
+        if mover == game.to_move and self.waiting(game) and not self.automatic(action):
+            return action
+        return super().refuses(game, action, mover)
