@@ -23,9 +23,8 @@ def axis_pixels(image: Image.Image, box: tuple[float, float, float, float]) -> i
     """How many pixels of ``box`` are drawn near the axis names' colour."""
     want = tuple(int(AXIS[i : i + 2], 16) for i in (1, 3, 5))
     crop = image.convert("RGB").crop(tuple(int(v) for v in box))
-    return sum(
-        1 for px in crop.get_flattened_data() if sum(abs(a - b) for a, b in zip(px, want, strict=True)) < 90
-    )
+    pixels = crop.get_flattened_data()
+    return sum(1 for px in pixels if sum(abs(a - b) for a, b in zip(px, want, strict=True)) < 90)
 
 
 def test_every_column_and_row_is_named_beside_the_board() -> None:
