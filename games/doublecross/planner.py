@@ -60,6 +60,9 @@ class Plan:
 class Planner:
     """Proposes and values plans for the seat to move in one position."""
 
+    simulated = SIMULATED
+    """How many of the best-scoring word plays are played out and valued."""
+
     def __init__(self, rules: Rules, state: State, judge: Judge) -> None:
         self.rules = rules
         self.state = state
@@ -238,7 +241,7 @@ class Planner:
     def plans(self) -> list[Plan]:
         candidates: list[list[Action]] = [
             [PlaceTile(cell_name(j), letter) for j, letter in tiles]
-            for _, tiles in self.word_plays()[:SIMULATED]
+            for _, tiles in self.word_plays()[: self.simulated]
         ]
         longest = sorted(self.partials.items(), key=lambda kv: -kv[1])[:PARTIALS]
         candidates += [[PlaceTile(cell_name(j), letter) for j, letter in p] for p, _ in longest]

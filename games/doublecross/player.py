@@ -12,10 +12,9 @@ from __future__ import annotations
 import random
 
 from games.core import Action, Game, Player, PlayerId
-from games.doublecross.actions import EndGame, PlaceTile
-from games.doublecross.board import cell_name
+from games.doublecross.actions import EndGame
 from games.doublecross.game import DoubleCross
-from games.doublecross.planner import PARTIALS, Plan, Planner
+from games.doublecross.planner import Plan, Planner
 from games.errors import GameError
 from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
@@ -91,6 +90,8 @@ class ExpertPlanner(Planner):
     """The planner with more words tried, every point handed out counted, the risk to
     unstable tiles by the bombs the others hold, and tiles made stable valued."""
 
+    simulated = EXPERT_SIMULATED
+
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         s = self.state
@@ -124,23 +125,6 @@ class ExpertPlanner(Planner):
         others = sum(g for p, g in enumerate(gained) if p != self.seat)
         value = gained[self.seat] - EXPERT_OTHERS_WEIGHT * others + STABLE_GAIN * stable
         return value - self.loose_cost * (loose - loose_before)
-
-    def plans(self) -> list[Plan]:
-        candidates: list[list[Action]] = [
-            [PlaceTile(cell_name(j), letter) for j, letter in tiles]
-            for _, tiles in self.word_plays()[:EXPERT_SIMULATED]
-        ]
-        longest = sorted(self.partials.items(), key=lambda kv: -kv[1])[:PARTIALS]
-        candidates += [[PlaceTile(cell_name(j), letter) for j, letter in p] for p, _ in longest]
-        candidates += self.special_tiles()
-        candidates += self.bombs()
-        out = []
-        for actions in candidates:
-            value = self.value(actions)
-            if value is not None:
-                out.append(Plan(actions, value))
-        out.sort(key=lambda p: -p.value)
-        return out
 
 
 class DoubleCrossExpert(DoubleCrossPlayer):
