@@ -10,13 +10,11 @@ or for another list is rebuilt, never trusted.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gzip
 import hashlib
 import logging
 import os
 import sys
-import tempfile
 import zlib
 from importlib import resources
 from pathlib import Path
@@ -25,6 +23,8 @@ from typing import TYPE_CHECKING, TextIO
 from games.errors import BadGeneratorData, LexiconError
 from games.lexicon import Lexicon, Progress, normalise_word_list
 from hardware.clock import Clock, SystemClock
+
+from ..files import write_whole
 
 if TYPE_CHECKING:
     from games.crosslet.movegen import MoveGenerator
@@ -202,19 +202,9 @@ def _write_cache(file: Path, data: bytes) -> None:
     A cache that cannot be written only costs a rebuild next time: logged, not raised.
     """
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=file.parent, prefix=".lexicon-")
+        write_whole(file, data, durable=False, make_folder=True)
     except OSError as error:
         log.warning("lexicon cache %s not written (%s)", file, error)
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temporary, file)
-    except OSError as error:
-        log.warning("lexicon cache %s not written (%s)", file, error)
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
 
 
 class ProgressBar:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
+
+from ..files import write_whole
 
 log = logging.getLogger("tabletop")
 
@@ -42,15 +42,7 @@ class LiveFile:
     def __call__(self, state: dict[str, Any]) -> None:
         data = json.dumps({"game_id": self.game_id, "state": state}, separators=(",", ":"))
         try:
-            fd, tmp = tempfile.mkstemp(prefix=self.path.name, suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(data)
-                os.chmod(tmp, 0o644)
-                os.replace(tmp, self.path)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
+            write_whole(self.path, data, mode=0o644, durable=False)
         except OSError as exc:
             if not self._failed:
                 log.warning(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,6 +21,7 @@ from games.errors import GameError
 from games.options import OptionSpec
 from games.registry import find_game, find_listed
 
+from ..files import write_whole
 from ..journal import current_options
 from ..kits import find_kit
 from ..kits.options import options_of
@@ -150,11 +150,9 @@ class Memory:
         saved = data.get("games")
         games: dict[str, Any] = dict(saved) if isinstance(saved, dict) else {}
         games[start.game] = start.to_dict()
-        tmp = self.path.with_name(self.path.name + ".tmp")
         try:
             data = {"version": MEMORY_VERSION, "last": start.game, "games": games}
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, self.path)
+            write_whole(self.path, json.dumps(data))
         except OSError as exc:
             log.warning("the start menu's choices could not be kept in %s: %s", self.path, exc)
 

@@ -8,6 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from ..files import write_whole
 from .errors import TagConflictError, TagError
 
 _TAG = re.compile(r"^[0-9A-F]{8,20}$")
@@ -114,23 +115,11 @@ class TagTable:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the table atomically: a crash leaves the old file or the new one."""
-        import tempfile  # here: only a save needs it
-
         file = Path(path)
         try:
-            file.parent.mkdir(parents=True, exist_ok=True)
-            fd, temp = tempfile.mkstemp(prefix=f".{file.name}.", dir=file.parent)
+            write_whole(file, self.to_json(), make_folder=True)
         except OSError as exc:
             raise TagError(
                 f"cannot write {file}: {exc.strerror or exc}; check that its folder can be "
                 "created and written by this user"
             ) from None
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as out:
-                out.write(self.to_json())
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temp, file)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise

@@ -7,16 +7,15 @@ not move the pieces, so a resumed simulation finds them where they were.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
 from hardware.board import OCCUPIED
+
+from ..files import write_whole
 
 log = logging.getLogger(__name__)
 
@@ -89,17 +88,8 @@ class World:
         """
         if self.save_to is None:
             return
-        tmp: str | None = None
         try:
-            fd, tmp = tempfile.mkstemp(
-                prefix=f".{self.save_to.name}.", suffix=".tmp", dir=self.save_to.parent
-            )
-            with open(fd, "w", encoding="utf-8") as fh:
-                json.dump(self.contents, fh, sort_keys=True)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, self.save_to)
-            tmp = None
+            write_whole(self.save_to, json.dumps(self.contents, sort_keys=True))
             self._unsaved = False
         except OSError as exc:
             if not self._unsaved:
@@ -110,10 +100,6 @@ class World:
                     exc.strerror or exc,
                 )
             self._unsaved = True
-        finally:
-            if tmp is not None:
-                with contextlib.suppress(OSError):
-                    os.unlink(tmp)
 
     @staticmethod
     def saved(path: Path) -> dict[str, str] | None:

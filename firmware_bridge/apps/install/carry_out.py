@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from pathlib import Path
 from typing import TextIO
 
+from ...files import write_whole
 from ..errors import InstallError
 from .places import WARNING, on_root
 from .steps import Plan, Run, WriteFile
@@ -34,18 +34,9 @@ def apply(plan: Plan, root: Path, runner: Runner, out: TextIO) -> None:
 
 def _write(path: Path, text: str, mode: int | None) -> None:
     """Write the whole file or nothing: a temporary file renamed over it."""
-    temporary = path.with_name(f".{path.name}.new")
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(temporary, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-        os.replace(temporary, path)
+        write_whole(path, text, mode=mode, make_folder=True)
     except OSError as exc:
-        temporary.unlink(missing_ok=True)
         raise InstallError(f"cannot write {path}: {exc.strerror}") from exc
 
 
