@@ -24,7 +24,7 @@ from games.errors import BadGeneratorData, LexiconError
 from games.lexicon import Lexicon, Progress, normalise_word_list
 from hardware.clock import Clock, SystemClock
 
-from ..files import write_whole
+from ..storage.files import write_whole
 
 if TYPE_CHECKING:
     from games.crosslet.movegen import MoveGenerator

@@ -15,7 +15,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from ..files import write_whole
+from ..storage.files import write_whole
 
 log = logging.getLogger("tabletop")
 

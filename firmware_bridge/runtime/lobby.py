@@ -21,13 +21,13 @@ from games.errors import GameError
 from games.options import OptionSpec
 from games.registry import find_game, find_listed
 
-from ..files import write_whole
 from ..journal import current_options
 from ..kits import find_kit
 from ..kits.options import options_of
 from ..referees.events import ButtonEvent, Event
 from ..screen.layout import render
 from ..screen.screens import Screen
+from ..storage.files import write_whole
 from . import lobby_levels
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from ..files import write_whole
+from ..storage.files import write_whole
 from .errors import TagConflictError, TagError
 
 _TAG = re.compile(r"^[0-9A-F]{8,20}$")

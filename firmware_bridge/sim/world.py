@@ -15,7 +15,7 @@ from typing import Protocol
 
 from hardware.board import OCCUPIED
 
-from ..files import write_whole
+from ..storage.files import write_whole
 
 log = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""Writing a file whole or not at all (firmware_bridge.files)."""
+"""Writing a file whole or not at all (firmware_bridge.storage.files)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge import files
-from firmware_bridge.files import write_whole
+from firmware_bridge.storage import files
+from firmware_bridge.storage.files import write_whole
 
 
 def test_the_new_contents_replace_the_old(tmp_path: Path) -> None:

@@ -122,6 +122,6 @@ def test_no_module_of_the_package_is_over_400_lines() -> None:
 def test_the_package_is_in_sub_packages() -> None:
     """Only the package's own __init__ stands at its top: every module is in the
     sub-package of its layer (apps, sim, spectate, runtime, journal, kits, referees,
-    link, screen) or is the Pico's firmware."""
+    link, screen, storage) or is the Pico's firmware."""
     loose = sorted(p.name for p in PACKAGE.glob("*.py") if p.name != "__init__.py")
     assert not loose, f"modules outside a sub-package: {loose}"

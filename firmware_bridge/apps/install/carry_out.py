@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import TextIO
 
-from ...files import write_whole
+from ...storage.files import write_whole
 from ..errors import InstallError
 from .places import WARNING, on_root
 from .steps import Plan, Run, WriteFile
