@@ -152,9 +152,7 @@ def test_the_hand_written_netlist_joins_the_pins_kicads_symbols_join(tmp_path: P
     board = build_board(profile, bill_of_materials(profile, piece_sets()))
     by_ref = {p.ref: p for p in board.parts}
     kicad_nets = {
-        name: sorted(
-            (k, pin) for ref, pin in pins if (k := _kind(by_ref[ref].value)) is not None
-        )
+        name: sorted((k, pin) for ref, pin in pins if (k := _kind(by_ref[ref].value)) is not None)
         for name, pins in board.nets().items()
     }
     shared = sorted(set(skidl_nets) & set(kicad_nets) - {"GND"})

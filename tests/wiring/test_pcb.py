@@ -130,22 +130,14 @@ def test_without_kicads_libraries_pcb_says_what_to_install(
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["occupancy-15x15-pico", "rfid-15x15-pico", "doubles-wild-rfid-pico"]
+    "name",
+    ["occupancy-15x15-pico", "rfid-15x15-pico", "doubles-wild-rfid-pico", "rfid-15x15-racks-pico"],
 )
 def test_every_other_pico_board_passes_kicads_checks(name: str, tmp_path: Path) -> None:
     need_kicad()
     out = io.StringIO()
     assert main(["pcb", name, str(tmp_path / name)], out) == 0, out.getvalue()
     assert "DRC: 0 errors, 0 unconnected items, 0 schematic parity problems" in out.getvalue()
-
-
-def test_the_racks_board_is_refused_in_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    need_kicad()
-    assert main(["pcb", "rfid-15x15-racks-pico", str(tmp_path / "racks")]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "serpentine" in err
 
 
 def test_the_docs_table_gives_the_board_as_made(made: tuple[Path, str]) -> None:

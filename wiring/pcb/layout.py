@@ -10,8 +10,12 @@ bottom copper (B.Cu) runs down, a via where a net changes layer.
   cathode climbing to it on B.Cu. The LED chain runs along a row and back along the
   next (serpentine): on rows that run right each LED is turned 180°, the data line
   below the LEDs, ground above and 5 V below; on rows that run left the other way
-  about. Every row's two rails reach two buses down the right margin, where the feed
-  terminals stand; the chain turns at the row ends on B.Cu.
+  about (a row runs the way the chain's steps along it go). Every row's two rails
+  reach two buses down the right margin, where the feed terminals stand; the chain
+  turns at the row ends on B.Cu. Where it jumps between squares that are not
+  neighbours along a row (the racks' seats after the spares), it runs on B.Cu from
+  beside one LED's data out to a lane of its own across the lower row's upper half,
+  along it on F.Cu and on B.Cu again to beside the next LED's data in.
 - **The controller.** Below the squares, a row of parts (the Pico, the shift
   registers, the buffer, resistors, capacitors, connectors) between two channels.
   Each pad on a part's upper side climbs on B.Cu to its net's trunk, a track across
@@ -132,7 +136,8 @@ def layout_board(board: Board, pitch: float) -> Layout:
         if part.square:
             by_square.setdefault(part.square, []).append(part)
     leds = [p for p in board.parts if p.lib_id == "LED:SK6812MINI"]
-    _check_serpentine(board, leds, columns)
+    index = {cell: i for i, cell in enumerate(board.cells)}
+    rightwards = _row_directions(board, leds, index, rows, columns)
     lanes = [f"ROW{r + 1}" for r in range(rows)] + (["LED_DIN1"] if leds else [])
     lane_x = {net: 6.0 + i * LANE_PITCH for i, net in enumerate(lanes)}
     left = max(6.0 + len(lanes) * LANE_PITCH + 11.0 - pitch / 2, 12.0)
@@ -142,7 +147,6 @@ def layout_board(board: Board, pitch: float) -> Layout:
     ctl = _row_x(board, lane_x, avoid)
     x_v = _arrival_x(max(matrix_right + 6.0, ctl.links_end + 4.0))
     x_g = x_v + 2 * PITCH
-    index = {cell: i for i, cell in enumerate(board.cells)}
 
     def centre(r: int, c: int) -> tuple[float, float]:
         return left + (c + 0.5) * pitch, TOP_MARGIN + (r + 0.5) * pitch
@@ -150,7 +154,7 @@ def layout_board(board: Board, pitch: float) -> Layout:
     rail_y: dict[tuple[int, str], float] = {}
     for r in range(rows):
         _, cy = centre(r, 0)
-        if r % 2 == 0:
+        if rightwards[r]:
             rail_y[(r, "GND")], rail_y[(r, "+5V_LED")] = cy + 3.2, cy + 9.6
         else:
             rail_y[(r, "+5V_LED")], rail_y[(r, "GND")] = cy + 2.4, cy + 8.8
@@ -168,17 +172,17 @@ def layout_board(board: Board, pitch: float) -> Layout:
                 out.track(row, "B.Cu", cx + 1.27, cy - 0.5, cx + 1.27, cy - 9.0)
                 out.via(row, cx + 1.27, cy - 9.0)
             elif part.lib_id == "LED:SK6812MINI":
-                _put(out, board, part, cx - 3.0, cy + 6.0, 180 if r % 2 == 0 else 0)
+                _put(out, board, part, cx - 3.0, cy + 6.0, 180 if rightwards[r] else 0)
                 led_at[int(part.nets["3"].removeprefix("LED_DIN")) - 1] = (r, c)
                 top5, topg = (cx - 1.25, cy + 5.125), (cx - 4.75, cy + 6.875)
-                if r % 2 == 0:  # VSS top right → GND above; VDD bottom left → 5 V below
+                if rightwards[r]:  # VSS top right → GND above; VDD bottom left → 5 V below
                     out.track("GND", "F.Cu", *top5, cx - 1.25, rail_y[(r, "GND")], 0.5)
                     out.track("+5V_LED", "F.Cu", *topg, cx - 4.75, rail_y[(r, "+5V_LED")], 0.5)
                 else:  # VDD top right → 5 V above; VSS bottom left → GND below
                     out.track("+5V_LED", "F.Cu", *top5, cx - 1.25, rail_y[(r, "+5V_LED")], 0.5)
                     out.track("GND", "F.Cu", *topg, cx - 4.75, rail_y[(r, "GND")], 0.5)
             else:  # the LED's capacitor, pin 1 to 5 V through a via, pin 2 to GND
-                even = r % 2 == 0
+                even = rightwards[r]
                 _put(out, board, part, cx + 4.5, cy + 6.0, 90 if even else 270)
                 y1 = cy + (6.775 if even else 5.225)
                 y2 = cy + (5.225 if even else 6.775)
@@ -206,7 +210,7 @@ def layout_board(board: Board, pitch: float) -> Layout:
         x = cx - 8.89
         out.track(f"COL{c + 1}", "B.Cu", x, cy - 5.0, x, bottom + 1.0)
     if leds:
-        _chain(out, leds, led_at, centre, pitch, lane_x, columns)
+        _chain(out, leds, led_at, centre, lane_x, rightwards, columns)
     # Buses down the right margin, feed terminals on them.
     feeds = [p for p in board.parts if p.value.startswith("5V feed")]
     if leds:
@@ -333,17 +337,84 @@ def _per_feed(feeds: list[Part], leds: list[Part]) -> int:
     return max(1, math.ceil(len(leds) / max(1, len(feeds))))
 
 
-def _check_serpentine(board: Board, leds: list[Part], columns: int) -> None:
+def _row_directions(
+    board: Board, leds: list[Part], index: dict[str, int], rows: int, columns: int
+) -> list[bool]:
+    """Whether the chain runs rightwards along each row (its LEDs turned for that):
+    as its steps from one square to the next in the row go, else alternating."""
+    rightwards = [r % 2 == 0 for r in range(rows)]
     order = [p.square for p in sorted(leds, key=lambda p: int(p.nets["3"][7:]))]
-    index = {cell: i for i, cell in enumerate(board.cells)}
-    for i, cell in enumerate(order):
-        r, c = divmod(index[cell], columns)
-        want = i % columns if r % 2 == 0 else columns - 1 - i % columns
-        if r != i // columns or c != want:
+    seen: dict[int, set[bool]] = {}
+    for a, b in itertools.pairwise(order):
+        (r, c), (r2, c2) = divmod(index[a], columns), divmod(index[b], columns)
+        if r == r2 and abs(c2 - c) == 1:
+            seen.setdefault(r, set()).add(c2 > c)
+    for r, ways in seen.items():
+        if len(ways) > 1:
             raise NetlistError(
-                "tabletop pcb lays the LED chain out serpentine over the squares; this "
-                'profile\'s [leds] chain runs otherwise (set order = "serpentine")'
+                f"the [leds] chain runs both ways along row {r + 1}: tabletop pcb lays each "
+                "row's LEDs out one way (run the chain one way along a row)"
             )
+        rightwards[r] = ways.pop()
+    return rightwards
+
+
+HOP_LANES = (-7.2, -3.0, -2.0, 1.5)
+"""Where (mm from a square's centre, down) the chain's jumps cross a row on F.Cu, in
+the row's upper half: clear of the switch's pads (5 mm up), the diode's (0.5 mm up),
+the row's wire (9 mm up) and the ground rail (3.2 mm down), 1 mm or more apart."""
+
+
+def _hops(
+    out: Layout,
+    hops: list[tuple[str, tuple[int, int], tuple[int, int]]],
+    centre: Any,
+    rightwards: list[bool],
+) -> None:
+    """The chain's jumps between squares that are not neighbours along a row (a rack's
+    first slot after the spares, a slot past a spare): from the LED's data out down
+    through a via, on B.Cu to a lane across the lower of the two rows, along it on
+    F.Cu, on B.Cu to beside the next LED's data in. No two jumps share a lane, nor a
+    stretch of B.Cu at one x."""
+    used: dict[int, int] = {}
+    verticals: dict[float, list[tuple[float, float, str]]] = {}
+    for net, (r, c), (r2, c2) in hops:
+        if not (rightwards[r] and rightwards[r2]):
+            raise NetlistError(
+                f"tabletop pcb jumps the LED chain only between rows that run rightwards; "
+                f"{net} leaves row {r + 1} or enters row {r2 + 1} running leftwards"
+            )
+        row = max(r, r2)
+        k = used.get(row, 0)
+        if k >= len(HOP_LANES):
+            raise NetlistError(
+                f"row {row + 1} has room for {len(HOP_LANES)} jumps of the LED chain, "
+                f"not {k + 1}: run the [leds] chain through fewer non-neighbouring squares"
+            )
+        used[row] = k + 1
+        sx, sy = centre(r, c)
+        tx, ty = centre(r2, c2)
+        lane = centre(row, 0)[1] + HOP_LANES[k]
+        ex, ey = sx - 1.25, sy + 8.0  # below the data out (bottom right when turned)
+        nx, ny = tx - 6.5, ty + 5.125  # left of the data in (top left)
+        for x, a, b in ((ex, ey, lane), (nx, lane, ny)):
+            lo, hi = min(a, b), max(a, b)
+            for lo2, hi2, other in verticals.get(round(x, 3), []):
+                if lo < hi2 + 1.0 and lo2 < hi + 1.0:
+                    raise NetlistError(
+                        f"the LED chain's jumps {other} and {net} would share B.Cu at "
+                        f"x = {x:.2f} mm: reorder the [leds] chain"
+                    )
+            verticals.setdefault(round(x, 3), []).append((lo, hi, net))
+        out.track(net, "F.Cu", sx - 1.25, sy + 6.875, ex, ey)
+        out.via(net, ex, ey)
+        out.track(net, "B.Cu", ex, ey, ex, lane)
+        out.via(net, ex, lane)
+        out.track(net, "F.Cu", ex, lane, nx, lane)
+        out.via(net, nx, lane)
+        out.track(net, "B.Cu", nx, lane, nx, ny)
+        out.via(net, nx, ny)
+        out.track(net, "F.Cu", nx, ny, tx - 4.75, ny)
 
 
 def _chain(
@@ -351,26 +422,36 @@ def _chain(
     leds: list[Part],
     led_at: dict[int, tuple[int, int]],
     centre: Any,
-    pitch: float,
     lane_x: dict[str, float],
+    rightwards: list[bool],
     columns: int,
 ) -> None:
     count = len(leds)
+    if led_at[0] != (0, 0) or not rightwards[0]:
+        raise NetlistError(
+            "tabletop pcb starts the LED chain at the first square, running along the "
+            "first row; this profile's [leds] chain starts elsewhere"
+        )
+    hops: list[tuple[str, tuple[int, int], tuple[int, int]]] = []
     for i in range(count - 1):
         net = f"LED_DIN{i + 2}"
         r, c = led_at[i]
         r2, c2 = led_at[i + 1]
         cx, cy = centre(r, c)
         nx, ny = centre(r2, c2)
-        if r2 == r and r % 2 == 0:  # rightwards, DOUT bottom right → next DIN top left
+        right = rightwards[r]
+        end = columns - 1 if right else 0
+        if r2 == r and right and c2 == c + 1:  # DOUT bottom right → next DIN top left
             out.path(net, "F.Cu", [(cx - 1.25, cy + 6.875), (cx - 1.25, cy + 8.0),
                                    (nx - 6.5, cy + 8.0), (nx - 6.5, cy + 5.125),
                                    (nx - 4.75, cy + 5.125)])  # fmt: skip
-        elif r2 == r:  # leftwards, DOUT top left → next DIN bottom right
+        elif r2 == r and not right and c2 == c - 1:  # DOUT top left → next DIN bottom right
             out.path(net, "F.Cu", [(cx - 4.75, cy + 5.125), (cx - 4.75, cy + 4.0),
                                    (nx + 0.5, cy + 4.0), (nx + 0.5, cy + 6.875),
                                    (nx - 1.25, cy + 6.875)])  # fmt: skip
-        elif r % 2 == 0:  # the right end: down the margin to the next row
+        elif r2 != r + 1 or c2 != c or c != end or rightwards[r2] == right:
+            hops.append((net, (r, c), (r2, c2)))
+        elif right:  # the right end: down the margin to the next row
             xj = cx + 10.3
             out.path(net, "F.Cu", [(cx - 1.25, cy + 6.875), (cx - 1.25, cy + 8.0),
                                    (xj, cy + 8.0)])  # fmt: skip
@@ -388,6 +469,7 @@ def _chain(
             out.via(net, xj, ny + 8.0)
             out.path(net, "F.Cu", [(xj, ny + 8.0), (nx - 6.5, ny + 8.0), (nx - 6.5, ny + 5.125),
                                    (nx - 4.75, ny + 5.125)])  # fmt: skip
+    _hops(out, hops, centre, rightwards)
     cx, cy = centre(0, 0)
     x = lane_x["LED_DIN1"]
     out.via("LED_DIN1", x, cy + 8.0)

@@ -26,7 +26,7 @@ def main(plan_path: str) -> None:
     with open(plan_path, encoding="utf-8") as f:
         plan = json.load(f)
     board = pcbnew.NewBoard(plan["board"])
-    board.SetCopperLayerCount(2)
+    board.SetCopperLayerCount(int(plan.get("copper_layers", 2)))
     settings = board.GetDesignSettings()
     rules = plan["rules"]
     settings.m_MinClearance = mm(rules["clearance"])

@@ -288,9 +288,7 @@ def test_the_checks_hold_with_the_match_two_percent_off_and_the_diodes_at_their_
     # Twice the 1 % tolerance of the C0G match capacitors, on both, with rf 1.8 Ω and
     # CT 0.55 pF: the resonance stays within 3 % and the match within 10 dB.
     radio = design(load_profile("rfid-15x15-racks-pico"))
-    off = replace(
-        radio, cp=tuple(c * k for c in radio.cp), cs=tuple(c * k for c in radio.cs)
-    )
+    off = replace(radio, cp=tuple(c * k for c in radio.cp), cs=tuple(c * k for c in radio.cs))
     r = check_antenna(
         off, off.antenna("C15"), r_on=PIN_DIODE.r_on_max.value, c_off=PIN_DIODE.c_off_max.value
     )
