@@ -17,6 +17,7 @@ from wiring.errors import WiringError
 from ..remote.options import add_remote_options
 from ..spectate.commands import add_parsers as add_spectator_parsers
 from ..spectate.commands import add_sim_options, spectator_commands
+from .browser_seat import add_seat_parser, cmd_seat
 from .commands.boards import cmd_bom, cmd_netlist, cmd_wiring
 from .commands.pcb import cmd_pcb
 from .commands.real_board import cmd_diag, cmd_enrol, cmd_install, cmd_run, cmd_uninstall
@@ -213,6 +214,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     add_parsers(sub)
     add_spectator_parsers(sub)
+    add_seat_parser(sub)
     return parser
 
 
@@ -234,6 +236,7 @@ COMMANDS = {
     "resume": cmd_resume,
 }
 COMMANDS.update(spectator_commands())
+COMMANDS["seat"] = cmd_seat
 
 
 EXIT_INTERRUPTED = 130
