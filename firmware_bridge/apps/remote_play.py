@@ -15,8 +15,10 @@ import logging
 import queue
 import sys
 import time
+from pathlib import Path
 from typing import Any, TextIO
 
+from ..journal.writing import Journal
 from ..referees.events import Tick
 from ..remote import protocol
 from ..remote.guest import Guest
@@ -122,7 +124,7 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     link.start()
     sim: Simulation | None = None
     try:
-        table, early = wait_for_table(link, host, board)
+        table, early = wait_for_table(link, host, board, ended_ok=_resuming(args.journal))
         check_game(table.game)
         opts = SimOptions(
             game=table.game,
@@ -149,11 +151,22 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
             sim.close()
 
 
+def _resuming(journal: Path | None) -> bool:
+    """Whether this board's journal holds a game not ended (which the host may have
+    ended while this board was away)."""
+    if journal is None or not journal.exists():
+        return False
+    with Journal(journal, read_only=True) as kept:
+        return kept.unfinished() is not None
+
+
 def wait_for_table(
-    link: Link, host: str, board: str
+    link: Link, host: str, board: str, ended_ok: bool = True
 ) -> tuple[protocol.Table, list[tuple[str, bytes]]]:
     """The host's game now (retained; of the tables the broker kept for this board,
-    the latest game's), and what else arrived meanwhile."""
+    the latest game's), and what else arrived meanwhile. Unless ``ended_ok``, a game
+    that is over is the host's last one, not a game to join: the board waits for the
+    next."""
     early: list[tuple[str, bytes]] = []
     end = time.monotonic() + TABLE_WAIT_S
     told = False
@@ -179,6 +192,8 @@ def wait_for_table(
         if not isinstance(message, protocol.Table) or message.host != host:
             log.warning("refused a message on %s: it is not %s's game", topic, host)
             continue
+        if message.finished and not ended_ok:
+            continue  # the host's last game, over; its next one is to come
         if table is None or message.started >= table.started:
             table = message
     if table is None:

@@ -9,7 +9,13 @@ Written into one folder:
   hashed as Mosquitto 2 hashes them (PBKDF2-SHA512, ``$7$``).
 - ``acl``: a board writes only ``tabletop/<its name>/state|moves|board`` and reads its
   own ``resend``; the hub reads every board's topics and writes only ``resend`` (to ask
-  a board for moves it missed). Nobody else may do anything.
+  a board for moves it missed). For two boards' games (``tabletop/remote/…``,
+  docs/remote.md) a board writes, as host, only its own game's ``table``, ``moves``
+  and ``to/<guest>``, and reads only the ``from/<guest>`` of its own game; as a guest
+  it writes only its own ``from/<its name>`` and ``presence/<its name>``, and reads
+  the games' ``table``, ``moves`` and presence and only the ``to/<its name>`` meant
+  for it. The hub only reads the games' ``table``, ``moves`` and presence. Nobody
+  else may do anything.
 - ``credentials/<user>``: each user's password (mode 0600), for its club config's
   ``password_file``.
 """
@@ -63,16 +69,55 @@ def hash_password(password: str, salt: bytes | None = None) -> str:
     return f"$7${ITERATIONS}${b64(salt).decode()}${b64(digest).decode()}"
 
 
-def acl_text(hub: str) -> str:
+REMOTE = f"{TOPIC_ROOT}/remote"
+"""The root of two boards' games: ``REMOTE/<host board>/…`` (firmware_bridge/remote)."""
+REMOTE_ACL = (
+    # As the host of a game: the game, its moves, its answers to each guest; and what
+    # the guests send it.
+    ("write", "%u/table"),
+    ("write", "%u/moves"),
+    ("write", "%u/to/+"),
+    ("read", "%u/from/+"),
+    # As a guest of any board's game: its own requests and moves, and its presence
+    # (the host's presence is the host's own name's, under its game).
+    ("write", "+/from/%u"),
+    ("write", "+/presence/%u"),
+    ("read", "+/to/%u"),
+)
+"""Each board's access to two boards' games, ``%u`` its login, which is its name."""
+REMOTE_READ = ("+/table", "+/moves", "+/presence/+")
+"""What every board and the hub read of two boards' games: the games, who is on line."""
+
+
+def acl_text(hub: str, boards: Sequence[str] = ()) -> str:
     board = "\n".join(f"pattern write {TOPIC_ROOT}/%u/{kind}" for kind in BOARD_TOPICS)
+    remote = "\n".join(f"pattern {access} {REMOTE}/{topic}" for access, topic in REMOTE_ACL)
+    games = "".join(f"topic read {REMOTE}/{topic}\n" for topic in REMOTE_READ)
     hub_read = "\n".join(f"topic read {TOPIC_ROOT}/+/{kind}" for kind in BOARD_TOPICS)
+    # The patterns give the hub's login what they give a board's, for its own name:
+    # that is denied, so the hub can speak neither as a board nor in a game.
+    hub_deny = "\n".join(
+        f"topic deny {topic}"
+        for topic in (
+            f"{TOPIC_ROOT}/{hub}/#",
+            f"{REMOTE}/{hub}/#",
+            f"{REMOTE}/+/from/{hub}",
+            f"{REMOTE}/+/presence/{hub}",
+            f"{REMOTE}/+/to/{hub}",
+        )
+    )
+    readers = "".join(f"user {name}\n{games}\n" for name in boards)
     return (
         "# Written by tabletop club init. Every board writes only its own topics and\n"
         "# reads only its own resend requests; the hub reads every board and writes\n"
         "# nothing but resend requests: its own name's board topics are denied, so it\n"
         "# cannot speak as a board. Anything not allowed here is refused.\n"
         f"{board}\npattern read {TOPIC_ROOT}/%u/resend\n\n"
-        f"user {hub}\ntopic deny {TOPIC_ROOT}/{hub}/#\n{hub_read}\n"
+        "# Two boards' games (docs/remote.md): a board writes only as the host of its\n"
+        "# own game, or as a guest for itself; it reads only what is sent to it, and\n"
+        "# every game's table, moves and presence.\n"
+        f"{remote}\n\n{readers}"
+        f"user {hub}\n{hub_deny}\n{hub_read}\n{games}"
         f"topic write {TOPIC_ROOT}/+/resend\n"
     )
 
@@ -156,7 +201,7 @@ def write_club(
     gid = broker_gid()
     lines = "".join(f"{n}:{hash_password(p)}\n" for n, p in passwords.items())
     _write(folder / "passwd", lines, gid)
-    _write(folder / "acl", acl_text(hub), gid)
+    _write(folder / "acl", acl_text(hub, boards), gid)
     _write(folder / "mosquitto.conf", conf_text(folder, tls, tls_port, plain), gid)
     for name, password in passwords.items():
         _write(credentials / name, password + "\n")
