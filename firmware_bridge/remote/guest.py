@@ -42,6 +42,9 @@ class Guest(Side):
         """The moves the host has published (in its table or one by one)."""
         self.asked_at: int | None = None
         """The moves this board had when it last asked for the table."""
+        self.withdrawn: set[tuple[str, str]] = set()
+        """The moves the host refused and this board took back: the position's digest
+        and the move's."""
 
     def reconnected(self) -> None:
         self.sent.clear()  # what the broker had not delivered to the host is sent again
@@ -124,10 +127,7 @@ class Guest(Side):
         elif topic == protocol.to_topic(self.host, self.board) and isinstance(
             message, protocol.Refused
         ):
-            if message.game_key == self.game_key and message.number > self.confirmed():
-                raise RemoteError(
-                    f"{self.host}'s board refused move {message.number}: {message.reason}"
-                )
+            self._refused(message)
         elif topic == protocol.presence_topic(self.host, self.host) and isinstance(
             message, protocol.Presence
         ):
@@ -141,6 +141,29 @@ class Guest(Side):
                 self.ask()
         else:
             self.refuse(topic, f"a {type(message).__name__} has no place on this topic")
+
+    def _refused(self, refused: protocol.Refused) -> None:
+        """The host did not take this board's move: it is taken back here, with the
+        moves after it, and the board set up again saying why (the same move refused
+        again at the same position stops the game: the boards' referees disagree)."""
+        n, history = refused.number, self.history()
+        if refused.game_key != self.game_key or not self.confirmed() < n <= len(history):
+            self.dropped += 1  # a move the host has, or one taken back already
+            return
+        said = f"{self.host}'s board refused move {n}: {refused.reason}"
+        key = (self.digests()[n - 1], protocol.digest_of(history[n - 1]))
+        if key in self.withdrawn:
+            raise RemoteError(f"{said} (again; the boards disagree)")
+        self.withdrawn.add(key)
+        log.warning("%s; taken back", said)
+        for k in range(n, len(history) + 1):
+            self.sent.discard(k)
+            self.seats.arrived.pop(k, None)
+            self.seats.rolled.discard(k)
+        self.seats.wants_roll = None
+        self.asked_roll = self.asked_at = None
+        self.session.withdraw(len(history) - n + 1, f"Refused by {self.host}", refused.reason)
+        self.refresh()
 
     def _table(self, table: protocol.Table) -> None:
         if table.game_key != self.game_key and table.started < self.table.started:

@@ -55,9 +55,7 @@ class Host(Side):
             guest, move = next_move
             why = self._judge(guest, move)
             if why is not None:
-                self.refuse(protocol.from_topic(self.board, guest), why)
-                reply = protocol.Refused(game_key=self.game_key, number=move.number, reason=why)
-                self.link.publish(protocol.to_topic(self.board, guest), reply)
+                self._refuse_move(guest, move, why)
         for guest, ask in list(self.asks.items()):
             if ask.game_key == self.game_key and ask.number > len(self.game.history) + 1:
                 continue  # the move before it is still to be made here
@@ -136,9 +134,16 @@ class Host(Side):
                 return
             why = self._judge(guest, message)
             if why is not None:
-                self.refuse(topic, why)
-                reply = protocol.Refused(game_key=self.game_key, number=message.number, reason=why)
-                self.link.publish(protocol.to_topic(self.board, guest), reply)
+                self._refuse_move(guest, message, why)
+
+    def _refuse_move(self, guest: str, move: protocol.Move, why: str) -> None:
+        """Tell ``guest`` why its move is not taken; it takes the move back, and with
+        it the moves it sent after it, which are dropped here."""
+        self.refuse(protocol.from_topic(self.board, guest), why)
+        for n in [n for n, (by, _) in self.later.items() if by == guest and n > move.number]:
+            del self.later[n]
+        reply = protocol.Refused(game_key=self.game_key, number=move.number, reason=why)
+        self.link.publish(protocol.to_topic(self.board, guest), reply)
 
     def _presence(self, topic: str, payload: bytes) -> None:
         try:

@@ -214,6 +214,11 @@ def digests(start: str, actions: Iterable[Mapping[str, Any]]) -> list[str]:
     return out
 
 
+def digest_of(action: Mapping[str, Any]) -> str:
+    """The digest of one action alone."""
+    return hashlib.sha256(_canonical(dict(action))).hexdigest()[:DIGEST_CHARS]
+
+
 def same_action(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return _canonical(dict(a)) == _canonical(dict(b))
 

@@ -10,7 +10,7 @@ as for a computer seat.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from games.core import Action, Game
 
@@ -26,10 +26,13 @@ class RemoteSeats(Computer):
         remote: Iterable[int],
         local_computer: Iterable[int],
         levels: Mapping[int, int] | None = None,
+        owners: Sequence[str] = (),
     ) -> None:
         super().__init__(computer.make_player, computer.seed, local_computer, levels)
         self.remote = frozenset(remote)
         """The seats other boards hold."""
+        self.owners = list(owners)
+        """Who holds each seat (a board's name), for what the OLED says."""
         self.arrived: dict[int, Action] = {}
         """Moves to be made on this board, by their number in the game (from 1)."""
         self.dice_of: Callable[[Action], list[int]] = lambda action: []
@@ -76,3 +79,26 @@ class RemoteSeats(Computer):
         if mover == game.to_move and self.waiting(game) and not self.automatic(action):
             return action
         return super().refuses(game, action, mover)
+
+    def _board_of(self, seat: int) -> str:
+        return self.owners[seat] if seat < len(self.owners) else "the other"
+
+    def speaker(self, game: Game) -> str:
+        """A move that arrived is said to come from the board that made it."""
+        if len(game.history) + 1 in self.arrived and game.to_move in self.remote:
+            return f"{self._board_of(game.to_move)}'s board"
+        return super().speaker(game)
+
+    def refusal(self, game: Game, instruction: str) -> str:
+        """A move made here for another board's seat is refused in that board's words:
+        the move it sent, or, before it moved, that the move is made at that board."""
+        seat = game.to_move
+        if seat not in self.remote:
+            return super().refusal(game, instruction)
+        board = self._board_of(seat)
+        if len(game.history) + 1 in self.arrived:
+            return f"{board}'s board played {instruction}: put the board back"
+        return (
+            f"{game.seat_name(seat)} moves at {board}'s board: put the board back "
+            "and wait for its move"
+        )

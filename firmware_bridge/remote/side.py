@@ -29,6 +29,7 @@ from ..referees.decisions import Played, mover_of
 from ..runtime.session import Session
 from . import protocol
 from .link import Link
+from .privacy import HIDDEN
 from .seats import RemoteSeats
 
 log = logging.getLogger("tabletop.remote")
@@ -42,11 +43,9 @@ MAX_AHEAD = 32
 """Moves a guest may send beyond the host's while those before them are still to be
 made at the host (a Doubles Wild battle's keeps and rolls come a few at a time)."""
 
-NO_GAMES = {
-    "dominoes": "each board would learn the other's hand",
-    "doublecross": "each board would learn the other's rack",
-}
-"""Games not yet played board to board, and why."""
+NO_GAMES = {name: f"each board would learn the other's {h.what}" for name, h in HIDDEN.items()}
+"""Games not yet played board to board, and why: their hidden pieces
+(:data:`.privacy.HIDDEN`), which a guest given the seed would be dealt."""
 
 
 def check_game(name: str) -> None:
@@ -84,7 +83,8 @@ class Side:
         computer = session.computer
         if computer is None:
             raise ValueError(f"{session.game.title} has no computer player")
-        self.seats = RemoteSeats(computer, set(range(len(owners))) - mine, mine)
+        remote = set(range(len(owners))) - mine
+        self.seats = RemoteSeats(computer, remote, mine, owners=owners)
         self.seats.automatic = lambda action: bool(session.referee.automatic(action))
         name = session.game.name
         self.seats.dice_of = lambda action: protocol.rolled_faces(name, action.to_dict())

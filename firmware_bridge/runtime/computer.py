@@ -8,6 +8,7 @@ the computer's is refused like an illegal one, so the board is fixed back.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping
@@ -142,6 +143,20 @@ class Computer:
         self._cached = (*key, action)
         return action
 
+    def why(self, game: Game, action: Action) -> str:
+        """The few words the game gives on what ``action`` does (``"takes 2"``, ``"+34 and
+        keeps S, E"``), for the hint screen; "" where the game gives none."""
+        package = type(game).__module__.rpartition(".")[0]  # games.<game>
+        try:
+            module = importlib.import_module(f"{package}.player")
+        except ImportError:
+            return ""
+        words = getattr(module, "why", None)
+        if not callable(words):
+            return ""
+        text = words(game, action)
+        return text if isinstance(text, str) else ""
+
     def expected(self, game: Game) -> Action | None:
         """The move the computer makes now, or None when a person is to move and no
         computer seat acts out of turn (the last passer ending a DoubleCross game)."""
@@ -181,6 +196,15 @@ class Computer:
         if on_the_way is not None and on_the_way(game, expected, action):
             return None
         return expected
+
+    def speaker(self, game: Game) -> str:
+        """Who the OLED says makes the move the table is to carry out now."""
+        return "Computer"
+
+    def refusal(self, game: Game, instruction: str) -> str:
+        """Why a move made at the board for the seat to move is refused when it is not
+        the move ``instruction`` names."""
+        return f"the computer plays {instruction}: put the board back"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"computer": sorted(self.seats)}

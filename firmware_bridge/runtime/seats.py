@@ -49,11 +49,11 @@ def check_seats(
     return computer
 
 
-def note(hint: str, expected: Action | None, instruction: str) -> str:
-    """What the OLED says above the game's screen: a hint, or the computer's move
+def note(hint: str, expected: Action | None, instruction: str, who: str = "Computer") -> str:
+    """What the OLED says above the game's screen: a hint, or the move ``who`` makes
     (``expected``, which the table carries out as ``instruction`` says)."""
     if hint:
         return hint
     if expected is not None:
-        return f"Computer: {instruction}"
+        return f"{who}: {instruction}"
     return ""

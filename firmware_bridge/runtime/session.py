@@ -50,7 +50,7 @@ from .errors import TakeBackRefused
 from .held import Held
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
-from .replay import computer_levels, computer_seats, mover_of
+from .replay import computer_levels, computer_seats, in_force, mover_of
 from .saving import Outbox
 from .session_facts import RulingView, record_of
 from .session_screen import OledState, game_screen, oled_size, table_screen
@@ -194,9 +194,8 @@ class Session(RulingView[G], Generic[G]):
         mover = mover_of(game, action)
         verdict = game.judge(action)
         wanted = self.computer.refuses(game, action, mover) if self.computer else None
-        if verdict.accepted and wanted is not None:
-            instruction = self._ruling.instruction
-            verdict = Verdict.reject(f"the computer plays {instruction}: put the board back")
+        if verdict.accepted and wanted is not None and self.computer is not None:
+            verdict = Verdict.reject(self.computer.refusal(game, self._ruling.instruction))
         if not verdict.accepted:
             self._answers += self._decide(Refused(action, verdict))
             return verdict
@@ -237,6 +236,25 @@ class Session(RulingView[G], Generic[G]):
         self._rebuild()
         self._outbox.append(self.signals.attention)
         self.restoring = bool(self.fixes())
+
+    def withdraw(self, count: int, title: str, reason: str) -> None:
+        """Take back the last ``count`` actions, journaled as a take-back is, and set
+        the board up again under ``title`` saying ``reason`` (another board's referee
+        refused a move this one had played); the refusal's listeners hear it."""
+        where = f"journal {self.journal.path}, game {self.game_id}"
+        standing = in_force(self.journal.entries(self.game_id), where)
+        if not 0 < count <= len(standing):
+            raise ValueError(f"{count} moves cannot be taken back of the {len(standing)} played")
+        undo = [entry.seq for entry in reversed(standing[-count:])]
+        self.journal.append(self.game_id, "takeback", {"undo": undo})
+        self.restore_reason = reason
+        self.restore_title = title
+        self.restoring = True
+        self._rebuild()
+        self._outbox.append(self.signals.rejected)
+        self._outbox.extend(partial(hook, reason) for hook in self.refused)
+        self.restoring = bool(self.fixes())
+        self._save(lambda: None)
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
@@ -347,7 +365,10 @@ class Session(RulingView[G], Generic[G]):
     def _game_screen(self) -> Screen:
         menu_open = self.facts.prompt.menu is not None
         note, fixes = self.note(), self.pending_fixes()
-        return game_screen(self._ruling, self.restoring, note, menu_open, fixes)
+        hinted, why = self.facts.prompt.hint_action, ""
+        if hinted is not None and self.facts.prompt.hint and self.computer is not None:
+            why = self.computer.why(self.game, hinted)
+        return game_screen(self._ruling, self.restoring, note, menu_open, fixes, why)
 
     @property
     def layout(self) -> LaidOut | None:

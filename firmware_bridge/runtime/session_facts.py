@@ -17,6 +17,7 @@ from ..referees.facts import Facts
 from ..referees.fixes import Fix
 from ..referees.ruling import Ruling
 from . import seats as seats_
+from .computer import Computer
 
 G = TypeVar("G", bound=Game)
 
@@ -96,6 +97,7 @@ class RulingView(FactsView[G], Generic[G]):
     """What the referee ruled on the last event, as the session that keeps it reads it."""
 
     _ruling: Ruling
+    computer: Computer | None
 
     def ruling(self) -> Ruling:
         """What the referee ruled on the last event (or as the game was taken up)."""
@@ -114,4 +116,5 @@ class RulingView(FactsView[G], Generic[G]):
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
         ruled = self._ruling
-        return seats_.note(self.facts.prompt.hint, ruled.expected, ruled.instruction)
+        who = self.computer.speaker(self.game) if self.computer is not None else "Computer"
+        return seats_.note(self.facts.prompt.hint, ruled.expected, ruled.instruction, who)

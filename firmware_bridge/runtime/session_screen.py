@@ -53,15 +53,22 @@ def table_screen(
 
 
 def game_screen(
-    ruled: Ruling, restoring: bool, note: str, menu_open: bool, pending_fixes: list[Fix]
+    ruled: Ruling,
+    restoring: bool,
+    note: str,
+    menu_open: bool,
+    pending_fixes: list[Fix],
+    why: str = "",
 ) -> Screen:
     """The game's screen as the referee ruled it: the fixes that set the board up while
-    it is restored, or the view's screen with ``note`` above it."""
+    it is restored, or the view's screen with ``note`` above it (and, under a hint, the
+    game's words on why: ``why``)."""
     if restoring and ruled.restore_screen is not None:
         return ruled.restore_screen
     screen = ruled.screen()
     if note and not menu_open and not pending_fixes:
-        screen = replace(screen, lines=(note, *screen.lines))
+        above = (note, why[:1].upper() + why[1:]) if why else (note,)
+        screen = replace(screen, lines=(*above, *screen.lines))
     return screen
 
 

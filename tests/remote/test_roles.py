@@ -9,6 +9,7 @@ import queue
 import random
 import time
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +149,7 @@ def test_the_host_judges_every_guest_move(broker: Broker) -> None:
         }
         for count, (reason, bad) in enumerate(refusals.items(), 1):
             ann.send(protocol.from_topic("bob", "ann"), bad)
-            pump(link, host, lambda count=count: len(host.refused) == count)
+            pump(link, host, partial(_refused_count, host, count))
             refused = ann.next(protocol.to_topic("bob", "ann"), protocol.Refused)
             assert isinstance(refused, protocol.Refused)
             assert reason in refused.reason
@@ -352,3 +353,84 @@ def test_a_guests_dice_are_the_hosts(broker: Broker, tmp_path: Path) -> None:
         ann.close()
         link.stop()
         sim.close()
+
+
+def test_a_guest_takes_back_a_move_the_host_refused(broker: Broker, tmp_path: Path) -> None:
+    settings = BrokerSettings.from_url(broker.url)
+    bob = Raw(broker, "bob", [protocol.from_topic("bob", "ann")])
+    m1 = _legal([])
+    table = protocol.Table(
+        protocol=protocol.PROTOCOL,
+        host="bob",
+        game_key="7@2026-01-01T00:00:00.000+00:00",
+        started="2026-01-01T00:00:00.000+00:00",
+        game="double-take",
+        players=2,
+        seed=1,
+        options={},
+        seats=["bob", "ann"],
+        moves=[m1],
+        digest=protocol.digests(START, [m1])[-1],
+    )
+    bob.send(protocol.table_topic("bob"), table, retain=True)
+    topics = [
+        protocol.table_topic("bob"),
+        protocol.moves_topic("bob"),
+        protocol.to_topic("bob", "ann"),
+        protocol.presence_topic("bob", "bob"),
+    ]
+    link = Link(settings, "ann", "bob", "guest", topics)
+    journal = tmp_path / "ann.sqlite"
+    sim: Simulation | None = None
+    try:
+        link.start()
+        got, _early = wait_for_table(link, "bob", "ann")
+        sim = Simulation(SimOptions(game="double-take", seed=1, journal=journal))
+        guest = Guest(sim.session, link, "ann", got, refresher(sim))
+        sim.start()
+        guest.resync()
+        sim.play_computer_seats()  # bob's move 1 made here, then ann's own move 2
+        assert len(guest.history()) == 2
+        sent = bob.next(protocol.from_topic("bob", "ann"), protocol.Move)
+        assert sent.number == 2
+        board_after = dict(sim.interpreter.world.contents)
+
+        # Bob's referee does not take it: ann's board takes it back, as a take-back
+        # does (journaled), and its set-up screen says why; the game goes on.
+        reason = "the rules refuse it: a test says so"
+        refused = protocol.Refused(game_key=table.game_key, number=2, reason=reason)
+        bob.send(protocol.to_topic("bob", "ann"), refused)
+        pump(link, guest, lambda: len(guest.history()) == 1)
+        session = sim.session
+        assert session.restoring and session.pending_fixes()  # the piece goes back
+        oled = session.state().oled
+        assert oled[0] == "Refused by bob" and oled[1] == reason[: len(oled[1])], oled
+        assert session.restore_reason == reason
+        kinds = [entry.kind for entry in session.journal.entries(session.game_id)]
+        assert kinds.count("takeback") == 1 and kinds.count("action") == 2
+        assert not guest.done() and guest.confirmed() == 1
+        # A refusal of a move this board no longer has is dropped.
+        dropped = guest.dropped
+        stale = protocol.Refused(game_key=table.game_key, number=3, reason="late")
+        bob.send(protocol.to_topic("bob", "ann"), stale)
+        pump(link, guest, lambda: guest.dropped > dropped)
+        assert len(guest.history()) == 1
+
+        # The board is set up again and ann's seat moves again; the move is sent again,
+        # numbered 2. Refused again at the same position, the boards disagree: it stops.
+        sim.play_computer_seats()
+        assert dict(sim.interpreter.world.contents) == board_after
+        again = bob.next(protocol.from_topic("bob", "ann"), protocol.Move)
+        assert again.number == 2 and protocol.same_action(again.action, sent.action)
+        bob.send(protocol.to_topic("bob", "ann"), refused)
+        with pytest.raises(RemoteError, match=r"refused move 2: .*\(again; the boards disagree\)"):
+            pump(link, guest, lambda: False)
+    finally:
+        bob.close()
+        link.stop()
+        if sim is not None:
+            sim.close()
+
+
+def _refused_count(host: Any, count: int) -> bool:
+    return len(host.refused) == count
