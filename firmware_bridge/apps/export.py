@@ -10,10 +10,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+from games.levels import DEFAULT as DEFAULT_LEVEL
+from games.levels import level_name
+
 from ..journal import GameRecord, Journal
 from ..kits import find_kit
 from ..referees.facts import Facts
-from ..runtime.replay import journaled_game, replay_entries
+from ..runtime.replay import computer_levels, computer_seats, journaled_game, replay_entries
 
 
 def export_game(path: Path, game_id: int | None = None) -> dict[str, Any]:
@@ -45,12 +48,20 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
             }
         )
     state = game.state_dict()
+    entries = list(journal.entries(record.id))
+    levels = computer_levels(entries)
+    computer = {
+        game.seat_name(seat): level_name(levels.get(seat, DEFAULT_LEVEL))
+        for seat in sorted(computer_seats(entries))
+        if 0 <= seat < game.players
+    }
     return {
         "id": record.id,
         "game": record.game,
         "title": game.title,
         "players": record.players,
         "seats": [game.seat_name(p) for p in range(game.players)],
+        "computer": computer,
         "seed": record.seed,
         "options": record.options,
         "profile": record.profile,
@@ -66,7 +77,11 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
 
 def text_record(record: dict[str, Any]) -> str:
     """An exported game as a text a person reads: who played what, and how it ended."""
-    seats = ", ".join(record["seats"])
+    computer = record.get("computer", {})
+    seats = ", ".join(
+        f"{seat} computer ({computer[seat]})" if seat in computer else seat
+        for seat in record["seats"]
+    )
     lines = [
         f"Game {record['id']}: {record['title']}, {record['players']} players ({seats}), "
         f"seed {record['seed']}, board {record['profile']}",

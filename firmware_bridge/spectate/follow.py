@@ -17,6 +17,8 @@ from typing import Any
 
 from games.core import Game
 from games.errors import GameError
+from games.levels import DEFAULT as DEFAULT_LEVEL
+from games.levels import level_name
 
 from ..journal import JournalError, current_options
 from ..kits import find_kit, new_game
@@ -64,6 +66,8 @@ class Follower:
         self._seed = 0
         self._seats: frozenset[int] = frozenset()
         """The seats the computer plays, as the journal's last ``seats`` entry names them."""
+        self._levels: dict[int, int] = {}
+        """The level of each computer seat not at the default one (the same entry)."""
         self._before: dict[str, Any] | None = None
         """The layout before the last move replayed, for its lights."""
         self._lit: tuple[tuple[int, frozenset[int]], dict[str, str]] | None = None
@@ -156,6 +160,7 @@ class Follower:
         self.game_id = game_id
         self.moves = []
         self._seed, self._seats, self._before, self._lit = seed, frozenset(), None, None
+        self._levels = {}
         self._seq = 0
         self._texts = {}
         try:
@@ -183,6 +188,8 @@ class Follower:
             for _, kind, payload, _ in parsed:
                 if kind == "seats":
                     self._seats = frozenset(int(s) for s in payload.get("computer", ()))
+                    levels = payload.get("levels", {})
+                    self._levels = {int(k): int(v) for k, v in dict(levels).items()}
         except (TypeError, ValueError) as exc:
             raise JournalError(f"{where}: a take-back or seats entry is malformed ({exc})") from exc
         for seq, kind, data, at in parsed:
@@ -258,7 +265,12 @@ class Follower:
         if self.game is None or self.game_id is None:
             return None
         game, moves, live = self.game, self.moves, self.live
-        return project.view(game, self.game_id, moves, live, self.board, self.leds)
+        computer = {
+            game.seat_name(seat): level_name(self._levels.get(seat, DEFAULT_LEVEL))
+            for seat in sorted(self._seats)
+            if 0 <= seat < game.players
+        }
+        return project.view(game, self.game_id, moves, live, self.board, self.leds, computer)
 
     def leds(self) -> dict[str, str]:
         """The lights of the position followed (worked out once per position)."""

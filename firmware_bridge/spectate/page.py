@@ -67,6 +67,13 @@ document.body.dataset.version=d.version;};
 """
 
 
+def seat_label(view: Mapping[str, Any], seat: str) -> str:
+    """A seat as the pages name it: ``"green"``, or ``"green: computer (expert)"`` for a
+    seat the computer plays."""
+    level = (view.get("computer") or {}).get(seat)
+    return f"{seat}: computer ({level})" if level else seat
+
+
 def _scores(view: Mapping[str, Any]) -> str:
     seats: list[str] = view["seats"]
     rows = []
@@ -75,7 +82,7 @@ def _scores(view: Mapping[str, Any]) -> str:
         mark = " ◀" if view.get("turn") == seat else ""
         rows.append(
             f'<tr data-seat="{escape(seat)}"><td><span class="swatch '
-            f'seat-{seat_colour(seats, i)[1:]}"></span> {escape(seat)}</td>'
+            f'seat-{seat_colour(seats, i)[1:]}"></span> {escape(seat_label(view, seat))}</td>'
             f'<td class="score">{escape(str(score))}</td><td>{mark}</td></tr>'
         )
     return f'<table class="scores">{"".join(rows)}</table>'
@@ -226,6 +233,7 @@ def board_part(view: Mapping[str, Any] | None, geo: Geometry | None) -> str:
             view.get("fixes") or (),
             touched(view, geo),
             leds,
+            view.get("computer") or {},
         )
         + lights_html(lit(geo["cells"], leds))
         + legend_html(geo)
@@ -293,11 +301,22 @@ def card_html(
         return f'<a href="{escape(href)}"><h3>{escape(name)}</h3><p>{escape(note)}</p></a>'
     scores = ", ".join(f"{k} {v}" for k, v in view["scores"].items())
     status = view.get("result") or (f"{view['turn']} to move" if view.get("turn") else "")
+    computer = view.get("computer") or {}
     svg = (
-        board_svg(geo, view["layout"], view["seats"], view.get("extra"), leds=view.get("leds"))
+        board_svg(
+            geo,
+            view["layout"],
+            view["seats"],
+            view.get("extra"),
+            leds=view.get("leds"),
+            computer=computer,
+        )
         if geo
         else ""
     )
+    if computer:
+        who = ", ".join(seat_label(view, seat) for seat in view["seats"] if seat in computer)
+        scores += f" · {who}"
     return (
         f'<a href="{escape(href)}"><h3>{escape(name)}</h3>'
         f'<p class="game">{escape(view["title"])} · move {view["moves_played"]}</p>'

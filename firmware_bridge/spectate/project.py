@@ -116,8 +116,10 @@ def view(
     live: Mapping[str, Any] | None,
     board: str | None = None,
     lit: Callable[[], Mapping[str, str]] | None = None,
+    computer: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Everything a spectator's page shows, but the move list."""
+    """Everything a spectator's page shows, but the move list; ``computer`` the level of
+    each seat the computer plays, by seat name (``{"green": "expert"}``)."""
     st = state(game, moves, live, lit)
     return {
         "board": board,
@@ -126,6 +128,7 @@ def view(
         "title": game.title,
         "players": game.players,
         "seats": seat_names(game),
+        "computer": dict(computer or {}),
         "turn": st["turn"],
         "scores": st["scores"],
         "move": st["move"],

@@ -20,6 +20,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from games.levels import NAMES as _LEVEL_NAMES
+
 from ..screen.palette import COLOURS
 from .errors import MessageRefused
 
@@ -37,6 +39,8 @@ MAX_CELLS = 4096
 MAX_SIDE = 128
 """Columns or rows of a board's drawing plan."""
 MAX_SEATS = 16
+LEVELS = tuple(_LEVEL_NAMES[n] for n in sorted(_LEVEL_NAMES))
+"""The computer's levels by name, as a state names a computer seat's (``games.levels``)."""
 MAX_MOVES = 100_000
 MAX_VALUES = 64
 """Letters a plan may give a value for (Crosslet's tiles: 26 and the blank)."""
@@ -187,6 +191,15 @@ def check_state(view: Mapping[str, Any]) -> None:
         raise MessageRefused("its seats are not a list of names")
     for seat in seats:
         _text(seat, "its seats", 40)
+    computer = view.get("computer")
+    if computer is not None:
+        for seat, level in _table(computer, "its computer seats").items():
+            if seat not in seats:
+                raise MessageRefused(f"its computer seat {seat[:40]!r} is not one of its seats")
+            if level not in LEVELS:
+                raise MessageRefused(
+                    f"the level of its computer seat {seat!r} is not one of {', '.join(LEVELS)}"
+                )
     scores = _table(view.get("scores"), "its scores")
     if len(scores) > MAX_SEATS:
         raise MessageRefused(f"its scores name more than {MAX_SEATS} seats")

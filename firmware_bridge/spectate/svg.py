@@ -215,8 +215,10 @@ def board_svg(
     fixes: Sequence[Mapping[str, Any]] = (),
     last: Sequence[str] = (),
     leds: Any = None,
+    computer: Mapping[str, str] | None = None,
 ) -> str:
-    """The whole board as one ``<svg>`` element; ``leds`` the state's lights."""
+    """The whole board as one ``<svg>`` element; ``leds`` the state's lights; ``computer``
+    the level of each seat the computer plays, named in the picture's title."""
     extra = extra or {}
     cols, rows = int(geo["cols"]), int(geo["rows"])
     dice = extra.get("dice")
@@ -237,6 +239,10 @@ def board_svg(
         f'class="board" data-game="{escape(str(geo.get("game", "")))}" role="img">',
         f'<rect width="{width}" height="{height}" fill="{BOARD}" rx="6"/>',
     ]
+    if computer:
+        named = [f"{seat}: computer ({computer[seat]})" if seat in computer else seat
+                 for seat in seats]  # fmt: skip
+        out.insert(1, f"<title>{escape(', '.join(named))}</title>")
     cells: Mapping[str, Sequence[int]] = geo["cells"]
     lights = lit(cells, leds)
     # The coordinates every move is written in: columns above, rows on the left.

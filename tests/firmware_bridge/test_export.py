@@ -35,3 +35,31 @@ def test_an_entry_that_cannot_be_read_is_named(tmp_path: Path) -> None:
         journal.append(game_id, "action", {"type": "step", "frm": "z9", "to": "a4"})
     with pytest.raises(JournalError, match="entry 1"):
         export_game(path)
+
+
+def test_each_computer_seat_is_exported_with_its_level(tmp_path: Path) -> None:
+    from firmware_bridge.apps.export import text_record
+
+    path = tmp_path / "g.sqlite"
+    with Journal(path) as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "t")
+        journal.append(game_id, "seats", {"computer": [0, 1], "levels": {"1": 3}})
+        journal.append(game_id, "seats", {"computer": [1], "levels": {"1": 1}})
+    record = export_game(path)
+    seats = record["seats"]
+    # The last seats entry stands: seat 1 at beginner, seat 0 a person's again.
+    assert record["computer"] == {seats[1]: "beginner"}
+    assert f"{seats[0]}, {seats[1]} computer (beginner)" in text_record(record)
+
+
+def test_a_computer_seat_at_the_default_level_is_exported_as_standard(tmp_path: Path) -> None:
+    path = tmp_path / "g.sqlite"
+    with Journal(path) as journal:
+        game_id = journal.new_game("double-take", 2, 1, {}, "t")
+        journal.append(game_id, "seats", {"computer": [0]})
+    record = export_game(path)
+    assert record["computer"] == {record["seats"][0]: "standard"}
+    plain = tmp_path / "p.sqlite"
+    with Journal(plain) as journal:
+        journal.new_game("double-take", 2, 1, {}, "t")
+    assert export_game(plain)["computer"] == {}

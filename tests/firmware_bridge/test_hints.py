@@ -59,3 +59,28 @@ def test_the_double_take_hint_is_a_step_in_its_own_words() -> None:
         assert "Hint: " in text and " to " in text.split("Hint: ", 1)[1]
     finally:
         sim.close()
+
+
+def test_the_hint_screen_shows_the_games_words_on_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    from games.double_take import player
+
+    seen: list[object] = []
+
+    def why(game: object, action: object) -> str:
+        seen.append(action)
+        return "takes 2"
+
+    monkeypatch.setattr(player, "why", why)
+    sim = Simulation(SimOptions("double-take", seed=2))
+    try:
+        sim.start()
+        assert "Takes 2" not in sim.session.state().oled
+        sim.run_script(parse_all("hold ok\n"))
+        lines = sim.session.state().oled
+        hint = next(n for n, line in enumerate(lines) if line.startswith("Hint: "))
+        assert lines[hint + 1] == "Takes 2"
+        assert seen and seen[-1] == sim.session.facts.prompt.hint_action
+        sim.run_script(parse_all("press left\n"))
+        assert "Takes 2" not in sim.session.state().oled
+    finally:
+        sim.close()
