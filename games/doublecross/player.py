@@ -2,9 +2,11 @@
 plays the planner's best plan one action at a time (``games.doublecross.planner``)
 and ends the turn when nothing pays; the beginner often plays a lesser plan that
 pays; the expert weighs more words, counts every point it hands the others, fears
-unstable tiles more while the others hold bombs, and values tiles made stable. Choosing for the
-seat to move, it never ends the game: after a round of passes that is the last
-passer's choice, which a computer seat makes out of turn (``out_of_turn``).
+unstable tiles more while the others hold bombs, values tiles made stable, and plays
+its best plans out against the next player's reply on a rack dealt from the tiles it
+cannot see. Choosing for the seat to move, it never ends the game: after a round of
+passes that is the last passer's choice, which a computer seat makes out of turn
+(``out_of_turn``).
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ from __future__ import annotations
 import random
 
 from games.core import Action, Game, Player, PlayerId
-from games.doublecross.actions import EndGame
+from games.doublecross.actions import EndGame, EndTurn
 from games.doublecross.game import DoubleCross
 from games.doublecross.planner import Plan, Planner
+from games.doublecross.play import State
 from games.errors import GameError
 from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
@@ -70,6 +73,12 @@ BOMB_FEAR = 0.75
 """More an unstable tile of ours costs for each bomb the others hold."""
 STABLE_GAIN = 1.0
 """What a tile of ours made stable is worth beyond its points."""
+LOOKAHEAD = 2
+"""The expert's best plans played out against the next player's reply."""
+LOOKAHEAD_RACKS = 1
+"""The next player's racks sampled from the tiles this seat cannot see, per decision."""
+REPLY_SIMULATED = 4
+"""Word plays the sampled reply tries (a quick standard player)."""
 
 
 class DoubleCrossBeginner(DoubleCrossPlayer):
@@ -125,6 +134,78 @@ class ExpertPlanner(Planner):
         others = sum(g for p, g in enumerate(gained) if p != self.seat)
         value = gained[self.seat] - EXPERT_OTHERS_WEIGHT * others + STABLE_GAIN * stable
         return value - self.loose_cost * (loose - loose_before)
+
+    def plans(self) -> list[Plan]:
+        """The best ``LOOKAHEAD`` plans by the expert's own worth, valued again by the
+        score race after the next player's reply (``lookahead``) against ending the turn
+        at once, best first; the others, not played out, are left out. With no plan
+        that pays, or more than two players, the plans by the expert's own worth."""
+        plans = super().plans()
+        top = [p for p in plans[:LOOKAHEAD] if p.value > 0]
+        if not top or self.state.players != 2:
+            return plans
+        deals = self.deals()
+        if not deals:
+            return plans
+        stay = self.lookahead([], deals)
+        for plan in top:
+            plan.value = self.lookahead(plan.actions, deals) - stay
+        top.sort(key=lambda p: -p.value)
+        return top
+
+    def deals(self) -> list[tuple[list[str], list[str]]]:
+        """The other seat's rack and the bag, dealt afresh ``LOOKAHEAD_RACKS`` times from
+        the tiles this seat cannot see (their rack and the bag together, sorted: their
+        real order is never looked at), by a source fixed by the position."""
+        s = self.state
+        other = 1 - self.seat
+        hidden = sorted(s.racks[other] + s.bag)
+        if not hidden:
+            return []
+        size = len(s.racks[other])
+        rng = random.Random(f"{self.seat}:{len(s.bag)}:{s.scores}:{size}")
+        out = []
+        for _ in range(LOOKAHEAD_RACKS):
+            pool = list(hidden)
+            rng.shuffle(pool)
+            out.append((pool[:size], pool[size:]))
+        return out
+
+    def lookahead(self, actions: list[Action], deals: list[tuple[list[str], list[str]]]) -> float:
+        """This seat's lead after ``actions``, the turn's end and the other seat's best
+        reply (a quick standard planner on each dealt rack), less the fear of its tiles
+        left unstable; the mean over ``deals``."""
+        total = 0.0
+        for rack, bag in deals:
+            s = self.state.copy()
+            s.racks[1 - self.seat], s.bag = list(rack), list(bag)
+            self._play(s, actions, self.seat)
+            if s.outcome is None and s.turn == self.seat:
+                self._play(s, [EndTurn()], self.seat)
+            if s.outcome is None and s.turn != self.seat:
+                reply = _ReplyPlanner(self.rules, s, self.judge).plans()
+                if reply and reply[0].value > 0:
+                    self._play(s, reply[0].actions, s.turn)
+            mine = s.scores[self.seat] - s.scores[1 - self.seat]
+            loose = sum(1 for i in s.board.unstable() if s.board.owners[i] == self.seat)
+            total += mine - self.loose_cost * loose
+        return total / len(deals)
+
+    def _play(self, s: State, actions: list[Action], seat: int) -> None:
+        rng = random.Random(0)
+        for action in actions:
+            if s.outcome is not None or s.turn != seat:
+                return
+            if self.rules.problem(s, action) is not None:
+                return
+            self.rules.apply(s, action, rng)
+
+
+class _ReplyPlanner(Planner):
+    """The other seat's reply in the expert's look ahead: the standard planner, fewer
+    words tried."""
+
+    simulated = REPLY_SIMULATED
 
 
 class DoubleCrossExpert(DoubleCrossPlayer):

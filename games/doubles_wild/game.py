@@ -663,9 +663,7 @@ class DoublesWild(Game):
         if len(leaders) == 1:
             self._phase = OVER
             others = ", ".join(str(s) for p, s in enumerate(self._scores) if p != leaders[0])
-            self._outcome = Outcome(
-                leaders, f"{out_of_balls}, {best} to {others}"
-            )
+            self._outcome = Outcome(leaders, f"{out_of_balls}, {best} to {others}")
             return ()
         cleared = tuple(cell for cell in geo.CELLS if self._board[geo.INDEX[cell]] != geo.EMPTY)
         self._board = [geo.EMPTY] * len(geo.CELLS)

@@ -11,6 +11,7 @@ lines being built, opponents' lines being cut and balls not thrown away.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -179,12 +180,16 @@ class DoublesWildPlayer(Player):
         self._order = list(range(len(geo.CELLS)))
         rng.shuffle(self._order)
 
+    def values(self, game: DoublesWild) -> tuple[float | None, ...]:
+        """What playing each spot is worth to the seat whose turn it is (None: blocked)."""
+        return spot_values(game)
+
     def reroll_choice(self, game: DoublesWild) -> str | None:
         """``"red"``, ``"blue"`` or ``"both"`` if re-rolling beats the roll as it stands."""
         dice = game.dice
         if game.phase != REROLL_OR_ACT or dice is None:
             return None
-        values = spot_values(game)
+        values = self.values(game)
         row, col = _named(dice[0]), _named(dice[1])
         now = _roll_value(values, row, col)
         options = {
@@ -257,7 +262,7 @@ class DoublesWildPlayer(Player):
         return dice_action(kind, tuple(self.rng.randint(1, 6) for _ in range(count)))
 
     def _act(self, game: DoublesWild) -> Action:
-        values = spot_values(game)
+        values = self.values(game)
         target = [geo.INDEX[cell] for cell in game.target()]
         if not target:
             return EndTurn()
@@ -343,37 +348,116 @@ def reply_value(board: tuple[int, ...], seat: PlayerId, seats: tuple[PlayerId, .
     return sum(pr * pc * _roll_value(values, r, c) for r, pr in _PAIR_SUMS for c, pc in _PAIR_SUMS)
 
 
+REACH = 0.5
+"""How readily a seat takes a spot later: its chance of ever taking an empty spot is
+1 − e^(−REACH × the chance a roll allows the spot × the balls it has left)."""
+RISK = 1.0
+"""How much of the chance of a battle for an unprotected ball counts: a ball may be
+attacked (or won by attacking) when a roll names its spot."""
+LATER = 0.0
+"""How much of a spot's chance of being taken later anyway counts against taking it now."""
+SPENT = 1.0
+"""What a ball spent is worth to the expert, in tenths of a point."""
+
+_SUM_CHANCE: dict[int, float] = {s: p for s, p in _PAIR_SUMS if s is not None}
+TURN_CHANCE: tuple[float, ...] = tuple(
+    (_SUM_CHANCE[geo.row_of(i)] + 1 / 6) * (_SUM_CHANCE[geo.col_of(i)] + 1 / 6)
+    for i in range(len(geo.CELLS))
+)
+"""For each spot, the chance that one roll (no re-roll) allows it: its row's sum or a
+red double, and its column's sum or a blue double."""
+
+
+def _takes(i: int, balls: int, reach: float) -> float:
+    """The chance a seat with ``balls`` left ever gets a roll for spot ``i``."""
+    return 1.0 - math.exp(-reach * TURN_CHANCE[i] * balls)
+
+
+def reach_chances(
+    board: Sequence[int],
+    seat: PlayerId,
+    balls: Sequence[int],
+    reach: float = REACH,
+    risk: float = RISK,
+) -> list[float]:
+    """For each spot, the chance it holds ``seat``'s ball at the end: 1 for its ball in
+    a line, 0 for another's in a line; for an empty spot the chance ``seat`` takes it
+    with the balls it has left; for an unprotected ball, the chance of a battle for it
+    (``risk`` of it counted) and of the attacker winning."""
+    attack = odds.attacker_chance() * risk
+    out = []
+    for i, owner in enumerate(board):
+        if owner == geo.EMPTY:
+            out.append(_takes(i, balls[seat], reach))
+        elif geo.protected(board, i):
+            out.append(1.0 if owner == seat else 0.0)
+        elif owner == seat:
+            threat = max(_takes(i, b, reach) for p, b in enumerate(balls) if p != seat)
+            out.append(1.0 - attack * threat)
+        else:
+            out.append(attack * _takes(i, balls[seat], reach))
+    return out
+
+
+@lru_cache(maxsize=64)
+def expected_values(
+    board: tuple[int, ...],
+    me: PlayerId,
+    seats: tuple[PlayerId, ...],
+    balls: tuple[int, ...],
+    reach: float = REACH,
+    risk: float = RISK,
+    later: float = LATER,
+    spent: float = SPENT,
+) -> tuple[float | None, ...]:
+    """For each spot, what playing it is worth to ``me`` in tenths of a point (None:
+    blocked): the change it makes to the points every seat may expect at the end.
+
+    A seat's points are its three-in-a-rows (a run of L holds L − 2), so what a seat
+    may expect is the sum, over every three spots in a row, of the chance that all
+    three hold its balls at the end (``reach_chances``)."""
+    live = list(seats)
+    left = [balls[p] if p in seats else 0 for p in range(len(balls))]
+    chance = {p: reach_chances(board, p, left, reach, risk) for p in live}
+    attack = odds.attacker_chance()
+    held = odds.attacker_chance() * risk
+    out: list[float | None] = []
+    after = list(board)
+    for i, owner in enumerate(board):
+        if owner == me or (owner != geo.EMPTY and geo.protected(board, i)):
+            out.append(None)
+            continue
+        after[i] = me
+        if geo.protected(after, i):
+            new = {p: 1.0 if p == me else 0.0 for p in live}
+        else:
+            threat = max(_takes(i, left[p], reach) for p in live if p != me)
+            new = {p: held * _takes(i, left[p], reach) for p in live}
+            new[me] = 1.0 - held * threat
+        after[i] = owner
+        gain = 0.0
+        for p in live:
+            theirs = chance[p]
+            change = new[p] - theirs[i] * (later if p == me else 1.0)
+            if change == 0.0:
+                continue
+            rest = sum(theirs[j] * theirs[k] for j, k in _PAIRS_THROUGH[i])
+            gain += rest * change if p == me else -rest * change
+        if owner == geo.EMPTY:
+            out.append(POINT * gain - spent)
+        else:
+            out.append(attack * POINT * gain - spent)
+    return tuple(out)
+
+
 class DoublesWildExpert(DoublesWildPlayer):
-    """The standard player's spot values, less what each spot leaves the next player to
-    expect from its roll (weighed by the odds of the roll and of winning a battle)."""
+    """Values each spot by what it changes in the points every seat may expect at the
+    end of the game (``expected_values``), for its re-rolls and its spots alike."""
 
-    def _act(self, game: DoublesWild) -> Action:
-        values = spot_values(game)
-        target = [geo.INDEX[cell] for cell in game.target()]
-        if not target:
-            return EndTurn()
+    def values(self, game: DoublesWild) -> tuple[float | None, ...]:
         board = _board(game)
-        me = game.turn
-        seats = game.seats
-        nxt = seats[(seats.index(me) + 1) % len(seats)]
-        chance = odds.attacker_chance()
-        rank = {i: n for n, i in enumerate(self._order)}
-        before = reply_value(board, nxt, seats)
-
-        def worth(i: int) -> tuple[float, int]:
-            own = values[i]
-            if own is None:
-                return (float("-inf"), -rank[i])
-            after = list(board)
-            after[i] = me
-            left = reply_value(tuple(after), nxt, seats)
-            if board[i] != geo.EMPTY:
-                left = chance * left + (1 - chance) * before
-            return (own - REPLY_WEIGHT * left, -rank[i])
-
-        best = max(target, key=worth)
-        cell = geo.CELLS[best]
-        return Place(cell) if game.owner(cell) is None else Attack(cell)
+        balls = tuple(game.balls_left(p) for p in range(game.players))
+        return expected_values(board, game.turn, game.seats, balls, REACH, RISK, LATER, SPENT)
 
 
 def make_player(game: Game, rng: random.Random, level: int = DEFAULT) -> Player:

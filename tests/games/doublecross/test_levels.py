@@ -9,9 +9,11 @@ import pytest
 
 from games.doublecross.game import DoubleCross
 from games.doublecross.player import (
+    LOOKAHEAD_RACKS,
     DoubleCrossBeginner,
     DoubleCrossExpert,
     DoubleCrossPlayer,
+    ExpertPlanner,
     make_player,
 )
 from games.levels import BEGINNER, EXPERT
@@ -57,3 +59,25 @@ def test_the_expert_never_looks_at_the_other_rack_or_the_bag(seed: int) -> None:
     n = len(state.racks[other])
     state.racks[other], state.bag = pool[:n], pool[n:]
     assert DoubleCrossExpert(random.Random(0)).choose(game) == before
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_the_expert_deals_the_hidden_tiles_afresh_whatever_their_real_order(seed: int) -> None:
+    game = _game(seed)
+    standard = DoubleCrossPlayer(random.Random(seed))
+    for _ in range(4):
+        game.apply(standard.choose(game))
+    state = game.state
+    other = 1 - state.turn
+    hidden = sorted(state.racks[other] + state.bag)
+    planner = ExpertPlanner(game.rules, state, game.word_judge)
+    deals = planner.deals()
+    assert len(deals) == LOOKAHEAD_RACKS
+    for rack, bag in deals:
+        assert len(rack) == len(state.racks[other])
+        assert sorted(rack + bag) == hidden
+    state.racks[other], state.bag = (
+        hidden[: len(state.racks[other])],
+        hidden[len(state.racks[other]) :],
+    )
+    assert ExpertPlanner(game.rules, state, game.word_judge).deals() == deals
