@@ -149,9 +149,7 @@ def _templates(skidl: Any) -> dict[str, Any]:
             "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
             [(1, "K", t.PASSIVE), (2, "A", t.PASSIVE)],
         ),
-        "J2": part(
-            "Strap", "J", "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical", two
-        ),
+        "J2": part("Strap", "J", "Connector_PinHeader_2.54mm:PinHeader_1x02_P2.54mm_Vertical", two),
     }
 
 

@@ -57,4 +57,3 @@ class Hand(Generic[R]):
 
     def check_script_line(self, verb: str, args: tuple[str, ...]) -> None:
         """Raise ValueError if a line only this game knows is wrong in itself."""
-

@@ -79,9 +79,7 @@ def test_dice_and_fixes_are_drawn() -> None:
     assert [f.get("data-cell") for f in root.findall(".//s:rect[@class='fix']", NS)] == ["r0c1"]
 
 
-@pytest.mark.parametrize(
-    "name", list(KITS)
-)
+@pytest.mark.parametrize("name", list(KITS))
 def test_every_shipped_game_draws_its_opening(name: str) -> None:
     from firmware_bridge.spectate.geometry import geometry
 

@@ -26,8 +26,6 @@ DEEP_SMALL = b"[" * 5_000 + b"]" * 5_000
 """Deep nesting that fits under the size limit: refused for its depth."""
 
 
-
-
 def _publish(url: str, messages: list[tuple[str, bytes]]) -> None:
     """Send ``messages`` retained, as a stranger on the broker would, and wait for each."""
     port = int(url.rsplit(":", 1)[1])
@@ -88,8 +86,11 @@ def test_a_hostile_broker_cannot_inject_silence_break_or_hide(tmp_path: Path) ->
                     ("tabletop/y/state", DEEP_SMALL),
                     ("tabletop/nan/state", nan_state),
                     ("tabletop/big/state", json.dumps(_state()).encode()),
-                    ("tabletop/big/board", b'{"journal_game":1,"geometry":{"cols":1e999,'
-                     b'"rows":1,"cells":{"a1":[0,0]}}}'),
+                    (
+                        "tabletop/big/board",
+                        b'{"journal_game":1,"geometry":{"cols":1e999,'
+                        b'"rows":1,"cells":{"a1":[0,0]}}}',
+                    ),
                     # A stranger's state for the real board, with a game number far ahead.
                     ("tabletop/real/state", json.dumps(_state(journal_game=999_999)).encode()),
                 ],
@@ -109,8 +110,9 @@ def test_a_hostile_broker_cannot_inject_silence_break_or_hide(tmp_path: Path) ->
             seen = real().get("moves_played") or 0
             _until(
                 "the real board's own game again",
-                lambda: real().get("journal_game") == 1
-                and (real().get("moves_played") or 0) > seen,
+                lambda: (
+                    real().get("journal_game") == 1 and (real().get("moves_played") or 0) > seen
+                ),
             )
             for _ in range(2):
                 status, headers, page = _get(base + "/")
@@ -118,9 +120,10 @@ def test_a_hostile_broker_cannot_inject_silence_break_or_hide(tmp_path: Path) ->
                 assert "foreignObject" not in page and "onerror" not in page
                 assert "<script>" not in page and 'src="/app.js"' in page
                 policy = headers["Content-Security-Policy"]
-                assert "script-src 'self'" in policy and "unsafe-inline" not in policy.split(
-                    "script-src"
-                )[1].split(";")[0]
+                assert (
+                    "script-src 'self'" in policy
+                    and "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+                )
                 assert _get(base + "/boards.json")[0] == 200
                 for name in ("evil", "nan", "big", "real"):
                     assert _get(f"{base}/board/{name}")[0] == 200
@@ -133,9 +136,11 @@ def test_a_hostile_broker_cannot_inject_silence_break_or_hide(tmp_path: Path) ->
             # evil's may come after the real board's state.
             _until(
                 "evil's refusal on the diagnostics page",
-                lambda: (got := _get(base + "/diagnostics"))[0] == 200
-                and "evil" in got[2]
-                and "fill" in got[2],
+                lambda: (
+                    (got := _get(base + "/diagnostics"))[0] == 200
+                    and "evil" in got[2]
+                    and "fill" in got[2]
+                ),
             )
         finally:
             stop(board)

@@ -34,8 +34,7 @@ def _read_script(arg: str) -> Iterable[Any]:
     except UnicodeDecodeError as exc:
         line = exc.object[: exc.start].count(b"\n") + 1
         raise ValueError(
-            f"the script {path} is not UTF-8 text (line {line}: {exc.reason}); "
-            "save it as UTF-8"
+            f"the script {path} is not UTF-8 text (line {line}: {exc.reason}); save it as UTF-8"
         ) from None
     return parse_all(text, str(path))
 

@@ -33,7 +33,7 @@ def example_config(profile: Profile, reference: str) -> str:
     if len(profile.games) == 1:
         text = re.sub(r'(?m)^game = ".*"$', f'game = "{profile.games[0]}"', text)
     else:
-        text = re.sub(r'(?m)^(game|players) = ', r"# \1 = ", text)
+        text = re.sub(r"(?m)^(game|players) = ", r"# \1 = ", text)
     return text
 
 
@@ -42,9 +42,7 @@ def cache_files(md5: str) -> tuple[str, str]:
     return (f"lexicon-{md5}.idx", f"movegen-{md5}.bin")
 
 
-def plan_install(
-    request: Request, facts: Facts, template: str, *, dry_run: bool = False
-) -> Plan:
+def plan_install(request: Request, facts: Facts, template: str, *, dry_run: bool = False) -> Plan:
     """The steps that bring the system from ``facts`` to an installed, running service.
 
     What the service could not run is refused; a dry run shows its plan all the same,
@@ -92,8 +90,18 @@ def plan_install(
     if not (facts.state_dir and facts.cache_dir):
         steps.append(
             Run(
-                ("install", "-d", "-o", USER, "-g", USER, "-m", "0700", str(STATE_DIR),
-                 str(CACHE_DIR)),
+                (
+                    "install",
+                    "-d",
+                    "-o",
+                    USER,
+                    "-g",
+                    USER,
+                    "-m",
+                    "0700",
+                    str(STATE_DIR),
+                    str(CACHE_DIR),
+                ),
                 "the service's own folders: saved games, and the word caches",
             )
         )
@@ -147,9 +155,7 @@ def plan_uninstall(facts: Facts) -> Plan:
     and the run config."""
     steps: list[Step] = []
     if facts.enabled or facts.active:
-        steps.append(
-            Run(("systemctl", "disable", "--now", UNIT_NAME), "stop it, and not at boot")
-        )
+        steps.append(Run(("systemctl", "disable", "--now", UNIT_NAME), "stop it, and not at boot"))
     if facts.unit_text is not None:
         steps.append(Remove(UNIT, "the unit"))
         steps.append(Run(("systemctl", "daemon-reload"), "systemd forgets the unit"))
