@@ -22,8 +22,10 @@ import random
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
+from msgspec import Struct
 
 from games.core import Action, Game
 from games.errors import GameError
@@ -39,21 +41,20 @@ log = logging.getLogger("tabletop.remote")
 
 
 # -- the seat's game --------------------------------------------------------------------
-@dataclass
-class Draft:
+class Draft(Struct):
     """What the player has chosen on the page and not yet played."""
 
     frm: str | None = None
     """A piece picked up (a game of moves from one cell to another)."""
-    choices: list[dict[str, Any]] = field(default_factory=list)
+    choices: list[dict[str, Any]] = msgspec.field(default_factory=list)
     """Several moves the taps fit (a move with and without captures): the player picks."""
     tile: int | None = None
     """The rack tile picked to lay next (its index on the rack)."""
-    laid: list[tuple[str, int]] = field(default_factory=list)
+    laid: list[tuple[str, int]] = msgspec.field(default_factory=list)
     """Tiles laid this turn and not yet played: (cell, rack index)."""
-    blanks: dict[str, str] = field(default_factory=dict)
+    blanks: dict[str, str] = msgspec.field(default_factory=dict)
     """The letter each laid blank stands for, by cell."""
-    keep: set[int] = field(default_factory=set)
+    keep: set[int] = msgspec.field(default_factory=set)
     """The battle dice picked to keep."""
 
 

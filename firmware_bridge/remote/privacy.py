@@ -14,14 +14,14 @@ the seed (docs/remote.md, "What each side may see").
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Any
+
+from msgspec import Struct
 
 from games.core import Game
 
 
-@dataclass(frozen=True)
-class Hidden:
+class Hidden(Struct, frozen=True):
     """What a game keeps from the other seats."""
 
     what: str

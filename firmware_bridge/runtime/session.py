@@ -1,14 +1,10 @@
 """The referee session: one game, its journal, its referee and what the table sees.
 
-The session owns all state, the referee's turn state among it (the referee holds
-none of its own). Events come in one at a time from the loop; the referee decides
-on each (:meth:`..referees.referee.Referee.decide`), its one call to the referee for
-the event, and the session carries the decisions out and shows what the ruling says
-(:class:`..referees.ruling.Ruling`): an action is
-judged once, written to the journal, applied, and shown only once the journal has
-it on disk. The journal's commit, a file sync, is waited for while the frame is
-drawn on another thread (:mod:`.overlap`); nothing leaves the session before the
-commit has returned.
+The session owns all state, the referee's turn state among it. Events come in one at a
+time from the loop; the referee decides on each (its one call), and the session carries
+the decisions out and shows the ruling: an action is judged once, journaled, applied, and
+shown only once the journal has it on disk (the frame is drawn while the commit's file
+sync is waited for, :mod:`.overlap`; nothing leaves the session before it returned).
 """
 
 from __future__ import annotations
@@ -50,7 +46,7 @@ from .errors import TakeBackRefused
 from .held import Held
 from .lights import Lighting
 from .lightsink import LightSink, NoLights
-from .replay import computer_levels, computer_seats, in_force, mover_of
+from .replay import computer_levels, computer_seats, mover_of
 from .saving import Outbox
 from .session_facts import RulingView, record_of
 from .session_screen import OledState, game_screen, oled_size, table_screen
@@ -96,10 +92,8 @@ class Session(RulingView[G], Generic[G]):
         self.size = oled_size(profile)  # the display's pixels, from the profile
         self.connected = True
         self.link_message = ""
-        self.reading = False
-        """A press waits for the board to be read (shown once it has waited a while)."""
-        self.board_failure = ""
-        """Why the last press was not judged: the board did not answer in time."""
+        self.reading = False  # a press waits for the board to be read
+        self.board_failure = ""  # why the last press was not judged: the board was silent
         self.last_verdict: Verdict | None = None
         self.listeners: list[Listener] = []
         """Called with the ``--json`` state after every change; none, and it is not built."""
@@ -108,25 +102,22 @@ class Session(RulingView[G], Generic[G]):
         self.refused: list[Callable[[str], None]] = []
         """Called with each new refusal's reason, once the fixes it asks for are ruled."""
         self._stream = Stream(self.listeners)
-        self._oled = OledState(self.size)
-        """The screen last drawn, when it first appeared, and the status LED."""
+        self._oled = OledState(self.size)  # the screen last drawn, since when; the status LED
         self.lighting = Lighting()
         self._lights: LightSink = NoLights()
-        self.disk_full: str | None = None
-        """Why an accepted input could not be journaled (the disk is full), until it is."""
+        self.disk_full: str | None = None  # why an accepted input could not be journaled
         self._held = Held()
         self._outbox = Outbox()
         self._make_referee = make_referee
         self.referee: Referee[G] = make_referee(game, self.facts)
         """The game's referee, made by its kit with its turn state and its view."""
-        self._answers: list[Decision] = []
-        """What the referee decided on the fate of the last commit, done next."""
+        self._answers: list[Decision] = []  # the referee's decisions on the last commit
         seated = journal.entries(game_id)
         seats, levels = computer_seats(seated), computer_levels(seated)
         self.computer = seats_.computer_for(game.name, self.facts.record, seats, levels)
         """The computer's choice for a hint, and the seats it plays (journaled)."""
-        self.facts.advise = self.computer.advise if self.computer is not None else None
-        self.facts.expected = self.computer.expected if self.computer is not None else None
+        if self.computer is not None:
+            self.facts.advise, self.facts.expected = self.computer.advise, self.computer.expected
         self._ruling: Ruling = self.referee.decide(TakenUp(last_played))
         """What the referee ruled on the last event (a game resumed: its last move)."""
 
@@ -238,15 +229,9 @@ class Session(RulingView[G], Generic[G]):
         self.restoring = bool(self.fixes())
 
     def withdraw(self, count: int, title: str, reason: str) -> None:
-        """Take back the last ``count`` actions, journaled as a take-back is, and set
-        the board up again under ``title`` saying ``reason`` (another board's referee
-        refused a move this one had played); the refusal's listeners hear it."""
-        where = f"journal {self.journal.path}, game {self.game_id}"
-        standing = in_force(self.journal.entries(self.game_id), where)
-        if not 0 < count <= len(standing):
-            raise ValueError(f"{count} moves cannot be taken back of the {len(standing)} played")
-        undo = [entry.seq for entry in reversed(standing[-count:])]
-        self.journal.append(self.game_id, "takeback", {"undo": undo})
+        """Take back the last ``count`` actions (another board's referee refused one) and
+        set the board up again under ``title`` saying ``reason``; the listeners hear it."""
+        takeback.withdraw(self.journal, self.game_id, count)
         self.restore_reason = reason
         self.restore_title = title
         self.restoring = True
@@ -379,13 +364,8 @@ class Session(RulingView[G], Generic[G]):
         return self._oled.lay_out(self.screen(), self.now)
 
     def show_first(self) -> None:
-        """Hand the display the screen as it stands, before the board has been read.
-
-        A table shows its game this way as soon as the game is set, before its board
-        and buttons are opened. Nothing else is done: the screen's pages count, the
-        status LED and the listeners are told, from the first :meth:`refresh`, which
-        draws the screen again (a display skips a frame identical to the last).
-        """
+        """Hand the display the screen as it stands, before the board has been read (the
+        rest, the pages' count, the status LED and the listeners, waits for :meth:`refresh`)."""
         if self.display is not None:
             self.display.show(self._oled.first_frame(self.screen()))
 
@@ -397,7 +377,6 @@ class Session(RulingView[G], Generic[G]):
             self._oled.last = layout
             if self.display is not None:
                 self.display.show(image)
-            # The status LED: steady when all is well, blinking while the board needs a fix.
             led = self._oled.led_change(self.connected, self.pending_fixes)
             if led is not None:
                 self.signals.led_status(led)

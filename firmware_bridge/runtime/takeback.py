@@ -112,3 +112,12 @@ def marked(history: list[Action], automatic: tuple[bool, ...]) -> Callable[[Acti
     (a flag an action, in order) says."""
     played = {id(action) for action, flag in zip(history, automatic, strict=False) if flag}
     return lambda action: id(action) in played
+
+
+def withdraw(journal: Journal, game_id: int, count: int) -> None:
+    """Journal the take-back of the last ``count`` actions in force, as a player's is."""
+    standing = in_force(journal.entries(game_id), f"journal {journal.path}, game {game_id}")
+    if not 0 < count <= len(standing):
+        raise ValueError(f"{count} moves cannot be taken back of the {len(standing)} played")
+    undo = [entry.seq for entry in reversed(standing[-count:])]
+    journal.append(game_id, "takeback", {"undo": undo})

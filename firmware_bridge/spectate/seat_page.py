@@ -11,8 +11,9 @@ that is away meanwhile leaves the page as it was, never a browser's error page.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from html import escape
+
+from msgspec import Struct
 
 from .page import STYLE
 
@@ -56,8 +57,7 @@ watch();
 """
 
 
-@dataclass(frozen=True)
-class Offer:
+class Offer(Struct, frozen=True):
     """A button: what it does (``act``, ``value``) and what it says."""
 
     act: str
@@ -65,8 +65,7 @@ class Offer:
     label: str
 
 
-@dataclass(frozen=True)
-class SeatView:
+class SeatView(Struct, frozen=True):
     """What the seat's page shows besides the spectators' parts."""
 
     base: str
@@ -87,7 +86,7 @@ class SeatView:
     """Cells of laid blanks still to be given a letter."""
     dice: Sequence[tuple[int, int, bool]] = ()
     """The seat's battle dice that may be kept: index, face, picked."""
-    offers: Sequence[Offer] = field(default_factory=tuple)
+    offers: Sequence[Offer] = ()
 
 
 def _form(base: str, path: str, played: int, inner: str) -> str:
