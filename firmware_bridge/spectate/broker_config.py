@@ -23,7 +23,6 @@ Written into one folder:
 from __future__ import annotations
 
 import base64
-import contextlib
 import grp
 import hashlib
 import os
@@ -31,12 +30,12 @@ import pwd
 import re
 import secrets
 import stat
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from msgspec import Struct
 
+from ..storage.files import write_whole
 from .mqtt import TOPIC_ROOT
 from .schema import MAX_PAYLOAD
 
@@ -234,20 +233,7 @@ def _write(path: Path, text: str, gid: int | None = None) -> None:
     is replaced, never followed (root writing through a link would overwrite, and
     re-mode, whatever it points at), and the mode is set whatever the umask.
     """
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        if gid is not None:
-            os.fchown(fd, -1, gid)
-        os.fchmod(fd, 0o600 if gid is None else 0o640)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_whole(path, text, mode=0o600 if gid is None else 0o640, group=gid)
 
 
 def unreadable_by_broker(path: Path, user: str = BROKER_GROUP) -> str | None:
