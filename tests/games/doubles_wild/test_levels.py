@@ -11,7 +11,9 @@ from games.doubles_wild.player import (
     DoublesWildBeginner,
     DoublesWildExpert,
     DoublesWildPlayer,
+    expected_values,
     play_out,
+    reach_chances,
     reply_value,
 )
 
@@ -55,3 +57,89 @@ def test_the_beginner_keeps_rolls_the_standard_player_would_throw_again() -> Non
             rerolled += 1
             kept += choice is None
     assert rerolled > 0 and kept > 0
+
+
+EMPTY_BOARD = tuple([geo.EMPTY] * len(geo.CELLS))
+BALLS = (10, 10)
+SEATS = (0, 1)
+
+
+def _with(balls: dict[str, int]) -> tuple[int, ...]:
+    board = list(EMPTY_BOARD)
+    for cell, seat in balls.items():
+        board[geo.INDEX[cell]] = seat
+    return tuple(board)
+
+
+def _far_spot(board: tuple[int, ...]) -> int:
+    """A spot whose every three-in-a-row is still empty on ``board``."""
+    return next(
+        i
+        for i, owner in enumerate(board)
+        if owner == geo.EMPTY
+        and all(board[j] == geo.EMPTY == board[k] for j, k in (w for w in _pairs(i)))
+    )
+
+
+def _pairs(i: int) -> list[tuple[int, int]]:
+    return [tuple(n for n in window if n != i) for window in geo.WINDOWS[i]]  # type: ignore[misc]
+
+
+def test_a_seat_with_more_balls_left_is_likelier_to_hold_an_empty_spot_at_the_end() -> None:
+    few = reach_chances(EMPTY_BOARD, 0, (2, 10))
+    many = reach_chances(EMPTY_BOARD, 0, (10, 10))
+    assert all(0.0 < f < m < 1.0 for f, m in zip(few, many, strict=True))
+
+
+def test_a_ball_in_a_line_stays_its_owners_to_the_end() -> None:
+    a, b, c = geo.WINDOWS[geo.index(7, 7)][0]
+    board = list(EMPTY_BOARD)
+    board[a] = board[b] = board[c] = 1
+    mine = reach_chances(board, 1, BALLS)
+    theirs = reach_chances(board, 0, BALLS)
+    assert [mine[i] for i in (a, b, c)] == [1.0, 1.0, 1.0]
+    assert [theirs[i] for i in (a, b, c)] == [0.0, 0.0, 0.0]
+    # A lone ball may still be lost in a battle, so it is less than certain.
+    lone = list(EMPTY_BOARD)
+    lone[a] = 1
+    assert 0.0 < reach_chances(lone, 1, BALLS)[a] < 1.0
+
+
+def test_the_expert_values_completing_its_line_above_a_spot_with_nothing_around() -> None:
+    a, b, c = geo.WINDOWS[geo.index(7, 7)][0]
+    cells = list(EMPTY_BOARD)
+    cells[a] = cells[b] = 0
+    board = tuple(cells)
+    values = expected_values(board, 0, SEATS, BALLS)
+    far = _far_spot(board)
+    near, lone = values[c], values[far]
+    assert near is not None and lone is not None
+    # Completing a line is worth more than most of a point; a lone spot much less.
+    assert near > 5.0
+    assert near > 3 * lone
+
+
+def test_the_expert_values_cutting_the_opponents_line_above_a_spot_with_nothing_around() -> None:
+    a, b, c = geo.WINDOWS[geo.index(7, 7)][0]
+    cells = list(EMPTY_BOARD)
+    cells[a] = cells[b] = 1
+    board = tuple(cells)
+    values = expected_values(board, 0, SEATS, BALLS)
+    far = _far_spot(board)
+    near, lone = values[c], values[far]
+    assert near is not None and lone is not None
+    assert near > lone + 2.0
+
+
+def test_the_expert_cannot_play_its_own_spot_or_a_protected_ball() -> None:
+    a, b, c = geo.WINDOWS[geo.index(7, 7)][0]
+    lone = geo.index(3, 3)
+    board = list(EMPTY_BOARD)
+    board[a] = board[b] = board[c] = 1
+    board[lone] = 0
+    values = expected_values(tuple(board), 0, SEATS, BALLS)
+    assert values[a] is values[b] is values[c] is None  # green's line is protected
+    assert values[lone] is None  # red's own ball
+    # Green's lone ball may be attacked, so it has a value.
+    board[lone] = 1
+    assert expected_values(tuple(board), 0, SEATS, BALLS)[lone] is not None
