@@ -5,7 +5,6 @@ game retained when a guest asks for it (see :mod:`.side`)."""
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from games.errors import GameError
 from ..referees.decisions import Played, mover_of
 from ..runtime.session import Session
 from ..spectate.errors import MessageRefused
+from ..storage.files import write_whole
 from . import protocol
 from .link import Link
 from .side import MAX_AHEAD, RemoteError, Side
@@ -174,12 +174,7 @@ class Host(Side):
         done = len(self.game.history)
         rolls = {str(n): faces for n, faces in self.issued.items() if n > done}
         data = json.dumps({"game_key": self.game_key, "rolls": rolls})
-        fresh = self.dice_file.with_name(f"{self.dice_file.name}.new")
-        with fresh.open("w", encoding="utf-8") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(fresh, self.dice_file)
+        write_whole(self.dice_file, data)
 
     def _roll_for(self, guest: str, ask: protocol.RollAsk) -> str | None:
         """Roll the host's dice for a guest's seat, and send them; why not if not."""
