@@ -246,13 +246,13 @@ class Trf7962a:
         wait = self._read(RX_NO_RESPONSE_WAIT)
         if _silent(iso) and _silent(wait):
             raise ReaderError(
-                "no reader answers on SPI (registers read %02Xh): check the reader's "
-                "supply, EN high, CS and the SPI wires" % iso
+                f"no reader answers on SPI (registers read {iso:02X}h): check the reader's "
+                "supply, EN high, CS and the SPI wires"
             )
         if iso != ISO_15693_HIGH_ONE_SUB_1_OF_4 or wait != NO_RESPONSE_WAIT:
             raise ReaderError(
-                "the reader does not keep what is written (ISO Control reads %02Xh, "
-                "not 02h): check MOSI, SCLK and the SPI mode" % iso
+                f"the reader does not keep what is written (ISO Control reads {iso:02X}h, "
+                "not 02h): check MOSI, SCLK and the SPI mode"
             )
         self.field(False)
 
@@ -308,8 +308,8 @@ class Trf7962a:
                 if self._irq_status():  # the loop may have been late
                     continue
                 raise ReaderError(
-                    "the reader stopped answering (no interrupt within %d ms of a slot): "
-                    "check its supply, EN and the IRQ wire" % (SLOT_US // 1000)
+                    "the reader stopped answering (no interrupt within "
+                    f"{SLOT_US // 1000} ms of a slot): check its supply, EN and the IRQ wire"
                 )
 
     def _slot(self):
