@@ -21,7 +21,9 @@ from wiring.bom import BoardShape, board_shape
 from wiring.bomline import BomLine
 from wiring.errors import NetlistError
 from wiring.leds_power import led_supply
+from wiring.pcb.antenna import antenna_footprint, footprint_name
 from wiring.pcb.library import Symbol, symbol
+from wiring.pcb.radio import READER_SITE, SELECT_BUFFERS, radio_parts, select_net
 from wiring.pico import (
     COLUMN_LOAD,
     MATRIX_MISO,
@@ -37,6 +39,7 @@ from wiring.pico import (
     ROW_LATCH,
 )
 from wiring.profile import Profile
+from wiring.rf.design import design
 
 NC = ""
 """The net of a pin left unconnected on purpose (a no-connect flag)."""
@@ -69,6 +72,9 @@ class Board(Struct):
     shape: BoardShape
     parts: list[Part]
     cells: tuple[str, ...]
+    footprints: dict[str, str] = {}
+    """The board's own footprints made from geometry (name -> .kicad_mod text): the
+    radio's antenna loops."""
 
     def nets(self) -> dict[str, list[tuple[str, str]]]:
         """Net name -> (reference, pin number) of every connected pin."""
@@ -84,9 +90,11 @@ def _line(lines: dict[str, BomLine], part: str) -> BomLine:
     return lines[part]
 
 
-def build_board(profile: Profile, bom: list[BomLine]) -> Board:
+def build_board(profile: Profile, bom: list[BomLine], radio: bool = False) -> Board:
     """The PCB of ``profile``'s Pico board; ``bom`` is its bill of materials, whose
-    PCB lines give each part its manufacturer and order numbers."""
+    PCB lines give each part its manufacturer and order numbers. With ``radio`` an
+    RFID board carries the radio itself (wiring.pcb.radio) in place of the header to
+    a reader's board (the schematic only: its layout is not made yet)."""
     shape = board_shape(profile)
     if not shape.on_pico:
         raise NetlistError(
@@ -94,6 +102,7 @@ def build_board(profile: Profile, bom: list[BomLine]) -> Board:
             "no PCB (docs/gpio-build.md shows how to build it on perfboard)"
         )
     lines = {x.part: x for x in bom if x.section == "pcb"}
+    own_footprints: dict[str, str] = {}
     parts: list[Part] = []
     counters: dict[str, int] = defaultdict(int)
 
@@ -129,13 +138,16 @@ def build_board(profile: Profile, bom: list[BomLine]) -> Board:
     if shape.rfid:
         used |= {RFID_SCK: "RFID_SCK", RFID_MOSI: "RFID_MOSI", RFID_MISO: "RFID_MISO",
                  RFID_CS: "RFID_CS", RFID_RST: "RFID_RST"}  # fmt: skip
-        used |= {g: f"ANT_SEL{b}" for b, g in enumerate(RFID_SELECT)}
+        if radio:
+            used |= {g: select_net(net) for net, g in SELECT_BUFFERS}
+        else:
+            used |= {g: f"ANT_SEL{b}" for b, g in enumerate(RFID_SELECT)}
     if profile.leds is not None:
         used[profile.leds.pin] = "LED_DATA_3V3"
     pico = {gp(n): used.get(n, NC) for n in (*range(23), 26, 27)}
     pico["GPIO26_ADC0"] = pico.pop(gp(26))
     pico["GPIO27_ADC1"] = pico.pop(gp(27))
-    pico["GPIO28_ADC2"] = NC
+    pico["GPIO28_ADC2"] = used.get(28, NC)
     for n in ("3", "8", "13", "18", "23", "28", "38"):
         pico[n] = "GND"
     pico["33"] = "AGND"  # the ADC's own ground, joined to GND by a net tie
@@ -193,7 +205,20 @@ def build_board(profile: Profile, bom: list[BomLine]) -> Board:
         add("U", "74xx:74HC165", "74HC165", "Package_DIP:DIP-16_W7.62mm",
             "74HC165 shift register, DIP-16", pins)  # fmt: skip
         decouple()
-    if shape.rfid:
+    if shape.rfid and radio:
+        add("J", "Connector_Generic:Conn_02x06_Odd_Even", "TRF7962A site",
+            "Connector_PinHeader_2.54mm:PinHeader_2x06_P2.54mm_Vertical", None,
+            {str(n + 1): net for n, net in enumerate(READER_SITE)})  # fmt: skip
+        if profile.leds is None:
+            raise NetlistError(
+                f"profile {profile.name}: the radio's select chain is driven "
+                "through the LED chain's 74AHCT125, and it has no LED chain"
+            )
+        radio_design = design(profile)
+        for part in radio_parts(radio_design):
+            add(part.prefix, part.lib_id, part.value, part.footprint, None, part.pins)
+        own_footprints = {footprint_name(a): antenna_footprint(a) for a in radio_design.antennas}
+    elif shape.rfid:
         reader = {str(n + 1): net for n, net in enumerate(
             ["+3V3", "GND", "+5V", "GND", "RFID_SCK", "RFID_MOSI", "RFID_MISO", "RFID_CS",
              *(f"ANT_SEL{b}" for b in range(8)), "RFID_RST", "GND"]
@@ -227,6 +252,11 @@ def build_board(profile: Profile, bom: list[BomLine]) -> Board:
         buffer = {"1": "GND", "2": "LED_DATA_3V3", "3": "LED_DATA_5V",
                   "4": v5, "5": "GND", "6": NC, "10": v5, "9": "GND", "8": NC,
                   "13": v5, "12": "GND", "11": NC, "14": v5, "7": "GND"}  # fmt: skip
+        if shape.rfid and radio:  # the three spare gates drive the select chain
+            for (oe, a, y), (sel, _gpio) in zip((("4", "5", "6"), ("10", "9", "8"),
+                                                ("13", "12", "11")), SELECT_BUFFERS,
+                                               strict=True):  # fmt: skip
+                buffer |= {oe: "GND", a: select_net(sel), y: sel}
         add("U", "74xx:74AHCT125", "74AHCT125", "Package_DIP:DIP-14_W7.62mm",
             "Quad buffer, TTL-level inputs, DIP-14", buffer)  # fmt: skip
         add("C", "Device:C", "100nF", cap_tht, c100, {"1": v5, "2": "GND"})
@@ -245,4 +275,4 @@ def build_board(profile: Profile, bom: list[BomLine]) -> Board:
                  "DOUT": NC if last else f"LED_DIN{i + 2}"}, cell)  # fmt: skip
             add("C", "Device:C", "100nF", "Capacitor_SMD:C_0603_1608Metric",
                 "Capacitor 100 nF X7R 0603", {"1": v5, "2": "GND"}, cell)  # fmt: skip
-    return Board(profile.name, shape, parts, tuple(cells))
+    return Board(profile.name, shape, parts, tuple(cells), own_footprints)

@@ -13,7 +13,8 @@ from pathlib import Path
 from msgspec import Struct
 
 from wiring.errors import NetlistError
-from wiring.pcb.sexpr import Node, Quoted, child, children, parse
+from wiring.pcb.parts import OWN, own_part
+from wiring.pcb.sexpr import Node, Quoted, child, children, dump, parse
 
 KICAD_SHARE = Path(os.environ.get("TABLETOP_KICAD_SHARE", "/usr/share/kicad"))
 INSTALL_KICAD = (
@@ -110,15 +111,63 @@ def _num(x: Node) -> float:
     return float(str(x))
 
 
+OWN_LIBRARY = "tabletop"
+"""The project's own symbol library: the parts of wiring/pcb/parts, each drawn from its
+data sheet's pin table (a box, pins 1..n/2 down the left, the rest up the right, as a
+dual-in-line package's top view)."""
+
+
+def _font() -> Node:
+    return ["effects", ["font", ["size", "1.27", "1.27"]]]
+
+
+def own_symbol_node(name: str) -> list[Node]:
+    """The KiCad symbol of the own part ``name``, from its pin table."""
+    pins, footprint, datasheet = own_part(name)
+    half = (len(pins) + 1) // 2
+    top = 2.54 * (half // 2)  # pins on the 2.54 mm grid
+    height = top + 2.54
+    body: list[Node] = ["symbol", Quoted(f"{name}_0_1"),
+                        ["rectangle", ["start", "-10.16", f"{height:g}"],
+                         ["end", "10.16", f"{-height:g}"],
+                         ["stroke", ["width", "0.254"], ["type", "default"]],
+                         ["fill", ["type", "background"]]]]  # fmt: skip
+    unit: list[Node] = ["symbol", Quoted(f"{name}_1_1")]
+    for i, (number, pin_name, kind) in enumerate(pins):
+        left = i < half
+        y = top - 2.54 * (i if left else len(pins) - 1 - i)
+        x, angle = (-12.7, "0") if left else (12.7, "180")
+        unit.append(["pin", kind, "line", ["at", f"{x:g}", f"{round(y, 4):g}", angle],
+                     ["length", "2.54"], ["name", Quoted(pin_name.replace(" ", "_")), _font()],
+                     ["number", Quoted(str(number)), _font()]])  # fmt: skip
+
+    def prop(key: str, value: str, y: float, hidden: bool) -> list[Node]:
+        effects = [*_font(), ["hide", "yes"]] if hidden else _font()
+        return ["property", Quoted(key), Quoted(value), ["at", "0", f"{y:g}", "0"], effects]
+
+    return ["symbol", Quoted(f"{OWN_LIBRARY}:{name}"), ["pin_names", ["offset", "1.016"]],
+            ["exclude_from_sim", "no"], ["in_bom", "yes"], ["on_board", "yes"],
+            prop("Reference", "U", height + 1.27, False),
+            prop("Value", name, -height - 1.27, False),
+            prop("Footprint", footprint, 0, True), prop("Datasheet", datasheet, 0, True),
+            prop("Description", name, 0, True), body, unit]  # fmt: skip
+
+
 @cache
 def symbol(lib_id: str) -> Symbol:
-    """The symbol ``Lib:Name`` of KiCad's libraries."""
+    """The symbol ``Lib:Name`` of KiCad's libraries, or ``tabletop:Name`` of the
+    project's own (wiring/pcb/parts)."""
     lib_name, name = lib_id.split(":", 1)
-    lib = _library(lib_name)
-    if name not in lib:
-        raise NetlistError(f"KiCad's {lib_name} library has no symbol {name}: " + INSTALL_KICAD)
-    node = _flatten(lib, name)
-    node[1] = Quoted(lib_id)
+    if lib_name == OWN_LIBRARY:
+        if name not in OWN:
+            raise NetlistError(f"the project has no own symbol {name}")
+        node = own_symbol_node(name)
+    else:
+        lib = _library(lib_name)
+        if name not in lib:
+            raise NetlistError(f"KiCad's {lib_name} library has no symbol {name}: " + INSTALL_KICAD)
+        node = _flatten(lib, name)
+        node[1] = Quoted(lib_id)
     pins: list[LibPin] = []
     units = 1
     for unit_node in children(node, "symbol"):
@@ -139,6 +188,17 @@ def symbol(lib_id: str) -> Symbol:
             )  # fmt: skip
     power = child(node, "power") is not None
     return Symbol(lib_id, units, tuple(pins), node, power)
+
+
+def own_library_text(names: list[str]) -> str:
+    """The project's own symbol library file (tabletop.kicad_sym) holding ``names``."""
+    nodes: list[Node] = ["kicad_symbol_lib", ["version", "20241209"],
+                         ["generator", Quoted("tabletop")]]  # fmt: skip
+    for name in names:
+        node = own_symbol_node(name)
+        node[1] = Quoted(name)
+        nodes.append(node)
+    return dump(nodes) + "\n"
 
 
 def footprint_file(footprint: str) -> Path:

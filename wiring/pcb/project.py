@@ -32,7 +32,14 @@ from wiring.leds_power import square_pitch_mm
 from wiring.pcb.circuit import Board, build_board
 from wiring.pcb.footprints import REED_NAME, reed_footprint
 from wiring.pcb.layout import layout_board
-from wiring.pcb.library import INSTALL_KICAD, KICAD_SHARE, kicad_cli, require_libraries
+from wiring.pcb.library import (
+    INSTALL_KICAD,
+    KICAD_SHARE,
+    OWN_LIBRARY,
+    kicad_cli,
+    own_library_text,
+    require_libraries,
+)
 from wiring.pcb.schematic import write_schematic
 from wiring.profile import Profile
 
@@ -74,7 +81,8 @@ def _tables(directory: Path, board: Board) -> None:
     libs = sorted({p.lib_id.split(":", 1)[0] for p in board.parts} | {"power"})
     sym = ["(sym_lib_table", "  (version 7)"]
     for lib in libs:
-        uri = f"${{KICAD9_SYMBOL_DIR}}/{lib}.kicad_sym"
+        uri = (f"${{KIPRJMOD}}/{lib}.kicad_sym" if lib == OWN_LIBRARY
+               else f"${{KICAD9_SYMBOL_DIR}}/{lib}.kicad_sym")  # fmt: skip
         sym.append(f'  (lib (name "{lib}")(type "KiCad")(uri "{uri}")(options "")(descr ""))')
     (directory / "sym-lib-table").write_text("\n".join([*sym, ")"]) + "\n", encoding="utf-8")
     fps = sorted({p.footprint.split(":", 1)[0] for p in board.parts} | {"MountingHole"})
@@ -87,6 +95,13 @@ def _tables(directory: Path, board: Board) -> None:
     pretty = directory / "tabletop.pretty"
     pretty.mkdir(exist_ok=True)
     (pretty / f"{REED_NAME}.kicad_mod").write_text(reed_footprint(), encoding="utf-8")
+    for fp_name, text in board.footprints.items():
+        (pretty / f"{fp_name}.kicad_mod").write_text(text, encoding="utf-8")
+    own = sorted({p.lib_id.split(":", 1)[1] for p in board.parts
+                  if p.lib_id.startswith(OWN_LIBRARY + ":")})  # fmt: skip
+    if own:
+        (directory / f"{OWN_LIBRARY}.kicad_sym").write_text(own_library_text(own),
+                                                            encoding="utf-8")  # fmt: skip
 
 
 def _project_file(directory: Path, name: str) -> None:
