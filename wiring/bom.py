@@ -342,32 +342,62 @@ def _rfid(shape: BoardShape, profile: Profile, pieces: PieceSets) -> list[BomLin
             "710-61301821121",
             "pcb",
         ),
+        *_radio(profile),
         BomLine(
-            "MFRC522 reader module",
-            1,
-            "RC522 module (NXP MFRC522, antenna cut off)",
-            "the one reader, behind the antenna multiplexer",
-            2,
-            5,
+            "RFID tag, ISO/IEC 15693, coil within 10 × 10 mm",
+            tags,
+            "NXP ICODE SLIX2 inlay (or ST25TV), 10 mm",
+            "one per piece, centred in its base (docs/rf.md)",
+            0.15,
+            0.5,
         ),
-        BomLine(
-            "16:1 analog multiplexer, 4.5 Ω",
-            shape.antenna_muxes,
-            "ADG1606BRUZ",
-            "switches the reader to one square's coil",
-            6,
-            10,
-        ),
-        BomLine(
-            "Capacitor C0G, tuning",
-            2 * shape.cells,
-            "C0G 0603 (value per docs/hardware.md)",
-            "each square's coil matched to 50 Ω",
-            0.02,
-            0.06,
-        ),
-        BomLine("NFC tag sticker, 12 mm round", tags, "NTAG213", "one per piece", 0.1, 0.3),
     ]
+
+
+RADIO_PURPOSE = "the radio (docs/rf.md); tabletop pcb does not place it yet"
+
+_RADIO_CHIPS = {
+    # design part -> (BOM part, manufacturer's part number, maker, low, high)
+    "TI TRF7962A": ("RFID reader TRF7962A, VQFN-32", "TRF7962ARHBR", "Texas Instruments", 3, 6),
+    "TI TPIC6B595": ("TPIC6B595 power shift register, SOIC-20", "TPIC6B595DWR",
+                     "Texas Instruments", 1, 2),
+    "TI TPS61040": ("TPS61040 boost converter, SOT-23-5", "TPS61040DBVR", "Texas Instruments",
+                    0.6, 1.5),
+    "Infineon BAR67-02V": ("PIN diode BAR67-02V, SC79", "BAR67-02V", "Infineon", 0.1, 0.3),
+}  # fmt: skip
+
+
+def _radio(profile: Profile) -> list[BomLine]:
+    """The radio's parts, as ``wiring.rf.design`` computes them (``radio_bom``), and
+    the parts of the TPS61040's typical application (wiring.pcb.radio), to buy."""
+    from wiring.pcb.radio import BOOST_PARTS, DECOUPLER, select_drivers
+    from wiring.rf.design import design, radio_bom
+
+    radio = design(profile)
+    lines: list[BomLine] = []
+    for part, value, qty in radio_bom(radio):
+        if part in _RADIO_CHIPS:
+            name, ref, maker, low, high = _RADIO_CHIPS[part]
+            lines.append(BomLine(name, qty, ref, RADIO_PURPOSE, low, high, maker))
+        elif value.endswith("F"):
+            lines.append(BomLine(f"Capacitor {value} {part}", qty, f"generic ({part})",
+                                 RADIO_PURPOSE, 0.02, 0.1))  # fmt: skip
+        elif value.endswith("Ω"):
+            lines.append(BomLine(f"Resistor {value} {part}", qty, f"generic ({part})",
+                                 RADIO_PURPOSE, 0.01, 0.1))  # fmt: skip
+        else:
+            lines.append(BomLine(f"Inductor {value}, {part}", qty, f"generic ({part})",
+                                 RADIO_PURPOSE, 0.1, 0.5))  # fmt: skip
+    for b in BOOST_PARTS:
+        lines.append(BomLine(b.name, 1, b.reference, f"the 24 V bias boost ({b.source})",
+                             0.05, 0.5))  # fmt: skip
+    bypass = f"Capacitor {DECOUPLER[0]} X7R 0805"
+    lines.append(BomLine(bypass, select_drivers(radio), "generic (X7R 0805)",
+                         "a bypass at each TPIC6B595", 0.02, 0.1))  # fmt: skip
+    lines.append(BomLine("Crystal 13.56 MHz, 3.2 × 2.5 mm", 1, "generic (13.56 MHz)",
+                         "the reader's clock (its load capacitors as its data sheet asks)",
+                         0.2, 0.6))  # fmt: skip
+    return lines
 
 
 def totals(lines: list[BomLine]) -> tuple[float, float]:
@@ -377,7 +407,7 @@ def totals(lines: list[BomLine]) -> tuple[float, float]:
 
 def reader_chips(lines: list[BomLine]) -> int:
     """How many RFID reader chips the bill holds."""
-    return sum(x.qty for x in lines if "reader module" in x.part)
+    return sum(x.qty for x in lines if x.part.startswith("RFID reader"))
 
 
 SECTION_TITLES = {

@@ -27,11 +27,26 @@ def test_every_shipped_profile_has_a_bill_with_a_switch_and_diode_per_cell(name:
     assert all(x.qty > 0 and 0 < x.low <= x.high and x.reference and x.purpose for x in lines)
 
 
-def test_the_15x15_rfid_board_has_one_reader_chip_and_a_mux_per_16_squares() -> None:
-    lines = bill_of_materials(load_profile("rfid-15x15-pico"), piece_sets())
-    assert reader_chips(lines) == 1  # at most four, says the design
-    muxes = next(x for x in lines if x.reference == "ADG1606BRUZ")
-    assert muxes.qty == 15 + 1  # 225 squares in 15 groups of 16, and the first level
+@pytest.mark.parametrize(
+    ("name", "antennas"),
+    [("rfid-15x15-pico", 30), ("rfid-15x15-racks-pico", 32), ("doubles-wild-rfid-pico", 18)],
+)
+def test_an_rfid_board_buys_one_reader_and_a_pin_diode_per_row_and_column(
+    name: str, antennas: int
+) -> None:
+    profile = load_profile(name)
+    lines = bill_of_materials(profile, piece_sets())
+    by_ref = {x.reference: x for x in lines}
+    assert reader_chips(lines) == 1
+    assert by_ref["TRF7962ARHBR"].qty == 1
+    assert by_ref["BAR67-02V"].qty == antennas
+    assert by_ref["TPIC6B595DWR"].qty == -(-antennas // 8)
+    assert by_ref["TPS61040DBVR"].qty == 1
+    assert all(x.section == "buy" for x in lines if "docs/rf.md" in x.purpose)
+    old = ("MFRC522", "ADG1606", "NTAG213")
+    assert not any(word in x.part + x.reference for x in lines for word in old)
+    tags = next(x for x in lines if x.part.startswith("RFID tag, ISO/IEC 15693"))
+    assert "SLIX2" in tags.reference and tags.qty > 0
 
 
 def test_the_racks_board_needs_a_third_row_driver_for_17_rows() -> None:
