@@ -498,8 +498,7 @@ def power_budget(profile: Profile) -> PowerBudget:
     1.2 A under load (Raspberry Pi documentation), OLED up to 20 mA with every pixel
     lit, active buzzer 30 mA, LED 4 mA; on a Pico board the Pico (about 25 mA at
     125 MHz), the column pull-ups (a closed switch in the scanned row costs
-    0.33 mA) and, on an RFID board, the one MFRC522: 13.5 mA with its field off,
-    up to 113.5 mA with it on (data sheet: IDVDD 6.5, IAVDD 7, ITVDD 100 max)."""
+    0.33 mA) and, on an RFID board, the radio (``radio_power``)."""
     shape = board_shape(profile)
     shares: list[tuple[str, float, float]] = [
         ("Raspberry Pi 4 B", 600.0, 1200.0),
@@ -513,5 +512,33 @@ def power_budget(profile: Profile) -> PowerBudget:
         shares.append(("Pico", 25.0, 25.0))
         shares.append(("switch matrix", 0.0, _from_3v3(0.33 * shape.columns)))
     if shape.rfid:
-        shares.append(("MFRC522 (one field on at a time)", _from_3v3(13.5), _from_3v3(113.5)))
+        shares.extend(radio_power(profile))
     return PowerBudget(tuple(shares))
+
+
+READER_IDLE_MA = 14.0
+"""The TRF7962A at VIN = 5 V with its field off, receiver on: ION1 14 mA max (TRF796xA
+electrical characteristics, TRF7964A SLOS787J §5.4)."""
+READER_FIELD_MA = 78.0
+"""The same with the field on at half power (100 mW): ION2 78 mA max (the same table)."""
+BOOST_EFFICIENCY = 0.8
+"""The TPS61040's conversion efficiency from 5 V to 24 V taken for the budget: read off
+its efficiency curves (SLVS413K §6.6, efficiency against load current) for a load of
+tens of milliamperes; to be measured at bring-up (docs/rf.md)."""
+
+
+def radio_power(profile: Profile) -> list[tuple[str, float, float]]:
+    """The radio's 5 V current, idle and at peak: the reader (one field on at a time)
+    and the PIN-diode bias from the 24 V boost, which draws only while an antenna is
+    selected: the selected diode's feed current plus 0.23 mA through each unselected
+    antenna's pull-up (``wiring.rf.design``), times 24 V / 5 V over the boost's
+    efficiency."""
+    from wiring.rf.design import BIAS_V, PIN_VF, PULLUP_R, bias_current, design
+
+    antennas = len(design(profile).antennas)
+    at_24v = bias_current() + (antennas - 1) * (BIAS_V - PIN_VF) / PULLUP_R
+    bias_ma = 1e3 * at_24v * BIAS_V / 5.0 / BOOST_EFFICIENCY
+    return [
+        ("TRF7962A reader at 5 V (one field on at a time)", READER_IDLE_MA, READER_FIELD_MA),
+        (f"PIN-diode bias, {antennas} antennas (TPS61040, 24 V)", 0.0, bias_ma),
+    ]
