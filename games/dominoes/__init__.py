@@ -2,7 +2,8 @@
 twice (the rules as played: docs/rules.md).
 
 ``game.py`` holds the turn, the scoring and a computer player, ``board.py`` the
-board's lines and diamonds; this module says what the game is."""
+board's lines and diamonds, ``seen.py`` the position as one seat's board knows it
+(its own hands, stand-ins for the rest); this module says what the game is."""
 
 from games.core import About
 
