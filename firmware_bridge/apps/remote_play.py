@@ -18,12 +18,17 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+import msgspec
+
 from ..journal.writing import Journal
+from ..referees.decisions import Played
 from ..referees.events import Tick
 from ..remote import protocol
 from ..remote.guest import Guest
 from ..remote.host import Host
 from ..remote.link import Link
+from ..remote.privacy import public_words
+from ..remote.sealed import dealing_options
 from ..remote.side import Side, check_game
 from ..runtime.transcript import print_move, print_refusal, result_line
 from ..sim.runner import SimOptions, Simulation
@@ -126,22 +131,37 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     try:
         table, early = wait_for_table(link, host, board, ended_ok=_resuming(args.journal))
         check_game(table.game)
+        sealed = table.seed is None  # hidden pieces: the host keeps the deal to itself
+        options = dict(table.options)
+        if sealed:
+            options = _dealt_options(link, host, board, table, early) or options
         opts = SimOptions(
             game=table.game,
             players=table.players,
-            seed=table.seed,
+            seed=table.seed if table.seed is not None else 0,  # stand-ins, given the deal
             profile=args.profile,
             journal=args.journal,
-            options=dict(table.options),
+            options=options,
         )
         sim = Simulation(opts)
         record = sim.session.facts.record
-        if record is not None and (record.seed, record.options) != (table.seed, table.options):
+        if sealed and sim.resumed:
+            raise ValueError(
+                f"the journal {args.journal} holds an unfinished {table.game} game: a guest "
+                "of a game of hidden pieces cannot take one up yet; use another --journal"
+            )
+        if (
+            not sealed
+            and record is not None
+            and (record.seed, record.options) != (table.seed, table.options)
+        ):
             raise ValueError(
                 f"the journal {args.journal} holds an unfinished game that is not the one "
                 f"{host}'s board hosts: use another --journal"
             )
         side = Guest(sim.session, link, board, table, refresher(sim))
+        if sealed:
+            side.asked_at = 0  # the table and views were asked for the deal
         for topic, payload in early:
             side.take(topic, payload)
         return _play(sim, side, link, args, out)
@@ -149,6 +169,37 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
         link.stop()
         if sim is not None:
             sim.close()
+
+
+def _dealt_options(
+    link: Link, host: str, board: str, table: protocol.Table, early: list[tuple[str, bytes]]
+) -> dict[str, Any] | None:
+    """A game of hidden pieces: the options that deal this board's game from its
+    first view, asked of the host (None: the game is dealt once made). What else
+    arrives meanwhile is kept in ``early``."""
+    sync = protocol.Sync(game_key=table.game_key, have=0)
+    link.publish(protocol.from_topic(host, board), sync)
+    seats = {seat for seat, owner in enumerate(table.seats) if owner == board}
+    end = time.monotonic() + TABLE_WAIT_S
+    while time.monotonic() < end:
+        try:
+            topic, payload = link.inbox.get(timeout=POLL_S)
+        except queue.Empty:
+            continue
+        early.append((topic, payload))
+        if topic != protocol.to_topic(host, board):
+            continue
+        try:
+            message = protocol.decode(payload)
+        except MessageRefused:
+            continue  # the guest refuses it with the reason, in turn
+        if (
+            isinstance(message, protocol.Seen)
+            and message.number == 0
+            and message.game_key == table.game_key
+        ):
+            return dealing_options(table.game, message, seats, table.players)
+    raise ValueError(f"{host}'s board did not deal this board its pieces in {TABLE_WAIT_S:g} s")
 
 
 def _resuming(journal: Path | None) -> bool:
@@ -235,13 +286,16 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
         seats = " vs ".join(
             f"{game.seat_name(seat)} ({owner})" for seat, owner in enumerate(side.owners)
         )
-        print(f"{game.title}, seed {sim.opts.seed}: {seats}", file=out, flush=True)
-        sim.commits.append(lambda played: print_move(played, game.seat_name, out))
+        sealed = isinstance(side, Guest) and side.sealed
+        dealt = f"dealt by {side.host}'s board" if isinstance(side, Guest) and sealed else ""
+        print(f"{game.title}, {dealt or f'seed {sim.opts.seed}'}: {seats}", file=out, flush=True)
+        sim.commits.append(lambda played: print_move(_said(side, played), game.seat_name, out))
         session.refused.append(lambda reason: print_refusal(reason, session.pending_fixes(), out))
     sim.start()
     sim.set_up()
     if isinstance(side, Host):
         side.publish_table()
+        side.publish_views()  # a game of hidden pieces: each guest's own deal
     elif isinstance(side, Guest):
         side.resync()  # the host's moves so far, and this board's it has not had
         side.ask()  # the table the broker kept may be older than the host's game
@@ -280,6 +334,8 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
             continue
         waited_since = time.monotonic()
         side.take(topic, payload)
+    if isinstance(side, Guest):
+        side.seal_journal()
     link.flush()
     final = sim.final()
     if args.json:
@@ -294,6 +350,16 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
         file=sys.stderr,
     )
     return 0
+
+
+def _said(side: Side, played: Played) -> Played:
+    """A move as this board may tell it: another board's seat's draws only counted in a
+    game of hidden pieces (this board holds stand-ins for them)."""
+    if not side.sealed or played.mover in side.mine:
+        return played
+    name = side.game.name
+    text, story = public_words(name, played.text), public_words(name, played.story)
+    return msgspec.structs.replace(played, text=text, story=story)
 
 
 def _done(side: Side) -> bool:

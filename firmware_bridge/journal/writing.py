@@ -75,6 +75,17 @@ class Journal(JournalReader):
             ),
         )
 
+    def reseed(self, game_id: int, seed: int, options: Mapping[str, Any]) -> None:
+        """Give a game the seed and options that dealt it, told once it is over (a
+        guest board of a game of hidden pieces plays it dealt from its own view)."""
+        text = json.dumps(dict(options), sort_keys=True)
+        self._run(
+            "set the seed of a game in",
+            lambda db: db.execute(
+                "UPDATE games SET seed = ?, options = ? WHERE id = ?", (seed, text, game_id)
+            ),
+        )
+
     # -- inputs -----------------------------------------------------------------
     def append(self, game_id: int, kind: str, payload: Mapping[str, Any]) -> int:
         """Record one accepted input; it is on disk when this returns (with any

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.core import Action
 from games.errors import GameError
 
 from ..referees.decisions import Played
@@ -14,6 +15,8 @@ from ..runtime.session import Session
 from ..spectate.errors import MessageRefused
 from . import protocol
 from .link import Link
+from .privacy import view_digest
+from .sealed import Views, ViewsDisagree
 from .side import RemoteError, Side, log, movers_of
 
 
@@ -45,10 +48,25 @@ class Guest(Side):
         self.withdrawn: set[tuple[str, str]] = set()
         """The moves the host refused and this board took back: the position's digest
         and the move's."""
+        self.views = Views(table.game, self.mine) if self.sealed else None
+        """A game of hidden pieces: the host's views, which this board's game keeps to."""
+        self.pending: dict[int, Action] = {}
+        """Moves the host published, to be made here once the view after them has come."""
+        self.asked_move: int | None = None
+        """The move of this board's seat last sent to the host to be made first."""
+        if self.views is not None:
+            self.seats.ask_moves = True
+            self.seats.ready = self.views.ready
+
+    def start_digest(self) -> str:
+        if self.sealed:  # this board's game was dealt by options of its own
+            t = self.table
+            return protocol.start_digest(t.game, t.players, None, t.options)
+        return super().start_digest()
 
     def reconnected(self) -> None:
         self.sent.clear()  # what the broker had not delivered to the host is sent again
-        self.asked_roll = None
+        self.asked_roll = self.asked_move = None
         self.ask()
 
     def ask(self) -> None:
@@ -61,6 +79,10 @@ class Guest(Side):
         self.link.publish(protocol.from_topic(self.host, self.board), sync)
 
     def poll(self) -> None:
+        if self.views is not None:
+            self._deliver()  # the next move, once the last one is the game's here
+            self._send_wanted()
+            return
         wants = self.seats.wants_roll
         if wants is None or wants[0] != len(self.game.history) + 1:
             return
@@ -92,6 +114,9 @@ class Guest(Side):
         """A move this board's own seat made is sent to the host, numbered."""
         n = played.number
         self.seats.arrived.pop(n, None)
+        if self.views is not None:
+            self._made(n)
+            return
         if played.mover not in self.mine or self.session.referee.automatic(played.action):
             return  # the host's own move made here, or a pass the host's referee makes too
         self._send(n, played.mover, played.action.to_dict())
@@ -105,9 +130,71 @@ class Guest(Side):
             seat=seat,
             action=action,
             board=self.board,
+            seen=view_digest(self.game, self.mine) if self.views is not None else None,
         )
         self.link.publish(protocol.from_topic(self.host, self.board), move)
         self.sent.add(n)
+
+    # -- a game of hidden pieces --------------------------------------------------
+    def _send_wanted(self) -> None:
+        """Send the host the move this board's seat chose, to be made there first."""
+        wants, n = self.seats.wants_move, len(self.game.history) + 1
+        assert self.views is not None
+        if wants is None or wants[0] != n or self.asked_move == n:
+            return
+        if not self.views.ready(self.game):
+            return
+        self.asked_move = n
+        self._send(n, self.game.to_move, wants[1].to_dict())
+
+    def _seen(self, seen: protocol.Seen) -> None:
+        if self.views is None or seen.game_key != self.game_key:
+            self.refuse(protocol.to_topic(self.host, self.board), "a view of another game")
+            return
+        if not self.views.take(seen):
+            self.dropped += 1  # sent again
+            return
+        self._deliver()
+
+    def arrive(self, number: int, action: Action) -> None:
+        """In a game of hidden pieces a move is made here once the view after it has
+        come, its pieces arranged to reach it."""
+        if self.views is None:
+            super().arrive(number, action)
+            return
+        self.pending.setdefault(number, action)
+        self._deliver()
+
+    def _deliver(self) -> None:
+        views = self.views
+        assert views is not None
+        game = self.game
+        n = len(game.history) + 1
+        try:
+            if views.kept < 0:
+                if not views.deal(game):
+                    return
+                self.refresh()  # dealt: who starts, this board's hand
+            action = self.pending.get(n)
+            if action is None or n in self.seats.arrived or not views.can_make(game, n):
+                return
+            views.prepare(game, n, action)
+        except ViewsDisagree as exc:
+            raise RemoteError(f"{exc}: this board's game stops here") from None
+        super().arrive(n, action)
+
+    def _made(self, n: int) -> None:
+        """Move ``n`` was made here: this board's view of the game is the host's."""
+        assert self.views is not None
+        self.pending.pop(n, None)
+        wants = self.seats.wants_move
+        if wants is not None and wants[0] <= n:
+            self.seats.wants_move = None
+        try:
+            self.views.played(self.game, n)
+        except ViewsDisagree as exc:
+            raise RemoteError(f"{exc}: this board's game stops here") from None
+        # The next move is made from the board's loop (poll), not from within this one.
 
     def take(self, topic: str, payload: bytes) -> None:
         limit = protocol.MAX_TABLE_BYTES if topic == protocol.table_topic(self.host) else None
@@ -125,6 +212,10 @@ class Guest(Side):
         ):
             self._rolled(message)
         elif topic == protocol.to_topic(self.host, self.board) and isinstance(
+            message, protocol.Seen
+        ):
+            self._seen(message)
+        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
             message, protocol.Refused
         ):
             self._refused(message)
@@ -137,7 +228,7 @@ class Guest(Side):
                 # A host that restarted may have lost a move it had not journaled yet:
                 # this board's moves it has not published are sent again.
                 self.sent.clear()
-                self.asked_at = self.asked_roll = None
+                self.asked_at = self.asked_roll = self.asked_move = None
                 self.ask()
         else:
             self.refuse(topic, f"a {type(message).__name__} has no place on this topic")
@@ -147,6 +238,14 @@ class Guest(Side):
         moves after it, and the board set up again saying why (the same move refused
         again at the same position stops the game: the boards' referees disagree)."""
         n, history = refused.number, self.history()
+        if self.views is not None and refused.game_key == self.game_key:
+            if n != len(history) + 1:
+                self.dropped += 1
+                return
+            # Judged here by the same rules from the same view, and never made here.
+            raise RemoteError(
+                f"{self.host}'s board refused move {n}: {refused.reason} (the boards disagree)"
+            )
         if refused.game_key != self.game_key or not self.confirmed() < n <= len(history):
             self.dropped += 1  # a move the host has, or one taken back already
             return
@@ -201,9 +300,10 @@ class Guest(Side):
             return
         if n > len(history) + 1:
             between = range(len(history) + 1, n)
-            if all(k in self.seats.arrived for k in between):
+            waiting = {**self.pending, **self.seats.arrived}
+            if all(k in waiting for k in between):
                 # It follows moves that arrived and are still to be made here.
-                ahead = [self.seats.arrived[k].to_dict() for k in between]
+                ahead = [waiting[k].to_dict() for k in between]
                 if protocol.digests(self.start_digest(), history + ahead)[-1] == move.before:
                     self.host_moves = max(self.host_moves, n)
                     self._arrive_dict(n, move.action)
@@ -240,7 +340,7 @@ class Guest(Side):
                 f"this board's game differs from {self.host}'s at move {common + 1}: "
                 "it cannot go on (start it again from the host)"
             )
-        if self.host_moves < len(ours):
+        if self.host_moves < len(ours) and self.views is None:
             self._send_again(max(common, self.host_moves))
         for n in range(len(ours) + 1, len(theirs) + 1):
             self._arrive_dict(n, theirs[n - 1])
@@ -265,5 +365,18 @@ class Guest(Side):
         return None
 
     def done(self) -> bool:
-        """The game is over here and the host has it all."""
-        return self.game.outcome is not None and self.confirmed() >= len(self.game.history)
+        """The game is over here and the host has it all (and, in a game of hidden
+        pieces, this board has the host's last view and its seed)."""
+        over = self.game.outcome is not None and self.confirmed() >= len(self.game.history)
+        if self.views is None or not over:
+            return over
+        return self.views.ready(self.game) and self.table.finished and self.table.seed is not None
+
+    def seal_journal(self) -> None:
+        """A game of hidden pieces is over: this board's journal takes the seed that
+        dealt it, so its record is the host's (export, replay, take-back)."""
+        seed = self.table.seed
+        if self.views is not None and seed is not None and self.table.finished:
+            game_id = self.session.game_id
+            assert game_id is not None
+            self.session.journal.reseed(game_id, seed, self.table.options)

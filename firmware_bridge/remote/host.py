@@ -5,18 +5,22 @@ game retained when a guest asks for it (see :mod:`.side`)."""
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from games.core import Game
 from games.errors import GameError
 
+from ..kits import find_kit
 from ..referees.decisions import Played, mover_of
 from ..runtime.session import Session
 from ..spectate.errors import MessageRefused
 from ..storage.files import write_whole
 from . import protocol
 from .link import Link
+from .privacy import seat_facts, seat_view, view_digest
 from .side import MAX_AHEAD, RemoteError, Side
 
 
@@ -74,7 +78,7 @@ class Host(Side):
             started=record.started,
             game=record.game,
             players=record.players,
-            seed=record.seed,
+            seed=None if self.sealed and self.game.outcome is None else record.seed,
             options=dict(record.options),
             seats=list(self.owners),
             moves=history,
@@ -87,6 +91,40 @@ class Host(Side):
 
     def publish_table(self) -> None:
         self.link.publish(protocol.table_topic(self.board), self.table(), retain=True)
+
+    def publish_views(self, since: int = 0) -> None:
+        """In a game of hidden pieces, send each guest its views from move ``since``."""
+        for guest in sorted(set(self.owners) - {self.board}):
+            self.send_views(guest, since)
+
+    def send_views(self, guest: str, since: int) -> None:
+        """Send ``guest`` what its seats may know after each move from ``since`` (0:
+        the deal) to the last, on its own ``to/<guest>``: nothing of the other seats'
+        hidden pieces but their count."""
+        if not self.sealed:
+            return
+        seats = self._seats_of(guest)
+        for n in range(max(since, 0), len(self.game.history) + 1):
+            view = seat_view(self._game_after(n), seats)
+            seen = protocol.Seen(
+                game_key=self.game_key,
+                number=n,
+                view=seat_facts(view) if n else view,  # the deal: its layout too
+                digest=protocol.value_digest(view),
+            )
+            self.link.publish(protocol.to_topic(self.board, guest), seen)
+
+    def _game_after(self, n: int) -> Game:
+        """The game after its first ``n`` moves, replayed from the host's seed."""
+        if n == len(self.game.history):
+            return self.game
+        record = self.record
+        game = find_kit(record.game).new_game(
+            record.players, random.Random(record.seed), dict(record.options)
+        )
+        for action in self.game.history[:n]:
+            game.apply(action)
+        return game
 
     def played(self, played: Played) -> None:
         """Every move the host journaled is published, numbered, then the table."""
@@ -101,6 +139,7 @@ class Host(Side):
             action=played.action.to_dict(),
             board=self.owners[played.mover],
         )
+        self.publish_views(n)  # before the move: a guest makes it once it has both
         self.link.publish(protocol.moves_topic(self.board), move)
         self.seats.arrived.pop(n, None)
         if self.game.outcome is not None:
@@ -126,6 +165,7 @@ class Host(Side):
             if isinstance(message, protocol.Sync):
                 if guest in self.owners:
                     self.publish_table()
+                    self.send_views(guest, message.have)
                 else:
                     self.refuse(topic, f"{guest} holds no seat of this game")
                 return
@@ -222,6 +262,10 @@ class Host(Side):
             return f"the game has {len(history)} moves, so move {move.number} leaves a gap"
         if move.before != self.digests()[-1]:
             return f"move {move.number} was played from another position than the host's"
+        if self.sealed and move.seen != view_digest(game, self._seats_of(guest)):
+            return (
+                f"move {move.number} was played from another view of the position than the host's"
+            )
         if game.outcome is not None:
             return "the game is over"
         try:
@@ -238,6 +282,9 @@ class Host(Side):
             return f"its dice {faces} are not the ones the host rolled for move {move.number}"
         self.arrive(move.number, action)
         return None
+
+    def _seats_of(self, guest: str) -> set[int]:
+        return {seat for seat, owner in enumerate(self.owners) if owner == guest}
 
     def waiting_for(self) -> str | None:
         """The guest the game waits for while it is off line (None: not waiting)."""

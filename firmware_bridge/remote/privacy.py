@@ -6,19 +6,22 @@ rules, so a guest of these may have the whole game (its seed deals it). Dominoes
 hands and DoubleCross racks are hidden: a board may see its own seats' pieces and
 only count the others' (and the boneyard or bag), until the game is over and every
 hand is shown for the final count. :func:`seat_view` is that view of a position;
-:data:`HIDDEN` names what each such game hides, and :func:`.side.check_game`
-refuses those games board to board until a guest can be given its view in place of
-the seed (docs/remote.md, "What each side may see").
+:data:`HIDDEN` names what each such game hides. A guest of one of :data:`SEALED`
+is given its view in place of the seed (:mod:`.sealed`); :func:`.side.check_game`
+would refuse another board to board (docs/remote.md, "What each side may see").
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from msgspec import Struct
 
 from games.core import Game
+
+from . import protocol
 
 
 class Hidden(Struct, frozen=True):
@@ -48,6 +51,11 @@ HIDDEN: dict[str, Hidden] = {
 the boneyard or bag (which the seed gives)."""
 
 
+SEALED = frozenset({"dominoes", "doublecross"})
+"""The games of hidden pieces played board to board: a guest is never given the seed,
+only its own view of each position (:mod:`.sealed`)."""
+
+
 def seat_view(game: Game, seats: Iterable[int]) -> dict[str, Any]:
     """The position as a board holding ``seats`` sees it: the game's picture
     (``state_dict``) with each seat's hidden pieces listed for ``seats`` and only
@@ -65,3 +73,31 @@ def seat_view(game: Game, seats: Iterable[int]) -> dict[str, Any]:
         list(held) if shown or seat in mine else len(held) for seat, held in enumerate(pieces)
     ]
     return view
+
+
+def seat_facts(view: dict[str, Any]) -> dict[str, Any]:
+    """A view but for its layout, which the moves played give: what a guest is sent."""
+    return {key: value for key, value in view.items() if key != "layout"}
+
+
+def view_digest(game: Game, seats: Iterable[int]) -> str:
+    """The digest of what a board holding ``seats`` sees of the position: the public
+    part and its own seats' hidden pieces, computed the same by host and guest."""
+    return protocol.value_digest(seat_view(game, seats))
+
+
+_DRAWN = re.compile(r"(^draws|, takes) ((?:\d-\d ?)+)$")
+
+
+def public_words(game_name: str, text: str) -> str:
+    """A move's words as another seat's board may say them: what a Dominoes seat drew
+    only counted (its words name the dominoes, which this board's game holds only
+    stand-ins for)."""
+    if game_name != "dominoes":
+        return text
+
+    def counted(match: re.Match[str]) -> str:
+        n = len(match.group(2).split())
+        return f"{match.group(1)} {'a domino' if n == 1 else f'{n} dominoes'}"
+
+    return _DRAWN.sub(counted, text)

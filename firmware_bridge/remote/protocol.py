@@ -12,7 +12,8 @@ under ``tabletop/remote/<host board>/``, all QoS 1:
   digest of the game before it.
 - ``from/<guest board>`` guest → host: a move the guest made for one of its seats,
   or a request for the table.
-- ``to/<guest board>`` host → guest: why the host refused a guest's move.
+- ``to/<guest board>`` host → guest: why the host refused a guest's move; the dice it
+  rolled for one; in a game of hidden pieces, the guest's view after each move.
 - ``presence/<board>`` retained: whether a board is on line (its last will says
   it is not).
 
@@ -65,7 +66,9 @@ class Table(Struct, frozen=True, tag="table", forbid_unknown_fields=True):
     game is the host's game now."""
     game: str
     players: int
-    seed: int
+    seed: int | None
+    """The seed that dealt the game; None while a game of hidden pieces is played (it
+    deals every hand): given once it is over."""
     options: dict[str, Any]
     seats: list[str]
     """Who holds each seat: a board's name (the host's own name for its seats)."""
@@ -86,6 +89,21 @@ class Move(Struct, frozen=True, tag="move", forbid_unknown_fields=True):
     action: dict[str, Any]
     board: str
     """The board that made it."""
+    seen: str | None = None
+    """In a game of hidden pieces, a guest's move: the digest of the guest's view of
+    the position it was played from (:func:`.privacy.view_digest`)."""
+
+
+class Seen(Struct, frozen=True, tag="seen", forbid_unknown_fields=True):
+    """In a game of hidden pieces, what a guest's seats may know after move ``number``
+    (0: the deal), on ``to/<guest>``: its view of the position but for the layout,
+    which the moves give (:func:`.privacy.seat_facts`), and the digest of the whole
+    view."""
+
+    game_key: str
+    number: int
+    view: dict[str, Any]
+    digest: str
 
 
 class Refused(Struct, frozen=True, tag="refused", forbid_unknown_fields=True):
@@ -125,7 +143,7 @@ class Presence(Struct, frozen=True, tag="presence", forbid_unknown_fields=True):
     online: bool
 
 
-Message = Table | Move | Refused | Sync | RollAsk | Rolled | Presence
+Message = Table | Move | Seen | Refused | Sync | RollAsk | Rolled | Presence
 
 
 def root(host: str) -> str:
@@ -188,6 +206,8 @@ def decode(payload: bytes, limit: int = MAX_MOVE_BYTES) -> Message:
         raise MessageRefused("its dice are not 1 to 8 faces of 1 to 6")
     if isinstance(message, Move | Refused | RollAsk | Rolled) and message.number < 1:
         raise MessageRefused(f"its move number {message.number} is not counted from 1")
+    if isinstance(message, Seen) and message.number < 0:
+        raise MessageRefused(f"its move number {message.number} is not counted from 0")
     return message
 
 
@@ -195,10 +215,18 @@ def _canonical(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
-def start_digest(game: str, players: int, seed: int, options: Mapping[str, Any]) -> str:
-    """The digest of a game before its first move: its kind, players, seed and options."""
-    setup = {"game": game, "players": players, "seed": seed, "options": dict(options)}
+def start_digest(game: str, players: int, seed: int | None, options: Mapping[str, Any]) -> str:
+    """The digest of a game before its first move: its kind, players, seed and options
+    (a game of hidden pieces: without its seed, which a guest is not given)."""
+    setup: dict[str, Any] = {"game": game, "players": players, "options": dict(options)}
+    if seed is not None:
+        setup["seed"] = seed
     return hashlib.sha256(_canonical(setup)).hexdigest()[:DIGEST_CHARS]
+
+
+def value_digest(value: Any) -> str:
+    """The digest of a JSON value (a board's view of a position)."""
+    return hashlib.sha256(_canonical(value)).hexdigest()[:DIGEST_CHARS]
 
 
 def next_digest(before: str, action: Mapping[str, Any]) -> str:

@@ -43,6 +43,14 @@ class RemoteSeats(Computer):
         """The moves whose dice the host rolled and this board's dice hold."""
         self.wants_roll: tuple[int, int] | None = None
         """The move whose dice are to be asked of the host, and how many."""
+        self.ask_moves = False
+        """This board's seats' moves are the host's to make first (a guest's of a game
+        of hidden pieces: what a move draws is known once the host has made it)."""
+        self.wants_move: tuple[int, Action] | None = None
+        """The move this board's seat chose, to be sent to the host, and its number."""
+        self.ready: Callable[[Game], bool] = lambda game: True
+        """Whether this board's game knows what its seats may know of the position now
+        (a guest of a game of hidden pieces: the host's view of it has come)."""
         self.automatic: Callable[[Action], bool] = lambda action: False
         """Whether the table plays ``action`` itself (a pass for a seat that cannot
         move): every board's referee plays it, so it is never waited for."""
@@ -56,8 +64,13 @@ class RemoteSeats(Computer):
             return arrived
         if game.to_move in self.remote:
             return None  # the other board has not moved yet
+        if not self.ready(game):
+            return None  # what this board's seat holds is still to come from the host
         action = super().expected(game)
         number = len(game.history) + 1
+        if action is not None and self.ask_moves:
+            self.wants_move = (number, action)
+            return None  # the host makes it first; it is made here when it comes back
         if action is not None and self.ask_rolls and number not in self.rolled:
             faces = self.dice_of(action)
             if faces:
@@ -71,7 +84,8 @@ class RemoteSeats(Computer):
         if game.outcome is not None or number in self.arrived:
             return False
         asked = self.wants_roll is not None and self.wants_roll[0] == number
-        return game.to_move in self.remote or asked
+        sent = self.wants_move is not None and self.wants_move[0] == number
+        return game.to_move in self.remote or asked or sent or not self.ready(game)
 
     def refuses(self, game: Game, action: Action, mover: int) -> Action | None:
         """A move made here for another board's seat before that board moved is refused

@@ -29,7 +29,7 @@ from ..referees.decisions import Played, mover_of
 from ..runtime.session import Session
 from . import protocol
 from .link import Link
-from .privacy import HIDDEN
+from .privacy import HIDDEN, SEALED
 from .seats import RemoteSeats
 
 log = logging.getLogger("tabletop.remote")
@@ -43,15 +43,20 @@ MAX_AHEAD = 32
 """Moves a guest may send beyond the host's while those before them are still to be
 made at the host (a Doubles Wild battle's keeps and rolls come a few at a time)."""
 
-NO_GAMES = {name: f"each board would learn the other's {h.what}" for name, h in HIDDEN.items()}
+NO_GAMES = {
+    name: f"each board would learn the other's {h.what}"
+    for name, h in HIDDEN.items()
+    if name not in SEALED
+}
 """Games not yet played board to board, and why: their hidden pieces
-(:data:`.privacy.HIDDEN`), which a guest given the seed would be dealt."""
+(:data:`.privacy.HIDDEN`), which a guest given the seed would be dealt, and no guest
+is yet given its view in the seed's place (:data:`.privacy.SEALED`)."""
 
 
 def check_game(name: str) -> None:
     why = NO_GAMES.get(name)
     if why is not None:
-        playable = ", ".join(g for g in ("double-take", "doubles-wild", "crosslet"))
+        playable = ", ".join(("double-take", "doubles-wild", "crosslet", *sorted(SEALED)))
         raise ValueError(f"{name} cannot be played board to board yet: {why}; play {playable}")
 
 
@@ -93,6 +98,8 @@ class Side:
         session.facts.expected = self.seats.expected
         session.played.append(self.played)
         self._waiting_for: str | None = None
+        self.sealed = session.game.name in SEALED
+        """A game of hidden pieces: the guest is given its views, never the seed."""
 
     @property
     def game(self) -> Game:
@@ -102,7 +109,8 @@ class Side:
     def start_digest(self) -> str:
         record = self.session.facts.record
         assert record is not None
-        return protocol.start_digest(record.game, record.players, record.seed, record.options)
+        seed = None if self.sealed else record.seed  # a guest of hidden pieces has none
+        return protocol.start_digest(record.game, record.players, seed, record.options)
 
     def history(self) -> list[dict[str, Any]]:
         return [action.to_dict() for action in self.game.history]

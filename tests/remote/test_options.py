@@ -11,8 +11,8 @@ from firmware_bridge.apps.remote_play import parse_remote_seats
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--game", "dominoes"], "dominoes cannot be played board to board yet: each board"),
-        (["--game", "doublecross"], "would learn the other's rack"),
+        (["--game", "dominoes", "--lobby"], "leave --script and --lobby out"),
+        (["--game", "doublecross", "--frames", "f"], "do not take --serve or --frames yet"),
         (["--game", "double-take", "--script", "x.txt"], "leave --script and --lobby out"),
     ],
 )
