@@ -305,8 +305,9 @@ class Trf7962a:
                 if irq:
                     return irq
             if ticks.ticks_diff(ticks.ticks_us(), start) > SLOT_US:
-                if self._irq_status():  # the loop may have been late
-                    continue
+                irq = self._irq_status()  # the loop may have been late: reading clears it
+                if irq:
+                    return irq
                 raise ReaderError(
                     "the reader stopped answering (no interrupt within "
                     f"{SLOT_US // 1000} ms of a slot): check its supply, EN and the IRQ wire"
