@@ -37,7 +37,27 @@ def build_scanner(machine, config):
             getattr(config, "ROW_SETTLE_US", 5),
         )
         matrix = scanners.MatrixScanner(shift, config.DEBOUNCE_MS)
+    board = getattr(config, "RFID_BOARD", "mux")
+    if config.SENSOR == "occupancy+rfid" and board == "rowcol":
+        if matrix is None:
+            raise ValueError("config: SENSOR 'occupancy+rfid' needs the switch matrix")
+        antennas = build_rowcol(machine, config)
+        # A reader that does not answer is reported (ERR_READER) and tried again
+        # every second, reset through its EN (RFID_RST) first; the switches go on
+        # being scanned meanwhile.
+        antennas.start()
+        return scanners.MatrixWithRowColumnReader(
+            matrix,
+            antennas,
+            config.TAG_RETRY_MS,
+            getattr(config, "SWEEP_MS", 100),
+            getattr(config, "TAG_RETRIES_PER_PASS", 4),
+        )
     if config.SENSOR in ("rfid", "occupancy+rfid"):
+        if board != "mux":
+            raise ValueError(
+                "config: RFID_BOARD must be 'rowcol' (with SENSOR 'occupancy+rfid') or 'mux'"
+            )
         try:
             from . import antennas, mfrc522
         except ImportError:
@@ -76,6 +96,60 @@ def build_scanner(machine, config):
     if readers is not None:
         return scanners.ReaderSweep(readers, cells, config.RFID_DEBOUNCE_MS, config.READERS_PER_STEP)
     raise ValueError("config: SENSOR must be 'occupancy', 'rfid' or 'occupancy+rfid'")
+
+
+def build_rowcol(machine, config):
+    """The TRF7962A and the TPIC6B595 chain of the row and column antennas."""
+    try:
+        from . import rowcol, trf7962a
+    except ImportError:
+        import rowcol
+        import trf7962a
+    count = getattr(config, "ANTENNAS", config.ROWS + config.COLUMNS)
+    if count < config.ROWS + config.COLUMNS:
+        raise ValueError("config: ANTENNAS is fewer than ROWS + COLUMNS")
+    # SPI mode 0: MOSI changes on SCLK's falling edge and the reader takes it on the
+    # rising edge (TRF7960A datasheet SLOS732G, "Serial Interface Mode With Slave
+    # Select", the family's SPI the TRF7962A shares).
+    spi = machine.SPI(
+        config.RFID_SPI,
+        baudrate=getattr(config, "RFID_BAUD", 2000000),
+        polarity=0,
+        phase=0,
+        sck=machine.Pin(config.RFID_SCK),
+        mosi=machine.Pin(config.RFID_MOSI),
+        miso=machine.Pin(config.RFID_MISO),
+    )
+    cs = machine.Pin(config.RFID_CS, machine.Pin.OUT, value=1)
+    enable_pin = getattr(config, "RFID_RST", None)
+    enable = None if enable_pin is None else machine.Pin(enable_pin, machine.Pin.OUT, value=1)
+    irq_pin = getattr(config, "RFID_IRQ", None)
+    irq = None if irq_pin is None else machine.Pin(irq_pin, machine.Pin.IN)
+    reader = trf7962a.Trf7962a(spi, cs, enable, irq)
+
+    def out(name, level):
+        pin = getattr(config, name, None)
+        return None if pin is None else machine.Pin(pin, machine.Pin.OUT, value=level)
+
+    # G first, high: every output off while the chain is cleared.
+    g = out("ANTENNA_G", 1)
+    chain = rowcol.SelectChain(
+        out("ANTENNA_SER", 0),
+        out("ANTENNA_SRCK", 0),
+        out("ANTENNA_RCK", 0),
+        count,
+        g=g,
+        srclr=out("ANTENNA_SRCLR", 1),
+    )
+    return rowcol.RowColumnAntennas(
+        reader,
+        chain,
+        config.ROWS,
+        config.COLUMNS,
+        getattr(config, "ANTENNA_SETTLE_US", 300),
+        getattr(config, "TAG_POWER_US", 3000),
+        trf7962a.ReaderError,
+    )
 
 
 def build_port(machine, config):

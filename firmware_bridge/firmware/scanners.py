@@ -338,3 +338,236 @@ class MatrixWithReaders:
             tags[i] = tag
             self._tag_gap[i] = self.background_ms * self._tagged
             changes.append((i, tag))
+
+
+class MatrixWithRowColumnReader:
+    """Occupancy switches and one reader on row and column antennas (docs/rf.md): the
+    switch under a square says where something changed, the antennas over it say
+    which tag it is.
+
+    A square whose switch closed is placed by the board's ambiguity rule
+    (``rowcol.place``; which cases it leaves unread is written there): its row antenna
+    is inventoried, and in a row holding more than one square to place, their column
+    antennas too (``rowcol.reads_needed``). A square emptied reports None at once. A
+    square the rule cannot place for certain is reported present without a tag and
+    placed again every ``retry_ms`` (with every other unread square of the rows read
+    then, so that reading one never leaves another ambiguous), at most ``retries`` of
+    them a pass, the longest waiting first: a tag is never guessed.
+
+    A slow background sweep inventories one antenna every ``background_ms`` (round
+    the antennas over tagged squares): when it sees a UID the board does not know, the
+    squares on that antenna whose tag it did not see are placed again by the same
+    rule, so a tile swapped for another in one movement (the switch never opens) is
+    still found. A UID merely missed proves nothing, and the sweep waits while a
+    switch is being debounced (a tile being laid would otherwise look swapped in).
+
+    ``antennas`` is a ``rowcol.RowColumnAntennas``.
+    """
+
+    def __init__(self, matrix_scanner, antennas, retry_ms=250, background_ms=100, retries=4):
+        try:
+            from . import rowcol
+        except ImportError:
+            import rowcol
+        self._rowcol = rowcol
+        self.matrix = matrix_scanner
+        self.antennas = antennas
+        self.rows = antennas.rows
+        self.columns = antennas.columns
+        cells = self.cells = matrix_scanner.cells
+        if cells != self.rows * self.columns:
+            raise ValueError("config: the antennas' rows and columns do not make the board")
+        self.retry_ms = retry_ms
+        self.retries = max(1, retries)
+        self.background_ms = background_ms
+        # One slot a square, made once: a board filling with pieces grows no table.
+        self._tags = [None] * cells  # the UID placed on each square
+        self._untagged = [None] * cells  # since when an occupied square is unread
+        self._tag_gap = [None] * cells
+        self._waiting = 0
+        self._tagged = 0
+        self._swept = None
+        self._next = 0  # the next antenna the background sweep reads
+
+    @property
+    def problem(self):
+        return self.antennas.problem
+
+    @property
+    def sweep_ms(self):
+        return self.matrix.sweep_ms
+
+    def census(self):
+        return self.antennas.census()
+
+    @property
+    def begun(self):
+        return self.matrix.begun
+
+    @property
+    def swept(self):
+        return self.matrix.swept
+
+    def settling(self):
+        return self.matrix.settling()
+
+    def ready(self):
+        return self.matrix.ready()
+
+    def gap(self, index):
+        gap = self._tag_gap[index]
+        if gap is not None:
+            return gap
+        return self.matrix.gap(index)
+
+    def _set_tag(self, i, tag):
+        if self._tags[i] is None:
+            if tag is None:
+                return
+            self._tagged += 1
+        elif tag is None:
+            self._tagged -= 1
+        self._tags[i] = tag
+
+    def _set_untagged(self, i, since):
+        if self._untagged[i] is None:
+            if since is None:
+                return
+            self._waiting += 1
+        elif since is None:
+            self._waiting -= 1
+        self._untagged[i] = since
+
+    def poll(self, now):
+        changes = []
+        self.antennas.check(now)
+        laid = []
+        for i, value in self.matrix.poll(now):
+            self._tag_gap[i] = None
+            self._set_tag(i, None)
+            if value is None:
+                self._set_untagged(i, None)
+                changes.append((i, None))
+            else:
+                self._set_untagged(i, now)
+                laid.append(i)
+        due = self._due(now, laid) if self._waiting > len(laid) else []
+        if laid or due:
+            placed = self._place(laid + due, now)
+            for i in laid:
+                changes.append((i, self._tags[i] if self._tags[i] is not None else PRESENT))
+            for i in placed:
+                if i not in laid:
+                    changes.append((i, self._tags[i]))
+            for i in due:
+                if self._untagged[i] is not None:
+                    self._untagged[i] = now  # tried: wait retry_ms again
+        if not self._tagged:
+            self._swept = None
+        elif self._swept is None:
+            self._swept = now
+        elif ticks.ticks_diff(now, self._swept) >= self.background_ms and not self.settling():
+            self._swept = now
+            self._sweep_one(changes, now)
+        return changes
+
+    def _due(self, now, laid):
+        """The unread squares to place again this pass: due, longest waiting first,
+        ``retries`` at most."""
+        due = []
+        untagged = self._untagged
+        for i in range(self.cells):
+            since = untagged[i]
+            if since is not None and i not in laid:
+                waited = ticks.ticks_diff(now, since)
+                if waited >= self.retry_ms:
+                    due.append((waited, i))
+        if len(due) > self.retries:
+            due.sort(reverse=True)
+            del due[self.retries :]
+        return [i for _waited, i in due]
+
+    def _place(self, indices, now, rows_seen=None, columns_seen=None):
+        """Place the squares ``indices`` (with the other unread squares of their rows)
+        by the ambiguity rule, reading the antennas it needs beyond those already in
+        ``rows_seen``/``columns_seen``; returns the squares placed."""
+        columns = self.columns
+        untagged = self._untagged
+        rows = set(i // columns for i in indices)
+        targets = set((i // columns, i % columns) for i in indices)
+        for r in rows:
+            base = r * columns
+            for c in range(columns):
+                if untagged[base + c] is not None:
+                    targets.add((r, c))
+        rows_seen = {} if rows_seen is None else rows_seen
+        columns_seen = {} if columns_seen is None else columns_seen
+        need_rows, need_columns = self._rowcol.reads_needed(targets, rows_seen, columns_seen)
+        antennas = self.antennas
+        for r in sorted(need_rows):
+            seen = antennas.inventory(antennas.row(r))
+            if seen is None:
+                return []
+            rows_seen[r] = seen
+        for c in sorted(need_columns):
+            seen = antennas.inventory(antennas.column(c))
+            if seen is None:
+                return []
+            columns_seen[c] = seen
+        before = {}
+        tags = self._tags
+        for i in range(self.cells):
+            tag = tags[i]
+            if tag is not None and (i // columns, i % columns) not in targets:
+                before[(i // columns, i % columns)] = tag
+        placed = []
+        for (r, c), uid in self._rowcol.place(before, targets, rows_seen, columns_seen).items():
+            i = r * columns + c
+            since = untagged[i]
+            if since is not None and ticks.ticks_diff(now, since) > 0:
+                # A tag that answered on a retry became readable since it was laid.
+                self._tag_gap[i] = ticks.ticks_diff(now, since)
+            self._set_untagged(i, None)
+            self._set_tag(i, uid)
+            placed.append(i)
+        return placed
+
+    def _sweep_one(self, changes, now):
+        """Inventory the next antenna over a tagged square; place again the squares
+        on it whose tag it missed if it saw a UID the board does not know."""
+        rows, columns = self.rows, self.columns
+        tags = self._tags
+        antennas = self.antennas
+        for step in range(rows + columns):
+            k = (self._next + step) % (rows + columns)
+            if k < rows:
+                squares = [k * columns + c for c in range(columns)]
+            else:
+                squares = [r * columns + k - rows for r in range(rows)]
+            if any(tags[i] is not None for i in squares):
+                break
+        else:
+            return
+        self._next = (k + 1) % (rows + columns)
+        seen = antennas.inventory(k)
+        if not seen:
+            return
+        known = set(tag for tag in tags if tag is not None)
+        if not (seen - known):
+            return  # a UID missed proves nothing: only one the board does not know does
+        lost = [i for i in squares if tags[i] is not None and tags[i] not in seen]
+        if not lost:
+            return
+        for i in lost:
+            self._set_tag(i, None)
+            self._set_untagged(i, now)
+        if k < rows:
+            placed = self._place(lost, now, rows_seen={k: seen})
+        else:
+            placed = self._place(lost, now, columns_seen={k - rows: seen})
+        for i in lost:
+            self._tag_gap[i] = self.background_ms * (rows + columns)
+            changes.append((i, tags[i] if tags[i] is not None else PRESENT))
+        for i in placed:
+            if i not in lost:
+                changes.append((i, tags[i]))  # an unread square of the rows read
