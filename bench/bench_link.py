@@ -40,8 +40,9 @@ def _rig(seed: int, ber: float) -> tuple[SimulatedSerialBoard, SerialSensorBoard
     # As the RFID boards are built: switches say where, one reader reads what.
     board = SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS)
     for cell in rng.sample(range(ROWS * COLUMNS), PIECES):
-        # 7-byte UIDs as NTAG213s carry them: NXP's manufacturer code 04h first.
-        board.place(cell, tag=(b"\x04" + rng.randbytes(6)).hex())
+        # 8-byte ISO/IEC 15693 UIDs as sent on air, least significant byte first: a
+        # serial number, then a manufacturer code (NXP's 04h) and E0h.
+        board.place(cell, tag=(rng.randbytes(6) + b"\x04\xe0").hex())
     board.noise = LineNoise(seed, ber) if ber else None
     wiring = SerialWiring(port=board.port_name, rows=ROWS, columns=COLUMNS, sensor="rfid")
     host = SerialSensorBoard(wiring, CELLS, clock=clock, settle_window_s=0.15)

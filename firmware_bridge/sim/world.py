@@ -150,7 +150,9 @@ class SerialSurface:
         free = self._free.setdefault(label, [])
         if free:
             return free.pop()
-        tag = f"{self._next:08X}"
+        # An ISO/IEC 15693 UID as sent on air, least significant byte first: the serial
+        # number's low bytes first (where the inventory's slots are chosen), E0h last.
+        tag = (self._next.to_bytes(7, "little") + b"\xe0").hex().upper()
         self._next += 1
         self.tags.enrol(tag, label)  # type: ignore[attr-defined]
         return tag

@@ -173,7 +173,7 @@ def test_tags_show_by_their_enrolled_names_and_the_link_is_counted(tmp_path: Pat
     cells = grid(placed)
     assert len(cells) == 225
     assert (cells["H8"], cells["A1"], cells["H9"]) == ("A", "6-3:", "·")
-    assert re.search(r"H8: tag [0-9A-F]{8} \(A\)", placed)
+    assert re.search(r"H8: tag [0-9A-F]{16} \(A\)", placed)
 
     def counter(view: str, what: str) -> str:
         # The link's table is the right-hand column: its rows end the lines.
@@ -309,7 +309,9 @@ def test_an_rfid_board_shows_its_reader_census_and_sweep_time(tmp_path: Path) ->
     )
     assert code == 0
     view = frames(text)["after line 2: wait 2.5"]
-    assert re.search(r"reader 1 +MFRC522 v2\.0 \(92h\) *$", view, re.MULTILINE), view
+    # The row and column board's TRF7962A has no version register to list (its
+    # health is ERR_READER); the older board's MFRC522 was listed by its VersionReg.
+    assert "reader 1" not in view, view
     # The matrix is scanned once per loop pass of the simulated board (10 ms).
     assert re.search(r"sweep +10 ms *$", view, re.MULTILINE), view
     assert re.search(r"longest pass +\d+ ms *$", view, re.MULTILINE), view

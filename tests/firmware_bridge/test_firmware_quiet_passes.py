@@ -100,7 +100,7 @@ def played(skip_scans: bool, seed: int) -> tuple[list[Any], Any]:
                 if cell in sim.pieces:
                     sim.lift(cell)
                 else:
-                    sim.place(cell, tag=f"{0x10 + cell:02x}a1b2c3")
+                    sim.place(cell, tag=f"{0x10 + cell:02x}a1b2c3d4e5f6e0")
             clock.advance(0.01)
             sim.step()
         messages = [

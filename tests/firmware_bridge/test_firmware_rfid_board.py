@@ -275,7 +275,7 @@ NAMES = [f"{'ABC'[c]}{r + 1}" for r in range(ROWS) for c in range(COLUMNS)]
 def test_simulated_board_with_register_readers_reaches_the_host(sensor: str) -> None:
     clock = FakeClock(100.0)
     with SimulatedSerialBoard(
-        ROWS, COLUMNS, sensor, clock, cells=NAMES, register_readers=True
+        ROWS, COLUMNS, sensor, clock, cells=NAMES, register_readers=True, rfid_board="mux"
     ) as sim:
         wiring = SerialWiring(port=sim.port_name, rows=ROWS, columns=COLUMNS, sensor="rfid")
         host = SerialSensorBoard(wiring, NAMES, clock=clock, settle_window_s=0.15)

@@ -23,7 +23,7 @@ STEP_S = 0.01
 
 
 def tag(i: int) -> str:
-    return f"04{i:02x}a1b2c3d4e5"  # 7 bytes
+    return f"{i:02x}04a1b2c3d4e5e0"  # an 8-byte ISO/IEC 15693 UID
 
 
 def run(

@@ -27,6 +27,7 @@ from firmware_bridge.link.messages import (
     SnapshotPart,
     SnapshotRequest,
 )
+from firmware_bridge.sim.pico.fake_antenna_mux import AntennaMuxBoard
 from firmware_bridge.sim.pico.simboard import SimulatedBoardError, SimulatedSerialBoard
 from hardware.board import (
     OCCUPIED,
@@ -139,10 +140,12 @@ def test_rfid_tags_reach_the_host_as_upper_case_hex(clock: FakeClock) -> None:
 def test_a_reader_that_stops_answering_takes_the_board_offline_until_it_answers(
     clock: FakeClock,
 ) -> None:
-    with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS) as sim:
+    with SimulatedSerialBoard(
+        ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS, rfid_board="mux"
+    ) as sim:
         host = host_for(sim, clock, "rfid")
         run(sim, host, clock, 0.6)
-        assert sim.rfid_board is not None
+        assert isinstance(sim.rfid_board, AntennaMuxBoard)
         sim.rfid_board.dead = True
         sim.place("D1", tag="01020304")  # the read that finds the reader gone
         statuses = [e for e in run(sim, host, clock, 1.0) if isinstance(e, BoardStatus)]
@@ -162,8 +165,8 @@ def test_a_combined_board_reports_tags(clock: FakeClock) -> None:
     with SimulatedSerialBoard(ROWS, COLUMNS, "occupancy+rfid", clock, cells=CELLS) as sim:
         host = host_for(sim, clock, "rfid")
         run(sim, host, clock, 0.6)
-        sim.place("D1", tag="01020304")
-        assert settled(run(sim, host, clock, 0.6)) == [{"D1": "01020304"}]
+        sim.place("D1", tag="01020304050607E0")
+        assert settled(run(sim, host, clock, 0.6)) == [{"D1": "01020304050607E0"}]
         host.close()
 
 

@@ -1,6 +1,6 @@
 """The firmware's config.py for a simulated board: the Pico's pins as the real
-config.py has them, the sensor the firmware reads, and the antenna multiplexers'
-address pins for any number of squares."""
+config.py has them, the sensor the firmware reads, the row and column antennas'
+chain, and the antenna multiplexers' address pins for any number of squares."""
 
 from __future__ import annotations
 
@@ -23,6 +23,15 @@ SIM_CONFIG = {
     "RFID_MISO": 12,
     "RFID_CS": 13,
     "RFID_RST": 26,
+    "RFID_IRQ": None,
+    "ANTENNA_SER": 27,
+    "ANTENNA_SRCK": 28,
+    "ANTENNA_RCK": 21,
+    "ANTENNA_G": 14,
+    "ANTENNA_SRCLR": None,
+    # The antenna's settling costs the board's time (ANTENNA_SETTLE_US below), not a
+    # busy wait here.
+    "ANTENNA_SETTLE_US": 0,
     "READERS_PER_STEP": 64,
     # The simulated card answers as soon as the field is on; the time a real tag
     # takes to power up belongs to the board's timing, not to a busy wait here.
@@ -32,6 +41,9 @@ SIM_CONFIG = {
     "RECOVERY_PIN": None,
     "RECOVERY_WINDOW_MS": 0,
 }
+ANTENNA_SETTLE_US = 300
+"""What config.py has the firmware wait after an antenna switch (docs/rf.md, "Switching
+time"): charged to the simulated board's time each time the field comes on after one."""
 SENSORS = ("occupancy", "rfid", "occupancy+rfid")
 FIRMWARES = ("python", "micropython")
 """What runs the firmware: CPython in this process, or the MicroPython unix port."""

@@ -1,7 +1,7 @@
 """A simulated serial board: the real firmware on the far end of a pseudo-terminal.
 
-The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains,
-one RFID reader behind the antenna multiplexer); the firmware from
+The pieces lie on a simulated circuit (switches behind 74HC595/74HC165 chains, one
+RFID reader on row and column antennas, ``rfid_boards``); the firmware from
 ``firmware_bridge/firmware`` scans it through the fake ``machine`` pins and
 writes real frames into the pty, which the host opens with pyserial like any device.
 Nothing runs in a thread: ``step`` runs the firmware's loop once and returns when what
@@ -10,11 +10,12 @@ simulated game, stays deterministic.
 
 Given the profile's :class:`wiring.profile.Timing`, the board keeps the real parts'
 time, in simulated time: each pass of the firmware's loop lasts as long as its
-scan and its reads would on the Pico (each reader read costs its switching, its
-tag's power-up and its SPI transfers), passes follow one another as the firmware's
-loop does, and what a pass sends reaches the host once the pass is over and its
-bytes have crossed the serial link at the profile's baud rate. The firmware runs
-with the profile's debounce and readers per pass (docs/timing.md).
+scan and its reads would on the Pico (each inventory costs its air time, the
+antenna's switching and settling, the tags' power-up and the SPI transfers), passes
+follow one another as the firmware's loop does, and what a pass sends reaches the
+host once the pass is over and its bytes have crossed the serial link at the
+profile's baud rate. The firmware runs with the profile's debounce and readers per
+pass (docs/timing.md).
 """
 
 from __future__ import annotations
@@ -33,10 +34,11 @@ from hardware.clock import Clock
 from wiring.profile import Timing
 
 from .fake_antenna_mux import AntennaMuxBoard
-from .fake_card import Card, CardError
 from .fake_machine import FakeMachine, FakeNeoPixels, ShiftRegisterMatrix
+from .fake_rowcol import RowColumnBoard
 from .pty_line import LineNoise, PtyPort, SimulatedBoardError, pending
-from .sim_config import FIRMWARES, SENSORS, SIM_CONFIG, select_pins
+from .rfid_boards import board_kind, build_rfid, parse_tag
+from .sim_config import FIRMWARES, SENSORS, SIM_CONFIG
 from .skipped_scans import SkippedScans
 from .timed_readers import TimedReaders
 from .upy_firmware import MicroPythonFirmware, PassFigures, micropython_config
@@ -70,10 +72,13 @@ class SimulatedSerialBoard:
     open with pyserial; ``unplug``/``replug`` close the pty and open a new one
     behind the same path, rebooting the firmware as a real USB unplug would.
 
-    An RFID board has one register-level MFRC522 whose antenna the fake
-    multiplexer switches from square to square (``AntennaMuxBoard``), read by the
-    firmware's own driver; tags must be 4, 7 or 10 bytes. ``register_readers`` is
-    kept for callers that asked for it; every RFID board is built so now.
+    An RFID board under switches (``"occupancy+rfid"``) has the row and column
+    antennas docs/rf.md designs (``rfid_board="rowcol"``, ``RowColumnBoard``): one
+    register-level TRF7962A read by the firmware's own driver, its antennas chosen
+    through the TPIC6B595 chain; tags are 8-byte ISO/IEC 15693 UIDs. A board of readers
+    alone (``"rfid"``), or ``rfid_board="mux"``, has the older one: an MFRC522 whose
+    antenna the fake multiplexer switches from square to square (``AntennaMuxBoard``);
+    tags 4, 7 or 10 bytes. ``register_readers`` is kept for callers that asked for it.
 
     With ``timing`` (the profile's), the board keeps the real parts' time (see the
     module's docstring); ``baudrate`` is the link's speed. The firmware in the
@@ -95,6 +100,7 @@ class SimulatedSerialBoard:
         baudrate: int = 115200,
         firmware: str = "python",
         skip_scans: bool = True,
+        rfid_board: str | None = None,
     ) -> None:
         if sensor not in SENSORS:
             raise SimulatedBoardError(
@@ -109,6 +115,7 @@ class SimulatedSerialBoard:
         self.rows = rows
         self.columns = columns
         self.sensor = sensor
+        self.rfid_kind = board_kind(sensor, rfid_board)
         self.clock = clock
         self.cells: tuple[str, ...] | None = tuple(cells) if cells is not None else None
         self.snapshot_ms = snapshot_ms
@@ -160,7 +167,7 @@ class SimulatedSerialBoard:
         self._free_at = None
         self._outgoing = []
         self._matrix: ShiftRegisterMatrix | None = None
-        self.rfid_board: AntennaMuxBoard | None = None
+        self.rfid_board: AntennaMuxBoard | RowColumnBoard | None = None
         if self.sensor in ("occupancy", "occupancy+rfid"):
             self._matrix = ShiftRegisterMatrix(
                 machine.bench,
@@ -171,16 +178,9 @@ class SimulatedSerialBoard:
                 columns=self.columns,
                 active_low=config.ACTIVE_LOW,
             )
-        if self.sensor != "occupancy":
-            cells = self.rows * self.columns
-            config.RFID_SELECT = select_pins(cells)
-            self.rfid_board = AntennaMuxBoard(
-                machine.bench,
-                spi_bus=config.RFID_SPI,
-                cs_pin=config.RFID_CS,
-                select_pins=config.RFID_SELECT,
-                cells=cells,
-                reset_pin=config.RFID_RST,
+        if self.rfid_kind is not None:
+            self.rfid_board = build_rfid(
+                machine.bench, config, self.rows, self.columns, self.rfid_kind, timing, self._charge
             )
         scanner: Any = runner.build_scanner(machine, config)
         self.scans: SkippedScans | None = None
@@ -219,7 +219,9 @@ class SimulatedSerialBoard:
             self.micropython.close()
         self._matrix = None
         self.rfid_board = None
-        config = micropython_config(self.rows, self.columns, self.sensor, self.snapshot_ms)
+        config = micropython_config(
+            self.rows, self.columns, self.sensor, self.snapshot_ms, self.rfid_kind
+        )
         self.micropython = MicroPythonFirmware(self._master, config)
         self.firmware = self.micropython
         self.figures = self.micropython.figures
@@ -269,20 +271,7 @@ class SimulatedSerialBoard:
     def place(self, cell: int | str, tag: str | None = None) -> None:
         """Lay a piece on ``cell``; ``tag`` is its UID in hex on an RFID board."""
         index = self.index(cell)
-        uid = b""
-        if tag is not None:
-            try:
-                uid = bytes.fromhex(tag)
-            except ValueError:
-                raise SimulatedBoardError(f"tag {tag!r} is not hex digits") from None
-            if not 4 <= len(uid) <= 10:
-                raise SimulatedBoardError(f"tag {tag!r} must be 4 to 10 bytes long")
-            if self.sensor != "occupancy":
-                try:
-                    Card(uid)
-                except CardError as exc:
-                    raise SimulatedBoardError(f"tag {tag!r}: {exc}") from None
-        self.pieces[index] = uid
+        self.pieces[index] = b"" if tag is None else parse_tag(self.rfid_kind, tag)
         self._wire_pieces()
 
     def lift(self, cell: int | str) -> None:
@@ -337,6 +326,10 @@ class SimulatedSerialBoard:
         while self._outgoing and self._outgoing[0][0] <= now + 1e-9:
             for frame in self._outgoing.pop(0)[1]:
                 self.port.send(frame)
+
+    def _charge(self, seconds: float) -> None:
+        """The real parts' time, charged to the pass now running (timed boards)."""
+        self.pass_us += seconds * 1e6
 
     def _delivered(self, count: int) -> None:
         """Wait until the host's end of the pty holds ``count`` bytes.

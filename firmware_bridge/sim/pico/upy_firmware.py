@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from msgspec import Struct
 
-from .sim_config import SIM_CONFIG, select_pins
+from .sim_config import ANTENNA_SETTLE_US, SIM_CONFIG, select_pins
 
 PICO_HEAP = "192K"
 """The heap the firmware gets: what MicroPython's RP2040 port gives it (docs/firmware.md,
@@ -102,8 +102,11 @@ def config_text(values: Mapping[str, Any]) -> str:
     return "".join(f"{name} = {value!r}\n" for name, value in sorted(values.items()))
 
 
-def micropython_config(rows: int, columns: int, sensor: str, snapshot_ms: int) -> dict[str, Any]:
-    """config.py's names for the firmware of a simulated board in MicroPython."""
+def micropython_config(
+    rows: int, columns: int, sensor: str, snapshot_ms: int, rfid_board: str | None = "mux"
+) -> dict[str, Any]:
+    """config.py's names for the firmware of a simulated board in MicroPython, its RFID
+    board ``rfid_board`` ("rowcol" or "mux")."""
     return {
         **SIM_CONFIG,
         "ROWS": rows,
@@ -116,6 +119,9 @@ def micropython_config(rows: int, columns: int, sensor: str, snapshot_ms: int) -
         # The power-up wait of a real tag: it costs real time here, so the loop
         # times reported are those of a Pico's pass, waits included.
         "TAG_POWER_US": 3000,
+        "ANTENNA_SETTLE_US": ANTENNA_SETTLE_US,
+        "RFID_BOARD": rfid_board or "mux",
+        "ANTENNAS": rows + columns,
     }
 
 

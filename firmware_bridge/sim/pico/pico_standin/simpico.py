@@ -43,6 +43,7 @@ import time  # noqa: E402
 
 import machine  # noqa: E402
 import standin_reader  # noqa: E402
+import standin_rowcol  # noqa: E402
 import neopixel  # noqa: E402
 
 PICO_HEAP = 192 * 1024
@@ -67,7 +68,9 @@ def _board_config():
     names = (
         config.SENSOR, config.MATRIX_SPI, config.ROW_LATCH, config.COLUMN_LOAD,
         config.ROWS, config.COLUMNS, config.ACTIVE_LOW, config.RFID_SPI, config.RFID_CS,
-        config.RFID_SELECT,
+        config.RFID_SELECT, getattr(config, "RFID_BOARD", "mux"),
+        (config.RFID_RST, config.ANTENNA_SER, config.ANTENNA_SRCK, config.ANTENNA_RCK,
+         config.ANTENNA_G),
     )
     del sys.modules["config"]
     return names
@@ -130,13 +133,15 @@ def largest_free():
 
 
 (SENSOR, MATRIX_SPI, ROW_LATCH, COLUMN_LOAD, ROWS, COLUMNS, ACTIVE_LOW, RFID_SPI, RFID_CS,
- RFID_SELECT) = _board_config()
+ RFID_SELECT, RFID_BOARD, ROWCOL_PINS) = _board_config()
 
 matrix = None
 reader = None
 if SENSOR in ("occupancy", "occupancy+rfid"):
     matrix = machine.Matrix(MATRIX_SPI, ROW_LATCH, COLUMN_LOAD, ROWS, COLUMNS, ACTIVE_LOW)
-if SENSOR in ("rfid", "occupancy+rfid"):
+if SENSOR == "occupancy+rfid" and RFID_BOARD == "rowcol":
+    reader = standin_rowcol.RowColumnReader(RFID_SPI, RFID_CS, *ROWCOL_PINS, ROWS, COLUMNS)
+elif SENSOR in ("rfid", "occupancy+rfid"):
     reader = standin_reader.MuxedReader(RFID_SPI, RFID_CS, RFID_SELECT, ROWS * COLUMNS)
 cdc = machine.UsbCdc(sys.stdin, sys.stdout)
 apart = Apart()
