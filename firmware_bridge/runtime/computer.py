@@ -4,6 +4,10 @@ table carried exactly that out.
 The computer's move is shown as an instruction; the people at the table make it on
 the board, and the referee recognises it as it would a person's. A move that is not
 the computer's is refused like an illegal one, so the board is fixed back.
+
+At a table on a loop the computer thinks on a worker thread (:mod:`.thinking`): until
+its move is known, the computer's seat is "thinking" and a move made for it is
+refused like any other not its own.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ import importlib
 import logging
 import random
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from games.core import Action, Game, Player, Resign
 from games.errors import BadSettings
 from games.levels import DEFAULT as DEFAULT_LEVEL
 from games.levels import STRONGEST, level_name, parse_level
+
+from .thinking import THINKING_AFTER_S, Asked, Deliver, Thought, thinker
 
 log = logging.getLogger("tabletop")
 
@@ -107,12 +114,23 @@ class Computer:
         default level, as the computer always has."""
         self._cached: tuple[int, int, int, Action] | None = None
         self._failed: tuple[int, int] | None = None
+        self.deliver: Deliver | None = None
+        """Where the worker's thoughts go (the loop's ``put``): set, the computer's moves
+        are chosen off the caller's thread; None, at once on it (a replay, a test)."""
+        self.clock: Callable[[], float] = lambda: 0.0
+        """The loop's clock (the session's ``now``), which a thought's time is kept on."""
+        self.asked: Asked | None = None
+        """The move last asked of the worker."""
+        self.automatic: Callable[[Action], bool] = lambda action: False
+        """Whether the table plays ``action`` itself (a pass for a seat that cannot
+        move, the referee's): made while the computer thinks, it is not refused."""
 
     def seat(self, seats: Iterable[int], levels: Mapping[int, int] | None = None) -> None:
         """Play ``seats`` from now on, each at its level in ``levels`` (default: the
         default level)."""
         self.seats = frozenset(seats)
         self.levels = dict(levels or {})
+        self.asked = None
 
     def level(self, seat: int) -> int:
         """The level the computer plays ``seat`` at; for a person's seat, the level its
@@ -159,10 +177,73 @@ class Computer:
 
     def expected(self, game: Game) -> Action | None:
         """The move the computer makes now, or None when a person is to move and no
-        computer seat acts out of turn (the last passer ending a DoubleCross game)."""
+        computer seat acts out of turn (the last passer ending a DoubleCross game), or
+        while the computer thinks (:meth:`thinking`): the worker is asked for it once."""
         if game.outcome is not None:
             return None
-        waiting = [seat for seat in game.out_of_turn_seats() if seat in self.seats]
+        if self.deliver is None or not self._plays_now(game):
+            return self._choose(game)
+        asked = self.asked
+        if asked is None or not asked.of(game):
+            seat = next(iter(self._waiting(game)), game.to_move)
+            self.asked = Asked(game, len(game.history), seat, self.clock())
+            thinker().ask(game, partial(self._choose, game), self.deliver)
+            return None
+        if asked.thought is not None and asked.known(self.clock()):
+            asked.given = True  # nothing more to tick for
+            return asked.thought.action
+        return None
+
+    def _waiting(self, game: Game) -> list[int]:
+        return [seat for seat in game.out_of_turn_seats() if seat in self.seats]
+
+    def _plays_now(self, game: Game) -> bool:
+        """Whether a computer seat is to move or may act out of turn now."""
+        return game.to_move in self.seats or bool(self._waiting(game))
+
+    def thinking(self, game: Game) -> Asked | None:
+        """The move asked of the worker for ``game`` as it stands, while it is not known."""
+        asked = self.asked
+        if asked is None or not asked.of(game) or asked.known(self.clock()):
+            return None
+        return asked
+
+    def learn(self, thought: Thought, game: Game) -> bool:
+        """Keep the worker's ``thought`` if it is for ``game`` as it stands (else it is
+        dropped: a take-back, a move made, the game over); whether it is known now."""
+        asked = self.asked
+        if asked is None or asked.game is not thought.game or asked.played != thought.played:
+            return False
+        if not asked.of(game) or asked.thought is not None:
+            return False
+        asked.thought = thought
+        return asked.known(self.clock())
+
+    def wants_ticks(self, game: Game, now: float) -> bool:
+        """Whether the loop should tick now: to say the computer thinks, or to make its
+        move known once the clock has passed the time it took (a simulated clock)."""
+        asked = self.asked
+        if asked is None or not asked.of(game) or asked.given:
+            return False
+        if asked.known(now):
+            return True  # until a ruling has it (expected)
+        return not asked.told and now >= asked.since + THINKING_AFTER_S - 1e-9
+
+    def thinking_note(self, game: Game) -> str:
+        """What the OLED says while the computer has thought for a while: "Thinking…",
+        the seat and its level; "" otherwise."""
+        asked = self.thinking(game)
+        if asked is None or self.clock() < asked.since + THINKING_AFTER_S - 1e-9:
+            return ""
+        asked.told = True
+        name = game.seat_name(asked.seat).capitalize()
+        return f"Thinking… {name} ({level_name(self.level(asked.seat))})"
+
+    def _choose(self, game: Game) -> Action | None:
+        """The computer's move now, chosen on the caller's thread."""
+        if game.outcome is not None:
+            return None
+        waiting = self._waiting(game)
         if waiting:
             for seat in waiting:
                 rng = random.Random(f"{self.seed}:{len(game.history)}")
@@ -186,6 +267,10 @@ class Computer:
         """The computer's move, when ``action`` is made for it but is not that move."""
         if isinstance(action, Resign) or mover != game.to_move:
             return None
+        if game.to_move in self.seats and self.thinking(game) is not None:
+            # Not known yet: the computer's seat waits for its move, but for one the
+            # table makes itself.
+            return None if self.automatic(action) else action
         expected = self.expected(game)
         if expected is None or same_move(expected, action):
             return None
@@ -204,6 +289,8 @@ class Computer:
     def refusal(self, game: Game, instruction: str) -> str:
         """Why a move made at the board for the seat to move is refused when it is not
         the move ``instruction`` names."""
+        if self.thinking(game) is not None:
+            return "the computer is thinking: put the board back"
         return f"the computer plays {instruction}: put the board back"
 
     def to_dict(self) -> dict[str, Any]:

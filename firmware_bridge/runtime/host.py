@@ -25,9 +25,8 @@ from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal, JournalError
 from ..kits import find_kit
-from ..referees.events import Event
 from .lightsink import LightSink
-from .loop import Loop
+from .loop import Loop, Posted
 from .replay import in_force
 from .session import Session
 from .table import next_on_table, resume_session, start_session
@@ -236,7 +235,7 @@ class TableHost:
         lobby.refused(str(exc))
 
     # -- a failed event -----------------------------------------------------------------
-    def event_failed(self, event: Event, exc: Exception) -> None:
+    def event_failed(self, event: Posted, exc: Exception) -> None:
         """One event could not be handled: log it and play on, unless the journal is hurt.
 
         A journal that cannot be written, or a game that no longer matches its journal

@@ -13,13 +13,17 @@ every board event before the barrier is handed on first. After
 :data:`READING_AFTER_S` of waiting the handler is told (the OLED says "Reading the
 board…"); if the board fails to answer, the presses held are dropped, nothing is
 judged, and the handler is told what to check.
+
+The computer thinks on a worker thread (:mod:`.thinking`); what it chose comes back
+on the same queue, as a :class:`.thinking.Thought`, to the handler that thinks
+(:class:`Thinks`), given the loop's ``put`` to send it by.
 """
 
 from __future__ import annotations
 
 import queue
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, TypeVar, runtime_checkable
 
 from msgspec import Struct
 
@@ -33,6 +37,9 @@ from hardware.board import (
 )
 
 from ..referees.events import BoardWait, ButtonEvent, Event, Tick
+from .thinking import Deliver, Thought
+
+T = TypeVar("T", Event, Thought)
 
 READING_AFTER_S = 0.15
 """How long a press waits for the board before the OLED says it is reading it."""
@@ -52,13 +59,30 @@ class Handler(Protocol):
         ...
 
 
+@runtime_checkable
+class Thinks(Protocol):
+    """A handler whose computer thinks off the loop's thread (a session)."""
+
+    def thinks_to(self, deliver: Deliver) -> None:
+        """Send the computer's thoughts by ``deliver`` (the loop's ``put``)."""
+        ...
+
+    def thought(self, thought: Thought) -> None:
+        """A move the computer chose came back."""
+        ...
+
+
+Posted = Event | Thought
+"""What goes on the loop's queue from outside: devices' events and the computer's thoughts."""
+
+
 class _Barrier(Struct):
     token: int
     since: float
     told: bool = False
 
 
-ErrorHandler = Callable[[Event, Exception], None]
+ErrorHandler = Callable[[Posted, Exception], None]
 """Told of an event whose handling raised; it may raise again to stop the loop."""
 
 
@@ -70,12 +94,14 @@ class Loop:
         self.board = board
         self.on_error = on_error
         """Where a failed event goes; None lets the exception out (tests, simulation)."""
-        self.events: queue.SimpleQueue[Event | BoardSynced | BoardSyncFailed] = queue.SimpleQueue()
+        self.events: queue.SimpleQueue[Posted | BoardSynced | BoardSyncFailed] = queue.SimpleQueue()
         self._board_state: BoardSettled | None = None
         self._link_state: BoardStatus | None = None
         self._barrier: _Barrier | None = None
         self._held: list[ButtonEvent] = []
         """Presses waiting for the barrier, in the order they came."""
+        if isinstance(handler, Thinks):
+            handler.thinks_to(self.put)
 
     @property
     def board_read(self) -> bool:
@@ -87,7 +113,7 @@ class Loop:
         """Whether presses wait for the board to be read."""
         return self._barrier is not None
 
-    def put(self, event: Event) -> None:
+    def put(self, event: Posted) -> None:
         """Safe to call from any thread."""
         self.events.put(event)
 
@@ -98,6 +124,8 @@ class Loop:
         what stands on the board until something moved.
         """
         self.handler = handler
+        if isinstance(handler, Thinks):
+            handler.thinks_to(self.put)
         if self._link_state is not None:
             handler.handle(self._link_state)
         if self._board_state is not None:
@@ -130,8 +158,15 @@ class Loop:
             handled += 1
         return handled
 
-    def _take(self, event: Event | BoardSynced | BoardSyncFailed, now: float) -> int:
+    def _take(self, event: Posted | BoardSynced | BoardSyncFailed, now: float) -> int:
         """Hand ``event`` on, or hold it behind the barrier; return how many were handed on."""
+        if isinstance(event, Thought):
+            # Not held behind a barrier: a thought for a position since changed is
+            # dropped by the handler; the lobby has none to take.
+            handler = self.handler
+            if isinstance(handler, Thinks):
+                self._guarded(handler.thought, event)
+            return 1
         if isinstance(event, BoardSynced | BoardSyncFailed):
             barrier = self._barrier
             if barrier is None or barrier.token != event.token:
@@ -160,8 +195,11 @@ class Loop:
         return 1
 
     def _deliver(self, event: Event) -> None:
+        self._guarded(self.handler.handle, event)
+
+    def _guarded(self, handle: Callable[[T], None], event: T) -> None:
         try:
-            self.handler.handle(event)
+            handle(event)
         except Exception as exc:
             if self.on_error is None:
                 raise

@@ -37,7 +37,6 @@ from ..referees.facts import Facts
 from ..referees.prompt import Prompt
 from ..referees.referee import Referee
 from ..referees.ruling import Ruling
-from ..referees.view import View
 from ..screen.layout import LaidOut
 from ..screen.screens import Screen
 from . import seats as seats_
@@ -53,6 +52,7 @@ from .session_screen import OledState, game_screen, oled_size, table_screen
 from .session_signals import Display, SignalSink, Silent
 from .session_state import Listener, Stream, TableState, table_state
 from .takeback import LastPlayed
+from .thinking import Thought
 
 G = TypeVar("G", bound=Game)
 T = TypeVar("T")
@@ -118,23 +118,10 @@ class Session(RulingView[G], Generic[G]):
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         if self.computer is not None:
             self.facts.advise, self.facts.expected = self.computer.advise, self.computer.expected
+        self.think_wait: Callable[[], None] | None = None
+        """Waits while the computer thinks, the clock running on (the simulation's)."""
         self._ruling: Ruling = self.referee.decide(TakenUp(last_played))
         """What the referee ruled on the last event (a game resumed: its last move)."""
-
-    @property
-    def view(self) -> View[G]:
-        """What the table shows of the game: the view the kit made with the referee."""
-        return self.referee.view
-
-    @property
-    def lights(self) -> LightSink:
-        """Where what is lit goes (the LED chain); a new sink gets the whole map next."""
-        return self._lights
-
-    @lights.setter
-    def lights(self, sink: LightSink) -> None:
-        self._lights = sink
-        self.lighting.shown = None
 
     def seat_computer(self, seats: frozenset[int], levels: Mapping[int, int] | None = None) -> None:
         """Let the computer play ``seats`` at ``levels`` (journaled: a resumed game keeps them)."""
@@ -144,8 +131,17 @@ class Session(RulingView[G], Generic[G]):
         self._ruling = self.referee.decide(TakenUp())
 
     def expected(self) -> Action | None:
-        """The computer's move now, when it is a computer seat's turn."""
+        """The computer's move now, when it is a computer seat's turn; while it thinks,
+        None, unless ``think_wait`` (the simulation's) lets the clock run on until known."""
+        if self.computer is not None and self.think_wait is not None:
+            self.think_wait()
         return self.computer.expected(self.game) if self.computer is not None else None
+
+    def thought(self, thought: Thought) -> None:
+        """The computer's move came back (:mod:`.thinking`): shown at once, if it is
+        for the game as it stands and known on the loop's clock (else a tick shows it)."""
+        if self.computer is not None and self.computer.learn(thought, self.game):
+            self.handle(Tick(self.now))
 
     def _decide(self, event: RefereeEvent) -> list[Decision]:
         """The referee's ruling on ``event``, kept; its decisions returned."""
@@ -266,7 +262,8 @@ class Session(RulingView[G], Generic[G]):
     def wants_ticks(self) -> bool:
         span = self._ruling.ticks
         ticking = span is not None and span[0] <= self.now < span[1]
-        return self._held.waiting() or self._oled.page_due(self.now) or ticking
+        thinks = self.computer is not None and self.computer.wants_ticks(self.game, self.now)
+        return self._held.waiting() or self._oled.page_due(self.now) or ticking or thinks
 
     def handle(self, event: Event) -> None:
         """Handle ``event``; on a full disk, hold it and what follows until it is saved.

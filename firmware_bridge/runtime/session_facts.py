@@ -1,7 +1,7 @@
 """What the referee reads of a session, kept in its facts: the board as last read,
 the squares' labels, the profile, the clock, whether the board is being set
-up, and the last accepted action; and what the session reads of the referee's last
-ruling."""
+up, and the last accepted action; what the session reads of the referee's last
+ruling; and where the lights go and the computer's thoughts come from."""
 
 from __future__ import annotations
 
@@ -15,9 +15,14 @@ from ..journal import GameRecord, Journal, JournalError
 from ..referees.decisions import Played
 from ..referees.facts import Facts
 from ..referees.fixes import Fix
+from ..referees.referee import Referee
 from ..referees.ruling import Ruling
+from ..referees.view import View
 from . import seats as seats_
 from .computer import Computer
+from .lights import Lighting
+from .lightsink import LightSink
+from .thinking import Deliver
 
 G = TypeVar("G", bound=Game)
 
@@ -98,6 +103,32 @@ class RulingView(FactsView[G], Generic[G]):
 
     _ruling: Ruling
     computer: Computer | None
+    referee: Referee[G]
+    lighting: Lighting
+    _lights: LightSink
+
+    @property
+    def view(self) -> View[G]:
+        """What the table shows of the game: the view the kit made with the referee."""
+        return self.referee.view
+
+    @property
+    def lights(self) -> LightSink:
+        """Where what is lit goes (the LED chain); a new sink gets the whole map next."""
+        return self._lights
+
+    @lights.setter
+    def lights(self, sink: LightSink) -> None:
+        self._lights = sink
+        self.lighting.shown = None
+
+    def thinks_to(self, deliver: Deliver) -> None:
+        """Let the computer think off the loop's thread, its thoughts sent by ``deliver``
+        (the loop's ``put``), their time kept on the loop's clock."""
+        if self.computer is not None:
+            self.computer.deliver = deliver
+            self.computer.clock = lambda: self.now
+            self.computer.automatic = lambda action: bool(self.referee.automatic(action))
 
     def ruling(self) -> Ruling:
         """What the referee ruled on the last event (or as the game was taken up)."""
@@ -115,6 +146,9 @@ class RulingView(FactsView[G], Generic[G]):
 
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
-        ruled = self._ruling
-        who = self.computer.speaker(self.game) if self.computer is not None else "Computer"
-        return seats_.note(self.facts.prompt.hint, ruled.expected, ruled.instruction, who)
+        ruled, hint, computer = self._ruling, self.facts.prompt.hint, self.computer
+        thinking = computer.thinking_note(self.game) if computer is not None else ""
+        if thinking and not hint:
+            return thinking  # after THINKING_AFTER_S of the computer's thinking
+        who = computer.speaker(self.game) if computer is not None else "Computer"
+        return seats_.note(hint, ruled.expected, ruled.instruction, who)

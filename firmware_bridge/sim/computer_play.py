@@ -1,6 +1,12 @@
 """The simulator's computer play: the computer's quick hand carrying out the moves
 the OLED shows for its seats, or playing every seat to the end of a game, and setting
 a resumed game's board up as the OLED asks.
+
+The computer thinks off the loop's thread as at a real table; while it does, the
+simulated clock is moved on by the time its think took (measured), scanning and
+handling events as it goes, so that the time is not hidden: the OLED says it thinks
+after :data:`~firmware_bridge.runtime.thinking.THINKING_AFTER_S`, and the move is
+shown once the clock has passed the think.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from typing import Any
 from games.core import Action, Game, Player
 
 from ..runtime.session import Session
+from ..runtime.thinking import thinker
 from .errors import SimError
 from .interpreter import ScriptInterpreter
 from .script import Line
@@ -19,6 +26,8 @@ from .script import Line
 MAX_PLIES = 2000
 FIRMWARE_DEBOUNCE_S = 0.06
 """Margin for the Pico's own debounce before the host's settle window starts."""
+THINK_WAIT_S = 600.0
+"""How long (in real time) the simulation waits for one of the computer's thinks."""
 
 
 def _out_of_turn(game: Game, players: dict[int, Player]) -> Action | None:
@@ -57,7 +66,7 @@ class ComputerPlay:
         if table.on_table is None or table.lobby is not None:
             return
         for _ in range(MAX_PLIES):
-            expected = self.session.expected()
+            expected = self.expected()
             if expected is None or self.session.game.outcome is not None:
                 return
             if self.session.restoring:
@@ -72,6 +81,32 @@ class ComputerPlay:
                     f"{self.session.state().oled}"
                 )
         raise SimError(f"the computer seats did not stop within {MAX_PLIES} moves")
+
+    def expected(self) -> Action | None:
+        """The move the OLED shows for a computer seat, once the computer has thought
+        (None: no computer seat moves now)."""
+        self.await_thought()
+        return self.session.expected()
+
+    def await_thought(self) -> None:
+        """While the computer thinks, let the simulated clock run on, scanning and
+        handling events, by the time its think took (measured), until its move is known."""
+        interpreter = self.interpreter
+        for _ in range(MAX_PLIES):
+            session = self.session
+            computer = session.computer
+            if computer is None or session.game.outcome is not None:
+                return
+            computer.expected(session.game)  # asks the worker, if not asked yet
+            asked = computer.thinking(session.game)
+            if asked is None:
+                return
+            if not thinker().wait(THINK_WAIT_S):
+                raise SimError(f"the computer thought for over {THINK_WAIT_S:.0f} s")
+            due, now = asked.due(), interpreter.rig.clock.now()
+            step_s = interpreter.time.step_s
+            interpreter.advance(step_s if due is None else max(step_s, due - now))
+        raise SimError("the computer's move never came to the table")
 
     def _player(self, players: dict[int, Player], game: Game) -> Player:
         """The computer player of the seat to move (made the first time it moves; a
@@ -119,7 +154,7 @@ class ComputerPlay:
             game = self.session.game
             if plies >= max_plies:
                 raise SimError(f"the game did not end within {max_plies} moves")
-            expected = self.session.expected()
+            expected = self.expected()
             if choose is not None:
                 action = choose(game)
             elif expected is not None:

@@ -66,6 +66,10 @@ class Simulation:
         self.time = Stepper(self.table, self.rig, self.stream)
         self.interpreter = ScriptInterpreter(self.table, self.rig, self.world, self.time)
         self.computer = ComputerPlay(self.interpreter, random.Random(opts.seed), opts.levels)
+        # While the computer thinks, whoever asks for its move lets the clock run on.
+        self.table.think_wait = self.computer.await_thought
+        if self.table.on_table is not None:
+            self.table.on_table.think_wait = self.computer.await_thought
 
     # -- playing ------------------------------------------------------------------
     def start(self) -> None:

@@ -5,6 +5,7 @@ given (the simulation's listeners, and the pieces on the simulated board).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,11 +65,14 @@ class SimTable(TableHost):
         """A new game's set-up pieces are left for the hand to lay (``SimOptions``)."""
         self.save_to = save_to
         """Where the simulated board is kept beside the journal (None: in memory)."""
+        self.think_wait: Callable[[], None] | None = None
+        """Given to each session seated: lets the clock run on while the computer thinks."""
 
     def seated(self, session: Session[Any], begin: Any) -> None:
         """The session is on the table: the simulation's listeners, the pieces on the
         board (where they were left, for a resumed game), and the loop's events."""
         game = session.game
+        session.think_wait = self.think_wait
         session.played.append(self.stream.played)
         if self.stream.listeners:
             session.listeners.append(self.stream.state)
