@@ -1,6 +1,7 @@
 """A simulated table killed while its expert thinks (test_levels): the computer plays
 both seats, red at expert and green at beginner, journaled; at the expert's sixth
-move it reports that it is thinking and stops there, to be killed."""
+move it reports that it is thinking and stops there, on the worker thread the table
+thinks on (``runtime/thinking.py``), to be killed."""
 
 from __future__ import annotations
 

@@ -184,6 +184,7 @@ def test_a_game_killed_while_the_expert_thinks_resumes_with_the_same_levels(
         assert computer is not None
         assert computer.seats == {0, 1} and computer.levels == level_kill.LEVELS
         assert computer.level_names() == {0: "expert", 1: "beginner"}
+        assert computer.deliver is not None  # it thinks on the worker, as before the kill
         moves_before = len(sim.session.game.history)
         assert moves_before > 0 and sim.session.game.outcome is None
         sim.start()
