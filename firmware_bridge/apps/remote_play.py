@@ -4,7 +4,8 @@ Each side is a whole simulated table (board, station, OLED, session, journal). T
 computer plays the board's own seats, its moves made by the simulated hand as the
 OLED shows them; the other board's moves arrive through the broker and are made
 by the same hand as the OLED and the lights show them, checked as a computer's
-move is. While the game waits for a board that is off line, the OLED says so.
+move is. While the game waits for a board that is off line, the OLED says so, and the
+back menu offers to abandon the game (:mod:`..remote.abandon`).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..journal.writing import Journal
 from ..referees.decisions import Played
 from ..referees.events import Tick
 from ..remote import protocol
+from ..remote.abandon import WaitingMenu
 from ..remote.guest import Guest
 from ..remote.host import Host
 from ..remote.link import Link
@@ -291,6 +293,7 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
         print(f"{game.title}, {dealt or f'seed {sim.opts.seed}'}: {seats}", file=out, flush=True)
         sim.commits.append(lambda played: print_move(_said(side, played), game.seat_name, out))
         session.refused.append(lambda reason: print_refusal(reason, session.pending_fixes(), out))
+    sim.loop.switch(WaitingMenu(session, side))  # the back menu's "abandon game"
     sim.start()
     sim.set_up()
     if isinstance(side, Host):
@@ -337,9 +340,11 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
     if isinstance(side, Guest):
         side.seal_journal()
     link.flush()
-    final = sim.final()
+    final = {**sim.final(), "abandoned": side.abandoned_by}
     if args.json:
         print(json.dumps(final), file=out, flush=True)
+    elif side.abandoned_by is not None:
+        print(f"Abandoned: {side.abandoned_by} abandoned the game", file=out, flush=True)
     else:
         print(result_line(final), file=out, flush=True)
     moves = max(len(session.game.history), 1)
@@ -365,7 +370,7 @@ def _said(side: Side, played: Played) -> Played:
 def _done(side: Side) -> bool:
     if isinstance(side, Guest):
         return side.done()
-    return side.game.outcome is not None
+    return side.over()
 
 
 def _drain(side: Side, link: Link) -> None:

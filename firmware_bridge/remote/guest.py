@@ -69,6 +69,12 @@ class Guest(Side):
         self.asked_roll = self.asked_move = None
         self.ask()
 
+    def tell_abandoned(self) -> None:
+        """The host is told on this board's own topic, retained: a host away has it
+        when it comes back."""
+        told = protocol.Abandoned(game_key=self.game_key, board=self.board)
+        self.link.publish(protocol.from_topic(self.host, self.board), told, retain=True)
+
     def ask(self) -> None:
         """Ask the host for its table (once for as many moves as this board has)."""
         have = len(self.game.history)
@@ -203,22 +209,19 @@ class Guest(Side):
         except MessageRefused as exc:
             self.refuse(topic, str(exc))
             return
+        mine = topic == protocol.to_topic(self.host, self.board)
         if topic == protocol.table_topic(self.host) and isinstance(message, protocol.Table):
             self._table(message)
         elif topic == protocol.moves_topic(self.host) and isinstance(message, protocol.Move):
             self._move(message)
-        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
-            message, protocol.Rolled
-        ):
+        elif mine and isinstance(message, protocol.Rolled):
             self._rolled(message)
-        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
-            message, protocol.Seen
-        ):
+        elif mine and isinstance(message, protocol.Seen):
             self._seen(message)
-        elif topic == protocol.to_topic(self.host, self.board) and isinstance(
-            message, protocol.Refused
-        ):
+        elif mine and isinstance(message, protocol.Refused):
             self._refused(message)
+        elif mine and isinstance(message, protocol.Abandoned):
+            self.take_abandoned(topic, self.host, message)
         elif topic == protocol.presence_topic(self.host, self.host) and isinstance(
             message, protocol.Presence
         ):
@@ -327,8 +330,19 @@ class Guest(Side):
             raise RemoteError(f"{self.host}'s move {n} is not a move of the game: {exc}") from None
         self.arrive(n, action)
 
+    def _table_abandoned(self, board: str) -> None:
+        """The host's table says the game was abandoned at ``board``."""
+        if board == self.board:
+            self.dropped += 1  # this board's own
+            return
+        told = protocol.Abandoned(game_key=self.game_key, board=board)
+        self.take_abandoned(protocol.table_topic(self.host), board, told)
+
     def resync(self) -> None:
         """Bring this board's game to the host's journaled moves (``table``)."""
+        if self.table.abandoned is not None:
+            self._table_abandoned(self.table.abandoned)
+            return
         ours, theirs = self.history(), self.table.moves
         common = 0
         while common < min(len(ours), len(theirs)) and protocol.same_action(
@@ -367,6 +381,8 @@ class Guest(Side):
     def done(self) -> bool:
         """The game is over here and the host has it all (and, in a game of hidden
         pieces, this board has the host's last view and its seed)."""
+        if self.abandoned_by is not None:
+            return True
         over = self.game.outcome is not None and self.confirmed() >= len(self.game.history)
         if self.views is None or not over:
             return over

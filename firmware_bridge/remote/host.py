@@ -83,7 +83,8 @@ class Host(Side):
             seats=list(self.owners),
             moves=history,
             digest=protocol.digests(self.start_digest(), history)[-1],
-            finished=self.game.outcome is not None,
+            finished=self.over(),
+            abandoned=self.abandoned_by,
         )
 
     def reconnected(self) -> None:
@@ -91,6 +92,14 @@ class Host(Side):
 
     def publish_table(self) -> None:
         self.link.publish(protocol.table_topic(self.board), self.table(), retain=True)
+
+    def tell_abandoned(self) -> None:
+        """Each guest is told on its own topic, retained (a guest away has it when it
+        comes back), and the table says so."""
+        told = protocol.Abandoned(game_key=self.game_key, board=self.board)
+        for guest in sorted(set(self.owners) - {self.board}):
+            self.link.publish(protocol.to_topic(self.board, guest), told, retain=True)
+        self.publish_table()
 
     def publish_views(self, since: int = 0) -> None:
         """In a game of hidden pieces, send each guest its views from move ``since``."""
@@ -161,6 +170,10 @@ class Host(Side):
                 # may have arrived and not yet been made here).
                 self.asks[guest] = message
                 self.poll()
+                return
+            if isinstance(message, protocol.Abandoned):
+                if self.take_abandoned(topic, guest, message):
+                    self.publish_table()  # the other guests, and a guest that comes back
                 return
             if isinstance(message, protocol.Sync):
                 if guest in self.owners:

@@ -17,6 +17,12 @@ under ``tabletop/remote/<host board>/``, all QoS 1:
 - ``presence/<board>`` retained: whether a board is on line (its last will says
   it is not).
 
+A player may abandon a game that waits for a board that is off line: the board says
+so in an ``Abandoned``, retained, on its own topic of the game (a guest: its
+``from/<guest>``; the host: each guest's ``to/<guest>``, and its ``table``, which then
+names the board that abandoned it), so that the other board learns it also when it
+comes back later.
+
 Everything received is checked before it is used: its size and nesting by the
 hub's bounds (:func:`..spectate.schema.load`), then its fields by type
 (:func:`decode`). A message that fails is refused whole with a reason.
@@ -77,6 +83,8 @@ class Table(Struct, frozen=True, tag="table", forbid_unknown_fields=True):
     digest: str
     """The digest of the game after ``moves``."""
     finished: bool = False
+    abandoned: str | None = None
+    """The board at which the game was abandoned (it is then ``finished``)."""
 
 
 class Move(Struct, frozen=True, tag="move", forbid_unknown_fields=True):
@@ -138,12 +146,19 @@ class Rolled(Struct, frozen=True, tag="rolled", forbid_unknown_fields=True):
     faces: list[int]
 
 
+class Abandoned(Struct, frozen=True, tag="abandoned", forbid_unknown_fields=True):
+    """A player at ``board`` abandoned the game while it waited for another board."""
+
+    game_key: str
+    board: str
+
+
 class Presence(Struct, frozen=True, tag="presence", forbid_unknown_fields=True):
     board: str
     online: bool
 
 
-Message = Table | Move | Seen | Refused | Sync | RollAsk | Rolled | Presence
+Message = Table | Move | Seen | Refused | Sync | RollAsk | Rolled | Abandoned | Presence
 
 
 def root(host: str) -> str:
@@ -184,9 +199,11 @@ def decode(payload: bytes, limit: int = MAX_MOVE_BYTES) -> Message:
         message: Message = msgspec.convert(value, Message)
     except msgspec.ValidationError as exc:
         raise MessageRefused(f"it is not a message of two boards' play ({exc})") from None
-    names = [message.board] if isinstance(message, Move | Presence) else []
+    names = [message.board] if isinstance(message, Move | Abandoned | Presence) else []
     if isinstance(message, Table):
-        names = [message.host, *message.seats]
+        names = [message.host, *message.seats, *filter(None, [message.abandoned])]
+        if message.abandoned is not None and not message.finished:
+            raise MessageRefused("it is abandoned but not finished")
         if message.protocol != PROTOCOL:
             raise MessageRefused(
                 f"it is of protocol {message.protocol}; this board speaks {PROTOCOL}"

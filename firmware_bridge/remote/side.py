@@ -13,6 +13,12 @@ judged and journaled it and published it back. A duplicate is dropped; a gap, or
 digest that does not match, makes the guest ask for the host's journaled moves and
 take them from ``table``, never guess; a game that differs from the host's stops the
 guest with what differs.
+
+A player may abandon a game while it waits for a board that is off line
+(:mod:`.abandon` puts the choice in the back menu): the game ends on this board,
+journaled as ended with an outcome that names no winner and the board that abandoned
+it (:func:`abandoned_outcome`), and the other boards are told (``Abandoned``,
+retained), and end it so too.
 """
 
 from __future__ import annotations
@@ -53,6 +59,17 @@ NO_GAMES = {
 is yet given its view in the seed's place (:data:`.privacy.SEALED`)."""
 
 
+def abandoned_outcome(board: str) -> dict[str, Any]:
+    """How the journal ends a game abandoned at ``board``: the outcome of a game (no
+    winner, no draw, the reason), and who abandoned it."""
+    return {
+        "winners": [],
+        "draw": False,
+        "reason": f"{board} abandoned the game",
+        "abandoned": board,
+    }
+
+
 def check_game(name: str) -> None:
     why = NO_GAMES.get(name)
     if why is not None:
@@ -62,6 +79,9 @@ def check_game(name: str) -> None:
 
 class Side:
     """What host and guest share: the session, the link, the seats and the digests."""
+
+    game_key: str
+    """The host's id of the game (:attr:`.protocol.Table.game_key`)."""
 
     def __init__(
         self,
@@ -100,6 +120,8 @@ class Side:
         self._waiting_for: str | None = None
         self.sealed = session.game.name in SEALED
         """A game of hidden pieces: the guest is given its views, never the seed."""
+        self.abandoned_by: str | None = None
+        """The board at which the game was abandoned (None: it was not)."""
 
     @property
     def game(self) -> Game:
@@ -147,6 +169,52 @@ class Side:
         if board is not None or prompt.hint.startswith("Waiting for "):
             prompt.hint = text
         self.refresh()
+
+    def over(self) -> bool:
+        """The game is over on this board: played to its end, or abandoned."""
+        return self.game.outcome is not None or self.abandoned_by is not None
+
+    def abandon(self) -> None:
+        """This board's player gives the game up while it waits for another board: it
+        ends here, and the other boards are told."""
+        if self.over():
+            return
+        self.end_abandoned(self.board)
+        self.tell_abandoned()
+
+    def end_abandoned(self, board: str) -> None:
+        """The game ends here, abandoned at ``board``: journaled as ended, and said."""
+        self.abandoned_by = board
+        session = self.session
+        session.journal.finish(session.game_id, abandoned_outcome(board))
+        log.warning("%s abandoned game %s", board, self.game_key)
+        self._waiting_for = None
+        prompt = session.facts.prompt
+        prompt.menu = None
+        prompt.hint = f"{board} abandoned the game"
+        session.refresh()  # drawn as it stands (also from within the loop: the menu)
+
+    def tell_abandoned(self) -> None:
+        """Tell the other boards that this board abandoned the game."""
+        raise NotImplementedError
+
+    def take_abandoned(self, topic: str, sender: str, message: protocol.Abandoned) -> bool:
+        """``message`` came on ``sender``'s topic ``topic``: the game ends here too,
+        unless it is refused (why, with :meth:`refuse`); whether it ended here now."""
+        if message.board != sender:
+            why = f"it names the board {message.board} but came from {sender}"
+        elif message.game_key != self.game_key:
+            why = "it abandons another game"
+        elif message.board not in self.owners:
+            why = f"{message.board} holds no seat of this game"
+        else:
+            if self.over():
+                self.dropped += 1  # told again, or the game ended first
+                return False
+            self.end_abandoned(message.board)
+            return True
+        self.refuse(topic, why)
+        return False
 
     def played(self, played: Played) -> None:
         raise NotImplementedError
