@@ -16,6 +16,14 @@ Written into one folder:
   the games' ``table``, ``moves`` and presence and only the ``to/<its name>`` meant
   for it. The hub only reads the games' ``table``, ``moves`` and presence. Nobody
   else may do anything.
+
+  Each board has a second login, ``<board>.remote`` (:func:`remote_login`), for its
+  games with other boards: it may do in those games exactly what the board's own login
+  may, under the board's name, and nothing else (no board topics, and nothing under
+  its own name). The club's broker makes each login its client id
+  (``use_username_as_clientid``): a board whose spectator publisher and game link
+  logged in with the same login would have each disconnect the other, so the link
+  logs in with this one.
 - ``credentials/<user>``: each user's password (mode 0600), for its club config's
   ``password_file``.
 """
@@ -86,6 +94,39 @@ REMOTE_ACL = (
 """Each board's access to two boards' games, ``%u`` its login, which is its name."""
 REMOTE_READ = ("+/table", "+/moves", "+/presence/+")
 """What every board and the hub read of two boards' games: the games, who is on line."""
+REMOTE_LOGIN = ".remote"
+"""The end of a board's login for its games with other boards: ``bob.remote``."""
+
+
+def remote_login(board: str) -> str:
+    """The login with which ``board`` plays with other boards (its own login is its
+    spectator publisher's)."""
+    return f"{board}{REMOTE_LOGIN}"
+
+
+def _denied_as(name: str) -> list[str]:
+    """What the ACL's patterns give a login for its own name, denied to ``name``: the
+    hub's login and a board's remote login speak neither as a board nor in a game
+    under their own names."""
+    return [
+        f"{TOPIC_ROOT}/{name}/#",
+        f"{REMOTE}/{name}/#",
+        f"{REMOTE}/+/from/{name}",
+        f"{REMOTE}/+/presence/{name}",
+        f"{REMOTE}/+/to/{name}",
+    ]
+
+
+def _remote_block(board: str, games: str) -> str:
+    """The ACL of ``board``'s remote login: the patterns' part of two boards' games
+    for ``board``'s name, and nothing under its own."""
+    login = remote_login(board)
+    lines = [f"user {login}"]
+    lines += [f"topic deny {topic}" for topic in _denied_as(login)]
+    lines += [
+        f"topic {access} {REMOTE}/{topic.replace('%u', board)}" for access, topic in REMOTE_ACL
+    ]
+    return "\n".join(lines) + f"\n{games}\n"
 
 
 def acl_text(hub: str, boards: Sequence[str] = ()) -> str:
@@ -95,17 +136,9 @@ def acl_text(hub: str, boards: Sequence[str] = ()) -> str:
     hub_read = "\n".join(f"topic read {TOPIC_ROOT}/+/{kind}" for kind in BOARD_TOPICS)
     # The patterns give the hub's login what they give a board's, for its own name:
     # that is denied, so the hub can speak neither as a board nor in a game.
-    hub_deny = "\n".join(
-        f"topic deny {topic}"
-        for topic in (
-            f"{TOPIC_ROOT}/{hub}/#",
-            f"{REMOTE}/{hub}/#",
-            f"{REMOTE}/+/from/{hub}",
-            f"{REMOTE}/+/presence/{hub}",
-            f"{REMOTE}/+/to/{hub}",
-        )
-    )
+    hub_deny = "\n".join(f"topic deny {topic}" for topic in _denied_as(hub))
     readers = "".join(f"user {name}\n{games}\n" for name in boards)
+    remotes = "".join(_remote_block(name, games) for name in boards)
     return (
         "# Written by tabletop club init. Every board writes only its own topics and\n"
         "# reads only its own resend requests; the hub reads every board and writes\n"
@@ -116,6 +149,9 @@ def acl_text(hub: str, boards: Sequence[str] = ()) -> str:
         "# own game, or as a guest for itself; it reads only what is sent to it, and\n"
         "# every game's table, moves and presence.\n"
         f"{remote}\n\n{readers}"
+        "# Each board's login for its games with other boards: the same part of them,\n"
+        "# for the board's name, and nothing else.\n"
+        f"{remotes}"
         f"user {hub}\n{hub_deny}\n{hub_read}\n{games}"
         f"topic write {TOPIC_ROOT}/+/resend\n"
     )
@@ -171,6 +207,19 @@ def write_club(
         raise ValueError(
             f"{', '.join(twice)} given twice: every board, and the hub, needs a name of its own"
         )
+    remotes = {remote_login(b): b for b in boards}
+    long = [b for login, b in remotes.items() if not USER.match(login)]
+    if long:
+        raise ValueError(
+            f"{', '.join(long)}: a board's name is at most {64 - len(REMOTE_LOGIN)} "
+            f"characters, for its login for games with other boards ({REMOTE_LOGIN!r} after it)"
+        )
+    taken = sorted(login for login in remotes if login in names)
+    if taken:
+        raise ValueError(
+            f"{', '.join(taken)} is the login of {remotes[taken[0]]}'s games with other "
+            "boards: give that board or hub another name"
+        )
     if tls is None and plain is None:
         raise ValueError(
             "give the club's certificates (--tls-ca, --tls-cert, --tls-key) for the boards' "
@@ -196,7 +245,7 @@ def write_club(
         )
     _folder(folder, 0o755)  # the broker, dropped to its own user, reads passwd and acl in it
     _folder(credentials, 0o700)
-    passwords = {name: secrets.token_urlsafe(18) for name in names}
+    passwords = {name: secrets.token_urlsafe(18) for name in [*names, *remotes]}
     gid = broker_gid()
     lines = "".join(f"{n}:{hash_password(p)}\n" for n, p in passwords.items())
     _write(folder / "passwd", lines, gid)

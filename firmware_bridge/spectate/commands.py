@@ -163,8 +163,9 @@ def cmd_club(args: argparse.Namespace, out: TextIO) -> int:
         f"tabletop: wrote {folder}/mosquitto.conf, passwd and acl for {len(boards)} boards "
         f"and the hub user {args.hub_user}.\n"
         f"Each user's password is in {folder}/credentials/<user>: copy it to that board's "
-        "password_file (docs/club.md), then include mosquitto.conf from "
-        "/etc/mosquitto/conf.d and restart mosquitto.",
+        "password_file (docs/club.md; <board>.remote is the board's login for its games "
+        "with other boards), then include mosquitto.conf from /etc/mosquitto/conf.d and "
+        "restart mosquitto.",
         file=out,
     )
     return 0

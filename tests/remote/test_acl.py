@@ -2,7 +2,8 @@
 sets up (a real Mosquitto with the files it wrote): a board speaks as host only for
 its own game and as a guest only for itself, the hub only reads; and where the
 broker cannot tell (a board's own topic, or a broker left open), the host refuses a
-move for a seat the sending board does not hold."""
+move for a seat the sending board does not hold. A board's spectator publisher and
+its game's link, each with its own login, stay connected together."""
 
 from __future__ import annotations
 
@@ -19,12 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from firmware_bridge.journal import Journal
 from firmware_bridge.kits import find_kit
 from firmware_bridge.remote import protocol
+from firmware_bridge.remote.link import Link
 from firmware_bridge.spectate.broker_config import acl_text
+from firmware_bridge.spectate.mqtt import BrokerSettings
+from firmware_bridge.spectate.publish import Publisher
 from tests.remote.test_two_boards import _export
 from tests.spectate.tools import (
     MOSQUITTO,
@@ -357,3 +363,121 @@ def test_on_an_open_broker_the_host_itself_refuses_a_move_for_a_seat_the_board_d
         "tabletop/remote/bob/from/carol: it names the board ann but came from carol",
     ]
     assert "refused 4 messages" in host_err and "refused 0 messages" in guest_err
+
+
+def test_a_boards_login_for_games_with_other_boards_acts_only_in_them_for_the_board() -> None:
+    acl = acl_text("hub", ["bob", "ann"])
+    block = acl.split("user bob.remote\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line for line in block if not line.startswith("topic deny ")] == [
+        "topic write tabletop/remote/bob/table",
+        "topic write tabletop/remote/bob/moves",
+        "topic write tabletop/remote/bob/to/+",
+        "topic read tabletop/remote/bob/from/+",
+        "topic write tabletop/remote/+/from/bob",
+        "topic write tabletop/remote/+/presence/bob",
+        "topic read tabletop/remote/+/to/bob",
+        "topic read tabletop/remote/+/table",
+        "topic read tabletop/remote/+/moves",
+        "topic read tabletop/remote/+/presence/+",
+    ]
+    # What the patterns give it under its own name is denied: it is no board.
+    assert "topic deny tabletop/bob.remote/#" in block
+    assert "topic deny tabletop/remote/bob.remote/#" in block
+    assert "topic deny tabletop/remote/+/from/bob.remote" in block
+    assert "user ann.remote\n" in acl
+
+
+class Watch:
+    """Whether a client stayed connected: its flag sampled every 20 ms."""
+
+    def __init__(self, connected: Any) -> None:
+        self.connected = connected
+        self.drops = 0
+
+    def for_s(self, seconds: float) -> int:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if not self.connected():
+                self.drops += 1
+            time.sleep(0.02)
+        return self.drops
+
+
+def test_a_boards_publisher_and_its_game_link_stay_connected_together(tmp_path: Path) -> None:
+    """With its own login for games with other boards, a board's spectator publisher
+    and its game's link are two clients to the broker, not one id; with the board's
+    one login for both, the broker makes them one client id and each knocks the other
+    off."""
+    journal = tmp_path / "bob.sqlite"
+    Journal(journal).close()
+    with club_broker() as club:
+        url = BrokerSettings.from_url(club.url)
+
+        def login(user: str) -> BrokerSettings:
+            return msgspec.structs.replace(url, username=user, password=club.password(user))
+
+        publisher = Publisher(journal, login("bob"), "bob")
+        root = protocol.root("bob")
+        topics = [f"{root}/from/+", f"{root}/presence/+"]
+        link = Link(login("bob.remote"), "bob", "bob", "host", topics)
+        ann = Link(login("ann.remote"), "ann", "bob", "guest", [protocol.table_topic("bob")])
+        same: Link | None = None
+        try:
+            publisher.start()
+            end = time.monotonic() + 10
+            while not publisher.connected:
+                assert time.monotonic() < end, "the publisher did not connect"
+                time.sleep(0.02)
+            link.start()
+            ann.start()
+            watch = Watch(lambda: publisher.connected and link.connected.is_set())
+            key = "1@2026-12-02T20:00:00+00:00"
+            table = protocol.Table(
+                protocol=protocol.PROTOCOL, host="bob", game_key=key, started=key[2:],
+                game="double-take", players=2, seed=1, options={}, seats=["bob", "ann"],
+                moves=[], digest=protocol.start_digest("double-take", 2, 1, {}),
+            )  # fmt: skip
+            link.publish(protocol.table_topic("bob"), table, retain=True)
+            topic, payload = ann.inbox.get(timeout=10)
+            assert topic == protocol.table_topic("bob") and protocol.decode(payload) == table
+            assert watch.for_s(3.0) == 0 and link.connects == 1 and publisher.connected
+
+            # The board's own login for the game too: one client id, each knocks the
+            # other off.
+            same = Link(login("bob"), "bob", "bob", "host", topics)
+            same.start()
+            assert Watch(lambda: publisher.connected).for_s(3.0) > 0
+        finally:
+            if same is not None:
+                same.stop()
+            ann.stop()
+            link.stop()
+            publisher.stop()
+
+
+def test_the_broker_lets_a_boards_game_login_speak_only_in_the_boards_games() -> None:
+    with club_broker() as club:
+        pw = club.password
+        game = protocol.Presence(board="bob", online=True)
+        hub = Login(club.port, "hub", pw("hub"), ["tabletop/#"])
+        host = Login(club.port, "bob.remote", pw("bob.remote"), ["tabletop/remote/bob/from/+"])
+        carol = Login(club.port, "carol.remote", pw("carol.remote"), ["tabletop/remote/#"])
+        logins = [hub, host, carol]
+        try:
+            # Not the board: its board topics; not another board: ann's from/ or bob's
+            # game; not a board of its own name.
+            carol.send("tabletop/carol/state", game)
+            carol.send(protocol.from_topic("bob", "ann"), game)
+            carol.send(protocol.table_topic("bob"), game)
+            carol.send(protocol.table_topic("carol.remote"), game)
+            carol.send(protocol.from_topic("bob", "carol.remote"), game)
+            for login in logins:
+                assert login.topics_heard() == []
+            # As carol's board in bob's game, and as the host of carol's own.
+            carol.send(protocol.from_topic("bob", "carol"), game)
+            carol.send(protocol.table_topic("carol"), game)
+            assert host.topics_heard() == [protocol.from_topic("bob", "carol")]
+            assert hub.topics_heard() == [protocol.table_topic("carol")]
+        finally:
+            for login in logins:
+                login.close()
