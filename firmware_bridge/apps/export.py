@@ -105,10 +105,13 @@ def text_record(record: dict[str, Any]) -> str:
 
 
 def result_text(outcome: dict[str, Any] | None, seats: list[str]) -> str:
-    """``"red wins: green resigned"``, ``"draw: ..."`` or ``"not finished"``."""
+    """``"red wins: green resigned"``, ``"draw: ..."``, ``"abandoned: bob abandoned the
+    game"`` (a game played board to board, given up while it waited) or ``"not finished"``."""
     if not outcome:
         return "not finished"
     reason = outcome.get("reason", "")
+    if outcome.get("abandoned"):
+        return f"abandoned: {reason}"
     if outcome.get("draw"):
         return f"draw: {reason}"
     names = [seats[p] if 0 <= p < len(seats) else f"player {p + 1}" for p in outcome["winners"]]

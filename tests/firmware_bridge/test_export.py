@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_bridge.apps.export import export_game
+from firmware_bridge.apps.export import export_game, result_text
 from firmware_bridge.journal import Journal, JournalError
 from games.core import Resign
 from games.double_take.game import DoubleTake
@@ -63,3 +63,22 @@ def test_a_computer_seat_at_the_default_level_is_exported_as_standard(tmp_path: 
     with Journal(plain) as journal:
         journal.new_game("double-take", 2, 1, {}, "t")
     assert export_game(plain)["computer"] == {}
+
+
+def test_a_result_says_who_won_a_draw_or_an_abandoned_game() -> None:
+    seats = ["red", "green"]
+    assert result_text(None, seats) == "not finished"
+    assert result_text({"winners": [1], "reason": "red resigned"}, seats) == (
+        "green wins: red resigned"
+    )
+    assert result_text({"winners": [], "draw": True, "reason": "no moves"}, seats) == (
+        "draw: no moves"
+    )
+    abandoned = {
+        "winners": [],
+        "draw": False,
+        "reason": "bob abandoned the game",
+        "abandoned": "bob",
+    }
+    # Nobody won a game given up while it waited for the other board.
+    assert result_text(abandoned, seats) == "abandoned: bob abandoned the game"
