@@ -207,9 +207,30 @@ class Firmware:
         # A repeated message (its ack was lost) sets the same colours: answered again.
         self._led_acks.append(token)
 
+    def _read_antenna(self, payload):
+        """Inventory one antenna of a row and column board at the host's request (the
+        cross-read matrix of ``tabletop diag --cross-read``) and answer with what it saw."""
+        fields = wire.antenna_read_fields(payload)
+        if fields is None:
+            self.deframer.bad += 1
+            return
+        token, antenna = fields
+        antennas = getattr(self.scanner, "antennas", None)
+        uids = None
+        status = wire.SEEN_NO_ANTENNA
+        if antennas is not None and antenna < antennas.rows + antennas.columns:
+            uids = antennas.inventory(antenna)
+            status = wire.SEEN_READER if uids is None else wire.SEEN_OK
+        self._send(
+            wire.ANTENNA_SEEN,
+            wire.antenna_seen_payload(token, antenna, status, sorted(uids) if uids else ()),
+        )
+
     def _handle(self, mtype, payload, now):
         if mtype == wire.LED_SET:
             self._set_leds(payload)
+        elif mtype == wire.ANTENNA_READ:
+            self._read_antenna(payload)
         elif mtype == wire.SNAPSHOT_REQUEST and not payload:
             self.requests += 1
             if self.ready(now):

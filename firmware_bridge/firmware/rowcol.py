@@ -15,6 +15,10 @@ except ImportError:
     import ticks
 
 HEALTH_MS = 1000  # a reader found dead is tried again this often
+# The census entry of a TRF7962A that answers: ISO Control's 02h as the driver's
+# start() reads it back (trf7962a.ISO_15693_HIGH_ONE_SUB_1_OF_4); no MFRC522
+# VersionReg (mfrc522.VERSIONS) has that value.
+PRESENT = 0x02
 
 
 class SelectChain:
@@ -149,8 +153,10 @@ class RowColumnAntennas:
         return True
 
     def census(self):
-        """A TRF7962A has no version register to report (its health is ERR_READER)."""
-        return []
+        """A TRF7962A has no version register: the census reports the ISO Control
+        read-back its driver's ``start()`` checks, PRESENT (02h) while the reader
+        answers, 00h while it is down (its health is ERR_READER)."""
+        return [PRESENT if self.problem is None else 0]
 
     def check(self, now):
         """Try a reader that is down again, at most every HEALTH_MS, hard reset first

@@ -19,6 +19,8 @@ SYNC_DONE = 0x09
 INFO = 0x0A
 LED_SET = 0x0B
 LED_ACK = 0x0C
+ANTENNA_READ = 0x0D
+ANTENNA_SEEN = 0x0E
 
 SENSOR_OCCUPANCY = 0
 SENSOR_RFID = 1
@@ -30,6 +32,14 @@ ERR_UNKNOWN_TYPE = 2
 ERR_VERSION = 3
 ERR_READER = 4
 ERR_LEDS = 5
+
+# An antenna read's answer: its status, and the UIDs the antenna saw.
+SEEN_OK = 0
+SEEN_NO_ANTENNA = 1  # no such antenna, or no row and column antennas on this board
+SEEN_READER = 2  # the reader failed (ERR_READER says why)
+UID_LEN = 8  # an ISO/IEC 15693 UID
+# UIDs in one answer at most: 5 + 24 x 8 = 197 bytes; an antenna runs over 17 squares.
+MAX_SEEN = 24
 
 HEADER_LEN = 4
 CRC_LEN = 2
@@ -234,6 +244,27 @@ def led_ack_payload(token, check, share):
     """The answer to LED message ``token`` (its 2 payload bytes): the CRC of the chain's
     colours as set and the share of them the current budget lets through (0-100 %)."""
     return bytes((token[0], token[1], check >> 8, check & 0xFF, share))
+
+
+def antenna_read_fields(payload):
+    """(token bytes, antenna) of an antenna read, or None when the payload is not its
+    3 bytes."""
+    if len(payload) != 3:
+        return None
+    return payload[0:2], payload[2]
+
+
+def antenna_seen_payload(token, antenna, status, uids=()):
+    """The answer to antenna read ``token``: the antenna, its status and the 8-byte
+    UIDs it saw (at most MAX_SEEN; none unless the status is SEEN_OK)."""
+    out = bytearray((token[0], token[1], antenna, status, 0))
+    count = 0
+    for uid in uids:
+        if count < MAX_SEEN and len(uid) == UID_LEN:
+            out.extend(uid)
+            count += 1
+    out[4] = count
+    return out
 
 
 def error_payload(code, text):

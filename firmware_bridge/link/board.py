@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections import deque
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -16,6 +17,7 @@ from firmware_bridge.link.codec import encode
 from firmware_bridge.link.decoder import ForeignFrame, LinkDecoder
 from firmware_bridge.link.hello import ForeignFrames, check_hello, connected_message
 from firmware_bridge.link.messages import (
+    AntennaSeen,
     BoardError,
     BoardInfo,
     Envelope,
@@ -45,6 +47,8 @@ from wiring.profile import SerialWiring
 
 log = logging.getLogger(__name__)
 
+ANSWERS_KEPT = 64
+"""Antenna read answers kept for their asker at most (one is asked for at a time)."""
 REQUEST_INTERVAL_S = 0.25
 """Least time between two snapshot requests."""
 SILENCE_S = 5.0
@@ -166,6 +170,8 @@ class SerialSensorBoard:
         self.led_error: str | None = None
         """The last problem the board reported with its LED chain."""
         self._restarts = 0
+        self.antenna_seen: deque[AntennaSeen] = deque(maxlen=ANSWERS_KEPT)
+        """Answers to antenna reads (``tabletop diag --cross-read``), for their asker to take."""
 
     def send(self, now: float, message: Message) -> bool:
         """Send ``message`` to the board; False when the link is not open."""
@@ -241,6 +247,9 @@ class SerialSensorBoard:
                     self.hello = envelope.message
                 if isinstance(envelope.message, BoardInfo):
                     self.info = envelope.message
+                    continue
+                if isinstance(envelope.message, AntennaSeen):
+                    self.antenna_seen.append(envelope.message)
                     continue
                 if isinstance(envelope.message, LedAck):
                     if self.lights is not None:

@@ -11,10 +11,14 @@ from firmware_bridge.link.errors import ForeignVersionError, FrameError
 from firmware_bridge.link.framing import HEADER_LEN, unwrap, wrap
 from firmware_bridge.link.messages import (
     MAX_ERROR_TEXT,
+    MAX_SEEN,
     MAX_TAG,
     PROTOCOL_VERSION,
     RGB,
     SENSOR_KINDS,
+    UID_LEN,
+    AntennaRead,
+    AntennaSeen,
     BoardError,
     BoardInfo,
     CellEvent,
@@ -29,6 +33,7 @@ from firmware_bridge.link.messages import (
     Ping,
     Pong,
     Reading,
+    SeenStatus,
     SnapshotPart,
     SnapshotRequest,
     SyncDone,
@@ -101,6 +106,15 @@ def _payload(message: Message) -> tuple[MessageType, bytes]:
             return MessageType.LED_SET, head + body
         case LedAck(token, check, share):
             return MessageType.LED_ACK, _u16(token) + _u16(check) + bytes((share,))
+        case AntennaRead(token, antenna):
+            return MessageType.ANTENNA_READ, _u16(token) + bytes((antenna,))
+        case AntennaSeen(token, antenna, status, uids):
+            if len(uids) > MAX_SEEN or any(len(uid) != UID_LEN for uid in uids):
+                raise ValueError(
+                    f"an antenna read answers at most {MAX_SEEN} UIDs of {UID_LEN} bytes"
+                )
+            head = _u16(token) + bytes((antenna, status, len(uids)))
+            return MessageType.ANTENNA_SEEN, head + b"".join(uids)
         case ForeignHello():
             raise ValueError("a foreign hello is only ever decoded, never sent")
 
@@ -233,6 +247,12 @@ def _decode_payload(mtype: int, payload: bytes) -> Message:
         )
     if mtype == MessageType.LED_SET:
         return _decode_led_set(payload)
+    if mtype == MessageType.ANTENNA_READ:
+        if n != 3:
+            raise FrameError(f"an antenna read has 3 payload bytes, not {n}")
+        return AntennaRead(_get16(payload, 0), payload[2])
+    if mtype == MessageType.ANTENNA_SEEN:
+        return _decode_antenna_seen(payload)
     if mtype == MessageType.LED_ACK:
         if n != 5:
             raise FrameError(f"an LED ack has 5 payload bytes, not {n}")
@@ -254,6 +274,17 @@ def _decode_led_set(payload: bytes) -> LedSet:
             raise FrameError(f"LEDs {first}+{count} run past a chain of {leds}")
         runs.append(LedRun(first, count, (payload[at + 3], payload[at + 4], payload[at + 5])))
     return LedSet(_get16(payload, 0), payload[2], leds, _get16(payload, 5), tuple(runs))
+
+
+def _decode_antenna_seen(payload: bytes) -> AntennaSeen:
+    n = len(payload)
+    if n < 5 or payload[4] > MAX_SEEN or n != 5 + UID_LEN * payload[4]:
+        raise FrameError("an antenna read's answer holds its head and the UIDs it counts")
+    status = payload[3]
+    if status not in {s.value for s in SeenStatus} or (status != SeenStatus.OK and payload[4]):
+        raise FrameError(f"an antenna read's answer has status {status} with {payload[4]} UIDs")
+    uids = tuple(payload[at : at + UID_LEN] for at in range(5, n, UID_LEN))
+    return AntennaSeen(_get16(payload, 0), payload[2], status, uids)
 
 
 def decode_body(body: bytes) -> Envelope:

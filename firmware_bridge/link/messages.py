@@ -31,6 +31,8 @@ class MessageType(IntEnum):
     INFO = 0x0A
     LED_SET = 0x0B
     LED_ACK = 0x0C
+    ANTENNA_READ = 0x0D
+    ANTENNA_SEEN = 0x0E
 
 
 SENSOR_KINDS: tuple[str, ...] = ("occupancy", "rfid", "occupancy+rfid")
@@ -175,6 +177,40 @@ class LedAck(Struct, frozen=True):
     share: int = 100
 
 
+class SeenStatus(IntEnum):
+    """How an antenna read went (:class:`AntennaSeen`)."""
+
+    OK = 0
+    NO_ANTENNA = 1
+    """No such antenna, or the board has no row and column antennas."""
+    READER = 2
+    """The reader failed during the inventory (an ERR_READER error says why)."""
+
+
+UID_LEN = 8
+"""An ISO/IEC 15693 UID, as an antenna read answers it."""
+MAX_SEEN = 24
+"""UIDs one antenna read's answer carries at most."""
+
+
+class AntennaRead(Struct, frozen=True):
+    """Host to board: inventory antenna ``antenna`` (rows first, then columns) of a row
+    and column RFID board and answer with an :class:`AntennaSeen` carrying ``token``."""
+
+    token: int
+    antenna: int
+
+
+class AntennaSeen(Struct, frozen=True):
+    """Board to host: what antenna read ``token`` found on ``antenna``: its status and
+    the 8-byte UIDs the antenna saw (none unless the status is OK)."""
+
+    token: int
+    antenna: int
+    status: int
+    uids: tuple[bytes, ...] = ()
+
+
 Message = (
     Hello
     | ForeignHello
@@ -189,6 +225,8 @@ Message = (
     | BoardInfo
     | LedSet
     | LedAck
+    | AntennaRead
+    | AntennaSeen
 )
 
 
