@@ -194,6 +194,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         "--frames", type=int, metavar="N", help="print the view as text at each change, N times"
     )
     p.add_argument("--width", type=int, default=100, help="columns of printed views (default 100)")
+    p.add_argument(
+        "--cross-read", type=int, metavar="ROW", help="one tag on each square of ROW: the matrix"
+    )
     p = sub.add_parser("export", help="print a game record from a journal as JSON")
     p.add_argument("--journal", type=Path, required=True)
     p.add_argument("--game", type=int, help="the game id (default: the newest)")

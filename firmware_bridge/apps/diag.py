@@ -72,10 +72,19 @@ READER_CHIPS: dict[int, str] = dict(import_module("firmware_bridge.firmware.mfrc
 the data sheets it comes from (``firmware/mfrc522.py``)."""
 
 
+TRF7962A_PRESENT: int = import_module("firmware_bridge.firmware.rowcol").PRESENT
+"""The census entry of a row and column board's TRF7962A that answers: it has no
+version register, so the firmware reports the ISO Control read-back (02h) its
+driver's ``start()`` checks (``firmware/rowcol.py``)."""
+
+
 def reader_text(number: int, version: int) -> str:
     """One line of the census: ``reader 1: MFRC522 v2.0 (92h)``."""
     if version in (0x00, 0xFF):
         return f"reader {number + 1}: not answering ({version:02X}h)"
+    if version == TRF7962A_PRESENT:
+        # No version register: what is known is that it passed the driver's start().
+        return f"reader {number + 1}: TRF7962A answers start() (ISO Control {version:02X}h)"
     return f"reader {number + 1}: {READER_CHIPS.get(version, 'unknown chip')} ({version:02X}h)"
 
 

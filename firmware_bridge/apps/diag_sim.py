@@ -106,6 +106,13 @@ class SimBench:
             self.serial_sim.step(now)
         self.bench.step(now)
 
+    def lay_tag(self, cell: str) -> None:
+        """The simulated hand of the cross-read walk: the one tag moved onto ``cell``,
+        whatever else lay on the board lifted first."""
+        for other in list(self.world.readings()):
+            self.world.lift(other)
+        self.world.place(cell, "tag")
+
     def press(self, name: str, *, long: bool = False) -> None:
         """Press a station button, held past its hold time when ``long``."""
         if long:

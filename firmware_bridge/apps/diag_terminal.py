@@ -128,10 +128,15 @@ def cmd_diag(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError(f"--frames counts the views to print: 1 or more, not {args.frames}")
     if args.width < MIN_WIDTH:
         raise ValueError(f"--width {args.width} is too narrow: give {MIN_WIDTH} columns or more")
+    cross_row = getattr(args, "cross_read", None)
+    if cross_row is not None and args.script:
+        raise ValueError("--cross-read walks a row itself: give it without --script")
     script = _script(args) if args.script else None
     rig = open_rig(args)
     try:
         rig.run_for(START_S)
+        if cross_row is not None:
+            return _cross_read(rig, cross_row, out)
         live = script is None and not args.once and args.frames is None and out.isatty()
         if live:
             _live(rig, args, out)
@@ -140,6 +145,23 @@ def cmd_diag(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         rig.close()
     return 0
+
+
+def _cross_read(rig: Rig, row: int, out: TextIO) -> int:
+    """Walk one tag along row ``row`` (1-based), the simulated hand laying it on a
+    simulated board; print the prompts, then the matrix. 1 when a problem was found."""
+    from .diag_cross import CrossRead, report, walk_row
+
+    walk = CrossRead(rig.bench, row - 1)
+    lay = getattr(rig, "lay_tag", None)
+
+    def say(text: str) -> None:
+        print(text, file=out, flush=True)
+
+    walk_row(walk, rig.run_for, lambda: bench_clock(rig), lay=lay, say=say)
+    for line in report(walk):
+        print(line, file=out)
+    return 1 if walk.problems() else 0
 
 
 def _script(args: argparse.Namespace) -> list[Any]:

@@ -96,6 +96,10 @@ class RowColumnBoard:
     It counts what a builder would measure: ``max_selected``, the most antennas
     selected at once; ``hot_switches``, switches made with the field on;
     ``inventories``, inventory requests, by antenna in ``per_antenna``.
+
+    Two faults a bring-up finds (docs/rf.md, "Bring-up", step 5) can be laid on it:
+    :meth:`cross_read` makes another antenna see a square's tag (the field reaching
+    past its row), :meth:`miss` makes one of the square's own antennas miss it.
     """
 
     def __init__(
@@ -156,6 +160,10 @@ class RowColumnBoard:
         self.hot_switches = 0
         self.inventories = 0
         self.per_antenna = [0] * count
+        self.leaks: dict[int, set[int]] = {}
+        """Faults: cell -> antennas besides its row's and column's that see its tag."""
+        self.deaf: dict[int, set[int]] = {}
+        """Faults: cell -> antennas of its own that miss its tag."""
         self._selected: tuple[int, ...] = ()
         self._switched = False
         self._field = False
@@ -203,7 +211,11 @@ class RowColumnBoard:
         uids: list[bytes] = []
         for antenna in self._selected:
             self.per_antenna[antenna] += 1
-            for cell in self.squares(antenna):
+            cells = self.squares(antenna)
+            cells += [cell for cell, extra in self.leaks.items() if antenna in extra]
+            for cell in cells:
+                if antenna in self.deaf.get(cell, ()):
+                    continue
                 uid = self.tags.get(cell)
                 if uid is not None and uid not in uids:
                     uids.append(uid)
@@ -218,3 +230,22 @@ class RowColumnBoard:
                     f"has {UID_BYTES}"
                 )
         self.tags = dict(tags)
+
+    def _check_antenna(self, antenna: int) -> None:
+        if not 0 <= antenna < self.rows + self.columns:
+            raise BenchWiringError(
+                f"no antenna {antenna} on a board of {self.rows} rows and {self.columns} columns"
+            )
+
+    def cross_read(self, cell: int, antenna: int) -> None:
+        """Fault: antenna ``antenna`` sees the tag on ``cell`` too, as a neighbouring
+        row's antenna does when the field reaches past its row."""
+        self._check_antenna(antenna)
+        if cell in self.squares(antenna):
+            raise BenchWiringError(f"antenna {antenna} runs over cell {cell}: not a cross-read")
+        self.leaks.setdefault(cell, set()).add(antenna)
+
+    def miss(self, cell: int, antenna: int) -> None:
+        """Fault: antenna ``antenna``, one of ``cell``'s own, does not see its tag."""
+        self._check_antenna(antenna)
+        self.deaf.setdefault(cell, set()).add(antenna)
