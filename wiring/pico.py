@@ -18,8 +18,17 @@ MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD = 18, 19, 16, 17, 2
 RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS = 10, 11, 12, 13
 RFID_SELECT = (2, 3, 4, 5, 6, 7, 8, 9)
 RFID_RST = 26
-"""To the reader module's RST (the MFRC522's NRSTPD): pulsed low to reset a reader
-that stopped answering (config.py's RFID_RST)."""
+"""To the reader's reset: the TRF7962A's EN on the row and column board (low powers
+it down, high starts it again), the MFRC522's NRSTPD on the older one; pulsed to reset
+a reader that stopped answering (config.py's RFID_RST)."""
+ANTENNA_SER, ANTENNA_SRCK, ANTENNA_RCK, ANTENNA_G = 27, 28, 21, 14
+"""The TPIC6B595 antenna chain of the row and column board (config.py's ANTENNA_SER,
+ANTENNA_SRCK, ANTENNA_RCK, ANTENNA_G): SER IN, SRCK and RCK through the LED chain's
+74AHCT125 (docs/hardware.md), G held high by its 10 kΩ pull-up until the firmware has
+cleared the chain."""
+RFID_BOARDS = ("rowcol", "mux")
+"""config.py's RFID_BOARD: the row and column antennas (its default), or the older
+board's multiplexed coils."""
 RECOVERY_PIN = 22
 UART_LINK = (0, 1)
 """UART0 TX/RX: the link to the Pi when the firmware's config.py says LINK = "uart"."""
@@ -56,9 +65,12 @@ PINOUT: dict[int, str] = _pinout()
 """Physical pin -> its name on the Pico."""
 
 
-def firmware_pins(sensor: str) -> dict[int, str]:
+def firmware_pins(sensor: str, rfid_board: str = "rowcol") -> dict[int, str]:
     """GP number -> what config.py wires to it, on a board of ``sensor`` ("occupancy"
-    or "rfid"): the pins nothing else on that board may take."""
+    or "rfid") whose RFID board is ``rfid_board`` (config.py's RFID_BOARD): the pins
+    nothing else on that board may take."""
+    if rfid_board not in RFID_BOARDS:
+        raise ValueError(f"no RFID board {rfid_board!r}: use one of {', '.join(RFID_BOARDS)}")
     used = dict.fromkeys(UART_LINK, 'the UART link (LINK = "uart")')
     for gp in (MATRIX_SCK, MATRIX_MOSI, MATRIX_MISO, ROW_LATCH, COLUMN_LOAD):
         used[gp] = "the switch matrix's SPI0 and latches"
@@ -66,9 +78,14 @@ def firmware_pins(sensor: str) -> dict[int, str]:
     if sensor == "rfid":
         for gp in (RFID_SCK, RFID_MOSI, RFID_MISO, RFID_CS):
             used[gp] = "the RFID reader's SPI1"
-        used[RFID_RST] = "the RFID reader's reset (NRSTPD)"
-        for gp in RFID_SELECT:
-            used[gp] = "the antenna multiplexers' select lines"
+        if rfid_board == "rowcol":
+            used[RFID_RST] = "the RFID reader's EN (reset)"
+            for gp in (ANTENNA_SER, ANTENNA_SRCK, ANTENNA_RCK, ANTENNA_G):
+                used[gp] = "the TPIC6B595 antenna chain"
+        else:
+            used[RFID_RST] = "the RFID reader's reset (NRSTPD)"
+            for gp in RFID_SELECT:
+                used[gp] = "the antenna multiplexers' select lines"
     for gp in NOT_BROUGHT_OUT:
         used[gp] = "the Pico's own board (not on its pins)"
     return used
@@ -89,11 +106,14 @@ class PicoPin(Struct, frozen=True, order=True):
     group: str
 
 
-def pico_pins(profile: Profile) -> list[PicoPin]:
-    """Every Pico pin the serial board of ``profile`` uses (none for a GPIO board)."""
+def pico_pins(profile: Profile, rfid_board: str = "rowcol") -> list[PicoPin]:
+    """Every Pico pin the serial board of ``profile`` uses (none for a GPIO board); an
+    RFID board's as config.py's RFID_BOARD ``rfid_board`` wires them."""
     s = profile.serial
     if s is None:
         return []
+    if rfid_board not in RFID_BOARDS:
+        raise ValueError(f"no RFID board {rfid_board!r}: use one of {', '.join(RFID_BOARDS)}")
     rows, columns = math.ceil(s.rows / 8), math.ceil(s.columns / 8)
     matrix = "Switch matrix: 74HC595 rows, 74HC165 columns"
     pins = [
@@ -111,7 +131,9 @@ def pico_pins(profile: Profile) -> list[PicoPin]:
         PicoPin(36, "3V3(OUT)", "3.3 V to every chip and pull-up", "Supply"),
         PicoPin(38, "GND", "ground of the board", "Supply"),
     ]
-    if s.sensor == "rfid":
+    if s.sensor == "rfid" and rfid_board == "rowcol":
+        pins += _rowcol_pins(s.rows + s.columns)
+    elif s.sensor == "rfid":
         reader = "MFRC522 reader module (SPI1, 3.3 V)"
         mux = "ADG1606 antenna multiplexers"
         pins += [
@@ -134,3 +156,33 @@ def pico_pins(profile: Profile) -> list[PicoPin]:
         )
         pins.append(PicoPin(18, "GND", "0 V of the LEDs' 5 V supply and the 74AHCT125", LED_GROUP))
     return sorted(pins)
+
+
+def _rowcol_pins(antennas: int) -> list[PicoPin]:
+    """The row and column board's Pico pins (config.py, RFID_BOARD = "rowcol"): the
+    TRF7962A on SPI1 with its EN, the TPIC6B595 chain's four lines (docs/rf.md,
+    docs/hardware.md)."""
+    reader = "TRF7962A reader site (SPI1)"
+    chain = f"TPIC6B595 antenna chain ({math.ceil(antennas / 8)} for {antennas} antennas)"
+    buffer = "→ 74AHCT125 (5 V) →"
+    return [
+        PicoPin(gp_pin(RFID_SCK), f"GP{RFID_SCK}", "SPI1 SCK → reader SCLK", reader),
+        PicoPin(gp_pin(RFID_MOSI), f"GP{RFID_MOSI}", "SPI1 MOSI → reader MOSI", reader),
+        PicoPin(gp_pin(RFID_MISO), f"GP{RFID_MISO}", "SPI1 MISO ← reader MISO", reader),
+        PicoPin(gp_pin(RFID_CS), f"GP{RFID_CS}", "reader chip select", reader),
+        PicoPin(gp_pin(RFID_RST), f"GP{RFID_RST}", "reader EN: low powers it down", reader),
+        PicoPin(
+            gp_pin(ANTENNA_SER), f"GP{ANTENNA_SER}", f"ANTENNA_SER {buffer} first SER IN", chain
+        ),
+        PicoPin(
+            gp_pin(ANTENNA_SRCK), f"GP{ANTENNA_SRCK}", f"ANTENNA_SRCK {buffer} every SRCK", chain
+        ),
+        PicoPin(gp_pin(ANTENNA_RCK), f"GP{ANTENNA_RCK}", f"ANTENNA_RCK {buffer} every RCK", chain),
+        PicoPin(
+            gp_pin(ANTENNA_G),
+            f"GP{ANTENNA_G}",
+            "ANTENNA_G → every G (pulled up)",
+            chain,
+        ),
+        PicoPin(40, "VBUS", "5 V to the radio: reader, TPIC6B595s, 24 V boost", "Supply"),
+    ]

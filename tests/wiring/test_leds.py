@@ -141,12 +141,14 @@ def test_bad_leds_values_are_named_with_what_to_do(
 def test_a_pin_taken_on_an_rfid_board_is_refused_with_the_free_pins(
     write_profile: WriteProfile,
 ) -> None:
-    text = edit('sensor = "occupancy"', 'sensor = "rfid"', PICO).replace("pin = 15", "pin = 4")
+    text = edit('sensor = "occupancy"', 'sensor = "rfid"', PICO).replace("pin = 15", "pin = 27")
     message = only(write_profile, text)
-    assert "GP4 is used by the antenna multiplexers' select lines on this rfid board" in message
-    assert "free on this board: GP14 (pin 19), GP15 (pin 20), GP21 (pin 27)" in message
-    # On an occupancy board the same pin is free.
-    assert 4 not in firmware_pins("occupancy")
+    assert "GP27 is used by the TPIC6B595 antenna chain on this rfid board" in message
+    assert "free on this board: GP2 (pin 4), GP3 (pin 5)" in message
+    assert "GP14" not in message.split("free on this board:")[1]
+    # On an occupancy board the same pin is free; the older multiplexed board takes GP2-9.
+    assert 27 not in firmware_pins("occupancy")
+    assert 4 in firmware_pins("rfid", "mux") and 27 not in firmware_pins("rfid", "mux")
 
 
 def test_a_gpio_board_refuses_a_chain_and_says_why(write_profile: WriteProfile) -> None:

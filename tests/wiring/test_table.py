@@ -65,7 +65,8 @@ def test_serial_board_table_says_where_the_sensors_are() -> None:
     header = text.split("its pins:)")[0]
     assert "matrix" not in header  # no matrix line on the Pi's header
     pico = text.split("its pins:)")[1]
-    # The Pico side: the switch matrix's SPI0, the reader's SPI1, the antenna select lines.
+    # The Pico side: the switch matrix's SPI0, the reader's SPI1, the antenna chain.
     assert " 21  GP16      SPI0 MISO ← first 74HC165 QH" in pico
-    assert " 17  GP13      reader SDA (chip select)" in pico
-    assert pico.count("antenna select bit") == 8
+    assert " 17  GP13      reader chip select" in pico
+    assert pico.count("[TPIC6B595 antenna chain (4 for 30 antennas)]") == 4
+    assert "antenna select bit" not in pico  # the older multiplexed board's
