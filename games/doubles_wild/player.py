@@ -33,10 +33,12 @@ from games.doubles_wild.game import (
     Place,
     dice_action,
 )
+from games.doubles_wild.lookahead import PAIR_SUMS as _PAIR_SUMS
+from games.doubles_wild.lookahead import PAIRS_THROUGH as _PAIRS_THROUGH
+from games.doubles_wild.lookahead import POINT, TURN_CHANCE, lookahead, spot_gains
 from games.errors import GameError
 from games.levels import BEGINNER, DEFAULT, EXPERT, STANDARD, Whim, parse_level
 
-POINT = 10.0
 BALL = 1.0
 """What a ball in hand is worth: a spent ball is a later turn given up."""
 REROLL_MARGIN = 0.25
@@ -48,27 +50,7 @@ CUT_WINDOW = (0.0, 0.5, 0.0)
 CUT_POINT = 0.6
 """An opponent's point denied, relative to one of our own."""
 
-_PAIR_SUMS: tuple[tuple[int | None, float], ...] = (
-    *(
-        (s, sum(1 for a in range(1, 7) for b in range(1, 7) if a != b and a + b == s) / 36)
-        for s in range(geo.LOW, geo.HIGH + 1)
-    ),
-    (None, 6 / 36),
-)
-"""A pair of dice: each non-double sum with its chance, and ``None`` for a double."""
-
 Dice = Callable[[int], tuple[int, ...]]
-
-
-def _others(window: tuple[int, ...], i: int) -> tuple[int, int]:
-    j, k = (n for n in window if n != i)
-    return j, k
-
-
-_PAIRS_THROUGH: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple(_others(window, i) for window in geo.WINDOWS[i]) for i in range(len(geo.CELLS))
-)
-"""For each spot: the other two spots of every three-in-a-row through it."""
 
 
 def _gain(board: Sequence[int], player: PlayerId, i: int) -> int:
@@ -309,9 +291,9 @@ def play_out(
 BEGINNER_FANCY = 0.75
 """How often the beginner plays where it fancies (and keeps its roll) rather than
 where the standard player would."""
-REPLY_WEIGHT = 0.5
-"""What a point the next player may expect from the board a placement leaves counts
-against it."""
+REPLY_WEIGHT = 1.0
+"""How much of what the next seat may expect from its roll on the board a spot leaves
+counts against the spot, for the expert (``lookahead.lookahead``)."""
 
 
 class DoublesWildBeginner(DoublesWildPlayer):
@@ -351,21 +333,13 @@ def reply_value(board: tuple[int, ...], seat: PlayerId, seats: tuple[PlayerId, .
 REACH = 0.5
 """How readily a seat takes a spot later: its chance of ever taking an empty spot is
 1 − e^(−REACH × the chance a roll allows the spot × the balls it has left)."""
-RISK = 1.0
+RISK = 0.5
 """How much of the chance of a battle for an unprotected ball counts: a ball may be
 attacked (or won by attacking) when a roll names its spot."""
-LATER = 0.0
+LATER = 0.5
 """How much of a spot's chance of being taken later anyway counts against taking it now."""
 SPENT = 1.0
 """What a ball spent is worth to the expert, in tenths of a point."""
-
-_SUM_CHANCE: dict[int, float] = {s: p for s, p in _PAIR_SUMS if s is not None}
-TURN_CHANCE: tuple[float, ...] = tuple(
-    (_SUM_CHANCE[geo.row_of(i)] + 1 / 6) * (_SUM_CHANCE[geo.col_of(i)] + 1 / 6)
-    for i in range(len(geo.CELLS))
-)
-"""For each spot, the chance that one roll (no re-roll) allows it: its row's sum or a
-red double, and its column's sum or a blue double."""
 
 
 def _takes(i: int, balls: int, reach: float) -> float:
@@ -415,49 +389,30 @@ def expected_values(
 
     A seat's points are its three-in-a-rows (a run of L holds L − 2), so what a seat
     may expect is the sum, over every three spots in a row, of the chance that all
-    three hold its balls at the end (``reach_chances``)."""
-    live = list(seats)
-    left = [balls[p] if p in seats else 0 for p in range(len(balls))]
-    chance = {p: reach_chances(board, p, left, reach, risk) for p in live}
-    attack = odds.attacker_chance()
-    held = odds.attacker_chance() * risk
-    out: list[float | None] = []
-    after = list(board)
-    for i, owner in enumerate(board):
-        if owner == me or (owner != geo.EMPTY and geo.protected(board, i)):
-            out.append(None)
-            continue
-        after[i] = me
-        if geo.protected(after, i):
-            new = {p: 1.0 if p == me else 0.0 for p in live}
-        else:
-            threat = max(_takes(i, left[p], reach) for p in live if p != me)
-            new = {p: held * _takes(i, left[p], reach) for p in live}
-            new[me] = 1.0 - held * threat
-        after[i] = owner
-        gain = 0.0
-        for p in live:
-            theirs = chance[p]
-            change = new[p] - theirs[i] * (later if p == me else 1.0)
-            if change == 0.0:
-                continue
-            rest = sum(theirs[j] * theirs[k] for j, k in _PAIRS_THROUGH[i])
-            gain += rest * change if p == me else -rest * change
-        if owner == geo.EMPTY:
-            out.append(POINT * gain - spent)
-        else:
-            out.append(attack * POINT * gain - spent)
-    return tuple(out)
+    three hold its balls at the end (``reach_chances``; ``lookahead.spot_gains``)."""
+    return spot_gains(board, me, seats, balls, reach, risk, later, spent)
 
 
 class DoublesWildExpert(DoublesWildPlayer):
     """Values each spot by what it changes in the points every seat may expect at the
-    end of the game (``expected_values``), for its re-rolls and its spots alike."""
+    end of the game, less what the board it leaves offers the next seat's roll
+    (``lookahead.lookahead``), for its re-rolls and its spots alike."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self._seen: tuple[object, tuple[float | None, ...]] | None = None
 
     def values(self, game: DoublesWild) -> tuple[float | None, ...]:
         board = _board(game)
         balls = tuple(game.balls_left(p) for p in range(game.players))
-        return expected_values(board, game.turn, game.seats, balls, REACH, RISK, LATER, SPENT)
+        # One decision asks several times (re-roll? which spot?): work it out once.
+        key = (board, balls, game.turn, game.seats)
+        if self._seen is None or self._seen[0] != key:
+            values = lookahead(
+                board, game.turn, game.seats, balls, REACH, RISK, LATER, SPENT, REPLY_WEIGHT
+            )
+            self._seen = (key, values)
+        return self._seen[1]
 
 
 def make_player(game: Game, rng: random.Random, level: int = DEFAULT) -> Player:

@@ -6,8 +6,13 @@ from __future__ import annotations
 import random
 
 from games.doubles_wild import board as geo
-from games.doubles_wild.game import DoublesWild, dice_action
+from games.doubles_wild.game import DoublesWild, Place, dice_action
+from games.doubles_wild.lookahead import TURN_CHANCE, lookahead, roll_expectation, spot_gains
 from games.doubles_wild.player import (
+    LATER,
+    REACH,
+    RISK,
+    SPENT,
     DoublesWildBeginner,
     DoublesWildExpert,
     DoublesWildPlayer,
@@ -143,3 +148,67 @@ def test_the_expert_cannot_play_its_own_spot_or_a_protected_ball() -> None:
     # Green's lone ball may be attacked, so it has a value.
     board[lone] = 1
     assert expected_values(tuple(board), 0, SEATS, BALLS)[lone] is not None
+
+
+# -- the expert's look-ahead -----------------------------------------------------------
+
+
+def test_the_next_seats_roll_is_worth_a_spot_when_every_spot_is_worth_the_same() -> None:
+    assert roll_expectation([None] * len(geo.CELLS)) == 0.0  # every roll blocked
+    assert abs(roll_expectation([3.0] * len(geo.CELLS)) - 3.0) < 1e-9
+    # One good spot: a re-roll helps reach it, but most rolls miss it.
+    one: list[float | None] = [None] * len(geo.CELLS)
+    centre = geo.index(7, 7)
+    one[centre] = 10.0
+    assert TURN_CHANCE[centre] * 10.0 < roll_expectation(one) < 5.0
+
+
+def test_the_expert_counts_the_next_players_roll_against_a_spot_that_leaves_its_line_open() -> None:
+    # Green has two in a row; taking the third spot cuts it before green's next roll.
+    board = _with({"r7c5": 1, "r7c6": 1})
+    cut, far = geo.INDEX["r7c7"], geo.INDEX["r3c11"]
+    gains = spot_gains(board, 0, SEATS, BALLS, REACH, RISK, LATER, SPENT)
+    ahead = lookahead(board, 0, SEATS, BALLS, REACH, RISK, LATER, SPENT, 1.0)
+    g_cut, g_far, a_cut, a_far = gains[cut], gains[far], ahead[cut], ahead[far]
+    assert g_cut is not None and g_far is not None and a_cut is not None and a_far is not None
+    # What green's next roll loses by the cut is added to the cut's own worth.
+    assert a_cut - g_cut > a_far - g_far + 0.5
+    assert lookahead(board, 0, SEATS, BALLS, REACH, RISK, LATER, SPENT, 0.0) == gains
+
+
+def _rolled(
+    board: dict[str, int], red: tuple[int, int], blue: tuple[int, int], seed: int = 0
+) -> DoublesWild:
+    game = DoublesWild.from_position(board, balls=[12, 12], rng=random.Random(seed))
+    game.apply(dice_action("roll", (*red, *blue)))
+    return game
+
+
+def test_the_expert_completes_its_line_when_the_roll_allows_it() -> None:
+    board = {"r7c3": 0, "r7c4": 0, "r5c8": 1, "r9c9": 1, "r8c8": 1}
+    expert = DoublesWildExpert(random.Random(3))
+    # Row 7 wild (a blue double): of its spots, only r7c5 makes the line.
+    assert expert.decide(_rolled(board, (3, 4), (2, 2))) == Place("r7c5")
+    # The roll names r7c5 itself: the expert keeps it rather than re-roll.
+    game = _rolled(board, (3, 4), (1, 4))
+    assert expert.reroll_choice(game) is None
+    assert expert.decide(game) == Place("r7c5")
+
+
+def test_the_experts_choice_depends_only_on_what_the_table_shows() -> None:
+    board = {"r7c5": 1, "r7c6": 1, "r6c6": 0, "r9c4": 0, "r4c9": 1}
+    rolls = [
+        ((3, 4), (2, 2)),
+        ((1, 1), (2, 5)),
+        ((2, 2), (3, 3)),
+        ((1, 3), (5, 6)),
+        ((6, 5), (1, 2)),
+    ]
+    fresh = [DoublesWildExpert(random.Random(11)).decide(_rolled(board, r, b)) for r, b in rolls]
+    # The same expert asked again, after other positions and with games whose own
+    # random sources (the dice to come) differ, decides the same.
+    expert = DoublesWildExpert(random.Random(11))
+    for seed in (1, 2):
+        again = [expert.decide(_rolled(board, r, b, seed)) for r, b in reversed(rolls)]
+        assert again[::-1] == fresh
+    assert fresh[0] == Place("r7c7") or fresh[0] == Place("r7c4")  # cuts green's line
