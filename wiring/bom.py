@@ -368,9 +368,10 @@ _RADIO_CHIPS = {
 
 
 def _radio(profile: Profile) -> list[BomLine]:
-    """The radio's parts, as ``wiring.rf.design`` computes them (``radio_bom``), and
-    the parts of the TPS61040's typical application (wiring.pcb.radio), to buy."""
-    from wiring.pcb.radio import BOOST_PARTS, DECOUPLER, select_drivers
+    """The radio's parts, as ``wiring.rf.design`` computes them (``radio_bom``), the
+    parts of the TPS61040's typical application and the select chain's G driver
+    (wiring.pcb.radio), to buy."""
+    from wiring.pcb.radio import BOOST_PARTS, DECOUPLER, ENABLE_PARTS, select_drivers
     from wiring.rf.design import design, radio_bom
 
     radio = design(profile)
@@ -390,7 +391,10 @@ def _radio(profile: Profile) -> list[BomLine]:
                                  RADIO_PURPOSE, 0.1, 0.5))  # fmt: skip
     for b in BOOST_PARTS:
         lines.append(BomLine(b.name, 1, b.reference, f"the 24 V bias boost ({b.source})",
-                             0.05, 0.5))  # fmt: skip
+                             b.low, b.high))  # fmt: skip
+    for b in ENABLE_PARTS:
+        lines.append(BomLine(b.name, 1, b.reference, f"the select chain's G driver ({b.source})",
+                             b.low, b.high))  # fmt: skip
     bypass = f"Capacitor {DECOUPLER[0]} X7R 0805"
     lines.append(BomLine(bypass, select_drivers(radio), "generic (X7R 0805)",
                          "a bypass at each TPIC6B595", 0.02, 0.1))  # fmt: skip

@@ -24,8 +24,8 @@ a reader that stopped answering (config.py's RFID_RST)."""
 ANTENNA_SER, ANTENNA_SRCK, ANTENNA_RCK, ANTENNA_G = 27, 28, 21, 14
 """The TPIC6B595 antenna chain of the row and column board (config.py's ANTENNA_SER,
 ANTENNA_SRCK, ANTENNA_RCK, ANTENNA_G): SER IN, SRCK and RCK through the LED chain's
-74AHCT125 (docs/hardware.md), G held high by its 10 kΩ pull-up until the firmware has
-cleared the chain."""
+74AHCT125 (docs/hardware.md); G through a 74AHCT1G125 wired as an open drain (GP14 on
+its ~OE), held high by its 10 kΩ pull-up until the firmware has cleared the chain."""
 RFID_BOARDS = ("rowcol", "mux")
 """config.py's RFID_BOARD: the row and column antennas (its default), or the older
 board's multiplexed coils."""
@@ -181,7 +181,7 @@ def _rowcol_pins(antennas: int) -> list[PicoPin]:
         PicoPin(
             gp_pin(ANTENNA_G),
             f"GP{ANTENNA_G}",
-            "ANTENNA_G → every G (pulled up)",
+            "ANTENNA_G → 74AHCT1G125 ~OE → every G",
             chain,
         ),
         PicoPin(40, "VBUS", "5 V to the radio: reader, TPIC6B595s, 24 V boost", "Supply"),

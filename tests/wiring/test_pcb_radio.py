@@ -18,7 +18,15 @@ from wiring.loader import load_profile
 from wiring.pcb import library, project
 from wiring.pcb.circuit import build_board
 from wiring.pcb.parts import own_part, tpic6b595_pins
-from wiring.pcb.radio import BOOST, SELECT_DRIVER, profile_radio, radio_parts
+from wiring.pcb.radio import (
+    BOOST,
+    ENABLE_BUFFER,
+    ENABLE_FP,
+    SELECT_DRIVER,
+    profile_radio,
+    radio_parts,
+    select_drivers,
+)
 from wiring.pcb.schematic import write_schematic
 from wiring.rf.design import design, feedback_divider
 
@@ -34,6 +42,10 @@ DATASHEET_TPIC6B595 = {
 # TPS61040's DBV (SOT-23-5) pins, its data sheet's Pin Functions table (TI SLVS413I,
 # section 5): SW 1, GND 2, FB 3, EN 4, VIN 5.
 DATASHEET_TPS61040_DBV = {"1": "SW", "2": "GND", "3": "FB", "4": "EN", "5": "VIN"}
+
+# SN74AHCT1G125's DBV (SOT-23-5) pins, its data sheet's pin figure (TI SCLS378P,
+# section 4): OE 1 (active low), A 2, GND 3, Y 4, VCC 5.
+DATASHEET_AHCT1G125_DBV = {"1": "OE", "2": "A", "3": "GND", "4": "Y", "5": "VCC"}
 
 HAVE_KICAD = (
     shutil.which("kicad-cli") is not None
@@ -61,6 +73,52 @@ def test_kicads_tps61040_is_the_data_sheets_pin_out() -> None:
         pytest.skip("KiCad's libraries are not installed")
     sym = library.symbol(BOOST)
     assert {p.number: p.name for p in sym.pins} == DATASHEET_TPS61040_DBV
+
+
+def test_kicads_74ahct1g125_is_the_data_sheets_pin_out() -> None:
+    if not HAVE_KICAD:
+        pytest.skip("KiCad's libraries are not installed")
+    pins = {p.number: p for p in library.symbol(ENABLE_BUFFER).pins}
+    assert set(pins) == set(DATASHEET_AHCT1G125_DBV)
+    assert (pins["3"].name, pins["5"].name) == ("GND", "VCC")
+    assert {n: p.kind for n, p in pins.items() if n in ("1", "2", "4")} == {
+        "1": "input", "2": "input", "4": "tri_state"
+    }  # fmt: skip
+    fp = library.KICAD_SHARE / "footprints" / "Package_TO_SOT_SMD.pretty" / "SOT-23-5.kicad_mod"
+    assert ENABLE_FP == "Package_TO_SOT_SMD:SOT-23-5" and fp.is_file()
+
+
+@pytest.mark.parametrize("name", ["rfid-15x15-pico", "doubles-wild-rfid-pico"])
+def test_gp14_reaches_every_tpic6b595s_g_through_the_buffer_only_when_driven_low(
+    name: str,
+) -> None:
+    profile = load_profile(name)
+    board = build_board(profile, bill_of_materials(profile, piece_sets()), radio=True)
+    nets = board.nets()
+    by_ref = {p.ref: p for p in board.parts}
+    pico = next(p for p in board.parts if p.lib_id == "MCU_Module:RaspberryPi_Pico")
+    gp14 = pico.nets[pico.sym.pin("GPIO14").number]
+    (buffer,) = [p for p in board.parts if p.lib_id == ENABLE_BUFFER]
+    # GP14 works the buffer's ~OE; A is tied low, so Y only ever pulls G low
+    assert (buffer.nets["1"], buffer.nets["2"], buffer.nets["3"]) == (gp14, "GND", "GND")
+    assert buffer.nets["5"] == "+5V"
+    g = buffer.nets["4"]
+    drivers = [p for p in board.parts if p.lib_id == SELECT_DRIVER]
+    assert len(drivers) == select_drivers(design(profile)) > 1
+    assert {p.nets[p.sym.pin("G").number] for p in drivers} == {g}
+    # on G only the TPIC6B595s' inputs, the buffer and R_OE's pull-up to 5 V
+    on_g = {r for r, _ in nets[g]}
+    (pull_up,) = [by_ref[r] for r in on_g if r.startswith("R")]
+    assert pull_up.value == "10k" and set(pull_up.nets.values()) == {g, "+5V"}
+    assert on_g == {p.ref for p in drivers} | {buffer.ref, pull_up.ref}
+    # GP14's own pull-up to 3V3 keeps the buffer off while the Pico boots
+    (gp_pull,) = [by_ref[r] for r, _ in nets[gp14] if r.startswith("R")]
+    assert gp_pull.value == "10k" and set(gp_pull.nets.values()) == {gp14, "+3V3"}
+    assert {r for r, _ in nets[gp14]} == {pico.ref, buffer.ref, gp_pull.ref}
+    # and its 100 nF bypass on the same 5 V
+    bypasses = [p for p in board.parts if p.value == "100nF" and set(p.nets.values()) ==
+                {"+5V", "GND"} and p.footprint.startswith("Capacitor_SMD")]  # fmt: skip
+    assert len(bypasses) == len(drivers) + 1
 
 
 def test_every_radio_value_is_the_designs() -> None:

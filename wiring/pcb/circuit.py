@@ -23,7 +23,13 @@ from wiring.errors import NetlistError
 from wiring.leds_power import led_supply
 from wiring.pcb.antenna import antenna_footprint, footprint_name
 from wiring.pcb.library import Symbol, symbol
-from wiring.pcb.radio import READER_SITE, SELECT_BUFFERS, radio_parts, select_net
+from wiring.pcb.radio import (
+    READER_SITE,
+    SELECT_BUFFERS,
+    SELECT_ENABLE,
+    radio_parts,
+    select_net,
+)
 from wiring.pico import (
     COLUMN_LOAD,
     MATRIX_MISO,
@@ -139,7 +145,7 @@ def build_board(profile: Profile, bom: list[BomLine], radio: bool = False) -> Bo
         used |= {RFID_SCK: "RFID_SCK", RFID_MOSI: "RFID_MOSI", RFID_MISO: "RFID_MISO",
                  RFID_CS: "RFID_CS", RFID_RST: "RFID_RST"}  # fmt: skip
         if radio:
-            used |= {g: select_net(net) for net, g in SELECT_BUFFERS}
+            used |= {g: select_net(net) for net, g in (*SELECT_BUFFERS, SELECT_ENABLE)}
         else:
             used |= {g: f"ANT_SEL{b}" for b, g in enumerate(RFID_SELECT)}
     if profile.leds is not None:
