@@ -1,19 +1,19 @@
 """The base of every game's referee: turns board and button events into decisions.
 
-A referee knows how pieces of its game are recognised on the board and what the
-buttons mean in each phase of a turn. It holds nothing of its own: it is handed its
-game, the table's facts, its turn state (made by the game's ``new_turn``, kept by the
-session and drawn by the view) and the view whose words it uses in menus and hints,
-all four made by the game's kit (:meth:`..kits.kit.Kit.referee_for`). One call,
-:meth:`Referee.decide`, takes an event (the board settled, a button, a tick, what
-became of a commit, the game taken up) to the turn state brought up to date and
-returns its :class:`.ruling.Ruling`: the decisions (commit this action, reject with
-this reason, roll the dice, take back), which the session carries out, and all the
-table shows of the game until the next event (the fixes, the screen, the lights, the
-``--json`` extras), read from the view. The session asks nothing else of the referee
-or the view. A referee never calls into the session, and keeps no state between
-calls but in the turn it was given (its tag readers remember what each tag reads, a
-memo of the tag table in the facts; the cells of the move last lit are a memo too).
+A referee knows how pieces of its game are recognised on the board and what the buttons
+mean in each phase of a turn. It holds nothing of its own: it is handed its game, the
+table's facts, its turn state (made by the game's ``new_turn``, kept by the session and
+drawn by the view) and the view whose words it uses in menus and hints, all four made by
+the game's kit (:meth:`..kits.kit.Kit.referee_for`). One call, :meth:`Referee.decide`,
+takes an event (the board settled, a button, a tick, what became of a commit, the game
+taken up, a hint thought off the loop come back) to the turn state brought up to date
+and returns its :class:`.ruling.Ruling`: the decisions (commit this action, reject with
+this reason, roll the dice, take back), which the session carries out, and all the table
+shows of the game until the next event (the fixes, the screen, the lights, the
+``--json`` extras), read from the view. The session asks nothing else of the referee or
+the view. A referee never calls into the session, and keeps no state between calls but
+in the turn it was given (its tag readers remember what each tag reads, a memo of the
+tag table in the facts; the cells of the move last lit are a memo too).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from enum import StrEnum
 from typing import Any, Generic, TypeVar
+
+from msgspec import Struct
 
 from games.core import Action, Game, Piece, Resign, Verdict
 from hardware.board import OCCUPIED
@@ -45,6 +47,14 @@ class Ask(StrEnum):
     RESIGN = "resign"
     BACK = "back"
     """The long press of back: play on, resign (where the game allows it), take back."""
+
+
+class HintThinking(Exception):
+    """Raised by ``facts.advise`` while the hint is thought off the loop (:class:`HintCame`)."""
+
+
+class HintCame(Struct, frozen=True):
+    """The hint asked for came back: ``facts.advise`` now has it, and it is shown."""
 
 
 TAKE_BACK = "take back"
@@ -73,7 +83,7 @@ class Referee(ABC, Generic[G]):
         """The turn state of ``game`` as a table takes it up (a new game or a resumed one)."""
         raise NotImplementedError
 
-    def decide(self, event: RefereeEvent) -> Ruling:
+    def decide(self, event: RefereeEvent | HintCame) -> Ruling:
         """What the referee rules on ``event``: the turn state is brought up to date and
         the decisions (first first) are returned with everything the table shows of the
         game until the next event. The only way in for the session."""
@@ -91,6 +101,8 @@ class Referee(ABC, Generic[G]):
         elif isinstance(event, TakenUp):
             if event.last is not None:
                 played = self.record(*event.last)
+        elif isinstance(event, HintCame):
+            self.show_hint()
         else:
             self.on_refused(event.action, event.verdict)
         return ruling_of(self, self.decisions(), played)
@@ -288,6 +300,8 @@ class Referee(ABC, Generic[G]):
         assert advise is not None
         try:
             action = advise(self.game)
+        except HintThinking:  # shown when it comes (HintCame)
+            return
         except ValueError as exc:  # GameError, or a position the player cannot judge
             self.hint = f"No hint: {exc}"
             return

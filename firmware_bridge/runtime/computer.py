@@ -7,7 +7,8 @@ the computer's is refused like an illegal one, so the board is fixed back.
 
 At a table on a loop the computer thinks on a worker thread (:mod:`.thinking`): until
 its move is known, the computer's seat is "thinking" and a move made for it is
-refused like any other not its own.
+refused like any other not its own. A hint is thought there too (:meth:`Computer.hint`):
+the long press of ok returns at once, and the hint is shown when it comes back.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from games.errors import BadSettings
 from games.levels import DEFAULT as DEFAULT_LEVEL
 from games.levels import STRONGEST, level_name, parse_level
 
+from ..referees.referee import HintThinking
 from .thinking import THINKING_AFTER_S, Asked, Deliver, Thought, thinker
 
 log = logging.getLogger("tabletop")
@@ -121,6 +123,8 @@ class Computer:
         """The loop's clock (the session's ``now``), which a thought's time is kept on."""
         self.asked: Asked | None = None
         """The move last asked of the worker."""
+        self.hint_asked: Asked | None = None
+        """The hint last asked of the worker."""
         self.automatic: Callable[[Action], bool] = lambda action: False
         """Whether the table plays ``action`` itself (a pass for a seat that cannot
         move, the referee's): made while the computer thinks, it is not refused."""
@@ -160,6 +164,56 @@ class Computer:
         action = self._player(game, rng, game.to_move).choose(game)
         self._cached = (*key, action)
         return action
+
+    def hint(self, game: Game) -> Action:
+        """The hint for the seat to move (:meth:`advise`); at a table on a loop thought on
+        the worker: until it is known, raises :class:`HintThinking`, and the table is told
+        once it is (:meth:`hint_came`). Raises ValueError when there is no hint."""
+        if self.deliver is None:
+            return self.advise(game)
+        asked = self.hint_asked
+        if asked is not None and asked.of(game) and asked.known(self.clock()):
+            thought = asked.thought
+            assert thought is not None
+            if thought.action is None:
+                raise ValueError(thought.failure or "the computer has no move here")
+            return thought.action
+        if asked is None or not asked.of(game):
+            self.hint_asked = Asked(game, len(game.history), game.to_move, self.clock())
+            thinker().ask(game, partial(self.advise, game), self.deliver, hint=True)
+        raise HintThinking
+
+    def hint_thinking(self, game: Game) -> Asked | None:
+        """The hint asked of the worker for ``game`` as it stands, while it is not known."""
+        asked = self.hint_asked
+        if asked is None or not asked.of(game) or asked.known(self.clock()):
+            return None
+        return asked
+
+    def learn_hint(self, thought: Thought, game: Game) -> bool:
+        """Keep the worker's hint if it is for ``game`` as it stands (else it is dropped:
+        a take-back, a move made); whether it is known now."""
+        asked = self.hint_asked
+        if asked is None or asked.game is not thought.game or asked.played != thought.played:
+            return False
+        if not asked.of(game) or asked.thought is not None:
+            return False
+        asked.thought = thought
+        return asked.known(self.clock())
+
+    def hint_came(self, game: Game) -> bool:
+        """Whether the hint asked for ``game`` as it stands is known now and not yet shown
+        (it is shown now: the session decides :class:`~..referees.referee.HintCame`)."""
+        asked = self.hint_asked
+        if asked is None or not asked.of(game) or asked.given or not asked.known(self.clock()):
+            return False
+        asked.given = True
+        return True
+
+    def hint_note(self, game: Game) -> str:
+        """What the OLED says while a hint is thought for ``game`` as it stands."""
+        asked = self.hint_asked
+        return "Hint: thinking…" if asked and asked.of(game) and not asked.given else ""
 
     def why(self, game: Game, action: Action) -> str:
         """The few words the game gives on what ``action`` does (``"takes 2"``, ``"+34 and
@@ -221,7 +275,11 @@ class Computer:
 
     def wants_ticks(self, game: Game, now: float) -> bool:
         """Whether the loop should tick now: to say the computer thinks, or to make its
-        move known once the clock has passed the time it took (a simulated clock)."""
+        move (or a hint) known once the clock has passed the time it took (a simulated
+        clock)."""
+        hinted = self.hint_asked
+        if hinted is not None and hinted.of(game) and not hinted.given and hinted.known(now):
+            return True  # to show the hint
         asked = self.asked
         if asked is None or not asked.of(game) or asked.given:
             return False

@@ -35,7 +35,7 @@ from ..referees.events import (
 )
 from ..referees.facts import Facts
 from ..referees.prompt import Prompt
-from ..referees.referee import Referee
+from ..referees.referee import HintCame, Referee
 from ..referees.ruling import Ruling
 from ..screen.layout import LaidOut
 from ..screen.screens import Screen
@@ -117,7 +117,7 @@ class Session(RulingView[G], Generic[G]):
         self.computer = seats_.computer_for(game.name, self.facts.record, seats, levels)
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         if self.computer is not None:
-            self.facts.advise, self.facts.expected = self.computer.advise, self.computer.expected
+            self.facts.advise, self.facts.expected = self.computer.hint, self.computer.expected
         self.think_wait: Callable[[], None] | None = None
         """Waits while the computer thinks, the clock running on (the simulation's)."""
         self._ruling: Ruling = self.referee.decide(TakenUp(last_played))
@@ -130,20 +130,16 @@ class Session(RulingView[G], Generic[G]):
         self.journal.append(self.game_id, "seats", computer.to_dict())
         self._ruling = self.referee.decide(TakenUp())
 
-    def expected(self) -> Action | None:
-        """The computer's move now, when it is a computer seat's turn; while it thinks,
-        None, unless ``think_wait`` (the simulation's) lets the clock run on until known."""
-        if self.computer is not None and self.think_wait is not None:
-            self.think_wait()
-        return self.computer.expected(self.game) if self.computer is not None else None
-
     def thought(self, thought: Thought) -> None:
-        """The computer's move came back (:mod:`.thinking`): shown at once, if it is
+        """The computer's move or a hint came back (:mod:`.thinking`): shown at once, if
         for the game as it stands and known on the loop's clock (else a tick shows it)."""
-        if self.computer is not None and self.computer.learn(thought, self.game):
+        if self.computer is None:
+            return
+        learn = self.computer.learn_hint if thought.hint else self.computer.learn
+        if learn(thought, self.game):
             self.handle(Tick(self.now))
 
-    def _decide(self, event: RefereeEvent) -> list[Decision]:
+    def _decide(self, event: RefereeEvent | HintCame) -> list[Decision]:
         """The referee's ruling on ``event``, kept; its decisions returned."""
         self._ruling = self.referee.decide(event)
         return list(self._ruling.decisions)
@@ -322,6 +318,9 @@ class Session(RulingView[G], Generic[G]):
         if isinstance(event, Tick):
             self.now = event.now
             decided = self._decide(event)
+            came = self.computer is not None and self.computer.hint_came(self.game)
+            if came and self.facts.prompt.menu is None:  # else the person went on to a menu
+                decided += self._decide(HintCame())
         elif isinstance(event, BoardSettled):
             self.facts.observation = dict(event.observation)
             self.facts.prompt.clear_hint()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
-from games.core import Game
+from games.core import Action, Game
 from wiring.profile import Profile
 
 from ..journal import GameRecord, Journal, JournalError
@@ -106,6 +106,7 @@ class RulingView(FactsView[G], Generic[G]):
     referee: Referee[G]
     lighting: Lighting
     _lights: LightSink
+    think_wait: Callable[[], None] | None
 
     @property
     def view(self) -> View[G]:
@@ -130,6 +131,13 @@ class RulingView(FactsView[G], Generic[G]):
             self.computer.clock = lambda: self.now
             self.computer.automatic = lambda action: bool(self.referee.automatic(action))
 
+    def expected(self) -> Action | None:
+        """The computer's move now, when it is a computer seat's turn; while it thinks,
+        None, unless ``think_wait`` (the simulation's) lets the clock run on until known."""
+        if self.computer is not None and self.think_wait is not None:
+            self.think_wait()
+        return self.computer.expected(self.game) if self.computer is not None else None
+
     def ruling(self) -> Ruling:
         """What the referee ruled on the last event (or as the game was taken up)."""
         return self._ruling
@@ -147,6 +155,8 @@ class RulingView(FactsView[G], Generic[G]):
     def note(self) -> str:
         """What the OLED says above the game's screen: a hint, or the computer's move."""
         ruled, hint, computer = self._ruling, self.facts.prompt.hint, self.computer
+        if not hint and computer is not None:
+            hint = computer.hint_note(self.game)  # the hint asked for, while thought
         thinking = computer.thinking_note(self.game) if computer is not None else ""
         if thinking and not hint:
             return thinking  # after THINKING_AFTER_S of the computer's thinking

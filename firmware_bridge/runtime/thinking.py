@@ -4,7 +4,8 @@ thread, and what it chose comes back to the loop as a :class:`Thought` event.
 The loop goes on meanwhile: a piece moved or a button pressed while the computer
 thinks is handled at once. A thought is for one position, the game object and the
 number of actions played; one that comes back for a position no longer on the table
-(a take-back, a move made, the game over) is dropped.
+(a take-back, a move made, the game over) is dropped. A hint (a long press of ok) is
+thought the same way, and shown when it comes back.
 
 A thought is known to the table only once the loop's clock has passed the time it
 took: on a real table that is so when it arrives; in ``tabletop sim``, whose clock is
@@ -43,6 +44,10 @@ class Thought(Struct, frozen=True):
     action: Action | None
     seconds: float
     """How long the choice took, measured on the worker's clock."""
+    hint: bool = False
+    """Whether it is a hint asked for (a long press of ok), not the computer's move."""
+    failure: str = ""
+    """Why no move was chosen, when choosing failed (a hint says it)."""
 
 
 class Asked(Struct):
@@ -88,7 +93,7 @@ class Thinker:
     """
 
     def __init__(self) -> None:
-        self._jobs: queue.SimpleQueue[tuple[Game, int, Work, Deliver]] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[tuple[Game, int, Work, Deliver, bool]] = queue.SimpleQueue()
         self._idle = threading.Event()
         self._idle.set()
         self._pending = 0
@@ -97,12 +102,13 @@ class Thinker:
         self._thread = threading.Thread(target=self._run, name="tabletop-think", daemon=True)
         self._thread.start()
 
-    def ask(self, game: Game, work: Work, deliver: Deliver) -> None:
-        """Choose ``work``'s move for ``game`` as it stands, and ``deliver`` it."""
+    def ask(self, game: Game, work: Work, deliver: Deliver, hint: bool = False) -> None:
+        """Choose ``work``'s move for ``game`` as it stands, and ``deliver`` it (``hint``:
+        the move is a hint's)."""
         with self._lock:
             self._pending += 1
             self._idle.clear()
-        self._jobs.put((game, len(game.history), work, deliver))
+        self._jobs.put((game, len(game.history), work, deliver, hint))
 
     def wait(self, timeout: float) -> bool:
         """Wait (in real time, at most ``timeout`` seconds) until every move asked is
@@ -111,16 +117,18 @@ class Thinker:
 
     def _run(self) -> None:
         while True:
-            game, played, work, deliver = self._jobs.get()
+            game, played, work, deliver, hint = self._jobs.get()
             start = time.perf_counter()
+            failure = ""
             try:
                 action = work()
-            except Exception:  # a player's fault: people play the turn
-                log.exception("the computer failed to choose a move")
-                action = None
+            except Exception as exc:  # a player's fault: people play the turn
+                if not (hint and isinstance(exc, ValueError)):  # a hint says why there is none
+                    log.exception("the computer failed to choose a move")
+                action, failure = None, str(exc) or type(exc).__name__
             seconds = time.perf_counter() - start
             try:
-                deliver(Thought(game, played, action, seconds))
+                deliver(Thought(game, played, action, seconds, hint, failure))
             finally:
                 with self._lock:
                     self._pending -= 1

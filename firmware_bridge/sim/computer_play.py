@@ -89,8 +89,9 @@ class ComputerPlay:
         return self.session.expected()
 
     def await_thought(self) -> None:
-        """While the computer thinks, let the simulated clock run on, scanning and
-        handling events, by the time its think took (measured), until its move is known."""
+        """While the computer thinks (its move, or a hint asked for), let the simulated
+        clock run on, scanning and handling events, by the time its think took
+        (measured), until what it thought is known."""
         interpreter = self.interpreter
         for _ in range(MAX_PLIES):
             session = self.session
@@ -98,7 +99,7 @@ class ComputerPlay:
             if computer is None or session.game.outcome is not None:
                 return
             computer.expected(session.game)  # asks the worker, if not asked yet
-            asked = computer.thinking(session.game)
+            asked = computer.thinking(session.game) or computer.hint_thinking(session.game)
             if asked is None:
                 return
             if not thinker().wait(THINK_WAIT_S):

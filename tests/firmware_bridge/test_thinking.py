@@ -1,7 +1,9 @@
 """The computer thinks off the loop's thread: while it thinks the board and the buttons
 are handled at once, the OLED says it thinks after 300 ms, its move is shown once it
 comes back, a move that comes back for a position since taken back is dropped, and the
-simulated clock moves on by the time each think took."""
+simulated clock moves on by the time each think took. A hint (a long press of ok) is
+thought the same way: the press returns at once, the table is handled meanwhile, the
+hint shows once it comes back, and one for a position since changed is dropped."""
 
 from __future__ import annotations
 
@@ -219,3 +221,112 @@ def test_a_thought_for_another_game_or_move_is_dropped() -> None:
     assert (
         computer.expected(game) == came[0].action == Computer(kit.make_player, 9, {0}).advise(game)
     )
+
+
+@pytest.fixture
+def slow_hint() -> Iterator[tuple[Simulation, Slow, list[Thought]]]:
+    """Double Take between two people, the hints' thinking held by the test; the hints
+    that came back to the session, as they came."""
+    sim = Simulation(SimOptions("double-take", seed=3, humans=frozenset({0, 1})))
+    slow = Slow()
+    computer = sim.session.computer
+    assert computer is not None and computer.deliver is not None
+    make = KITS["double-take"].make_player
+
+    def make_slow(game: Game, rng: random.Random, *level: int) -> Player:
+        return SlowPlayer(make(game, rng, *level), slow.started, slow.release)
+
+    came: list[Thought] = []
+    thought = sim.session.thought
+
+    def kept(each: Thought) -> None:
+        came.append(each)
+        thought(each)
+
+    sim.session.thought = kept  # type: ignore[method-assign,assignment]
+    computer.make_player = make_slow
+    try:
+        sim.start()
+        sim.run_line(Line("person", 1, "hold", ("ok",)))  # the hint asked for
+        assert slow.started.wait(WAIT_S), "the computer was never asked for the hint"
+        yield sim, slow, came
+    finally:
+        slow.release.set()
+        thinker().wait(WAIT_S)
+        sim.close()
+
+
+def test_a_hint_asked_for_returns_at_once_and_says_it_thinks(
+    slow_hint: tuple[Simulation, Slow, list[Thought]],
+) -> None:
+    sim, slow, came = slow_hint
+    assert not slow.release.is_set() and came == []  # the press was handled: no hint yet
+    assert "Hint: thinking... " in shown(sim) + " "
+    assert sim.session.facts.prompt.hint_action is None
+
+
+def test_a_button_and_a_piece_are_handled_while_the_hint_thinks_then_it_shows(
+    slow_hint: tuple[Simulation, Slow, list[Thought]],
+) -> None:
+    sim, slow, came = slow_hint
+    sim.run_line(Line("person", 2, "hold", ("back",)))
+    assert "take back?" in shown(sim)
+    sim.run_line(Line("person", 3, "press", ("ok",)))  # "no, play on"
+    assert "take back?" not in shown(sim)
+    sim.run_line(Line("person", 4, "lift", ("a3",)))
+    assert "Put the piece down." in shown(sim)
+    sim.run_line(Line("person", 5, "place", ("a3", "red"), deliberate=True))
+    assert "Put the piece down." not in shown(sim)
+    assert not slow.release.is_set() and came == [] and sim.session.game.history == []
+    assert "Hint: thinking..." in shown(sim)  # still thought, over the events since
+    slow.release.set()
+    assert thinker().wait(WAIT_S)
+    sim.computer.await_thought()  # the clock runs on by the think
+    assert len(came) == 1 and came[0].hint
+    advice, seed = came[0].action, sim.session.computer.seed  # type: ignore[union-attr]
+    assert advice is not None
+    assert advice == Computer(KITS["double-take"].make_player, seed).advise(sim.session.game)
+    assert f"Hint: {sim.session.view.instruct(advice)}" in shown(sim)
+    assert sim.session.facts.prompt.hint_action == advice
+    assert sim.session.game.history == []
+    assert sim.clock.now() >= came[0].seconds  # shown no sooner than it was thought
+
+
+def test_a_hint_thought_for_a_position_since_changed_is_dropped(
+    slow_hint: tuple[Simulation, Slow, list[Thought]],
+) -> None:
+    sim, slow, came = slow_hint
+    for line in parse_all("lift a3\nplace b4 red\n"):
+        sim.run_line(line)  # red moves while the hint thinks
+    assert len(sim.session.game.history) == 1 and not slow.release.is_set()
+    assert "Hint:" not in shown(sim)  # the hint was for the position before
+    slow.release.set()
+    assert thinker().wait(WAIT_S)
+    sim.advance(0.2)
+    assert len(came) == 1 and came[0].hint and came[0].played == 0
+    assert "Hint:" not in shown(sim) and sim.session.facts.prompt.hint_action is None
+    assert len(sim.session.game.history) == 1
+
+
+def test_a_hint_not_on_a_loop_is_thought_at_once() -> None:
+    kit = KITS["double-take"]
+    game = kit.new_game(2, random.Random(1), {})
+    computer = Computer(kit.make_player, 9)
+    assert computer.deliver is None
+    assert computer.hint(game) == computer.advise(game)
+    assert computer.hint_asked is None and computer.hint_note(game) == ""
+
+
+def test_a_hint_that_comes_while_a_menu_is_open_is_not_shown(
+    slow_hint: tuple[Simulation, Slow, list[Thought]],
+) -> None:
+    sim, slow, came = slow_hint
+    sim.run_line(Line("person", 2, "hold", ("back",)))
+    assert "take back?" in shown(sim)
+    slow.release.set()
+    assert thinker().wait(WAIT_S)
+    sim.computer.await_thought()
+    assert len(came) == 1 and came[0].action is not None
+    assert "take back?" in shown(sim) and sim.session.facts.prompt.hint_action is None
+    sim.run_line(Line("person", 3, "press", ("ok",)))  # "no, play on"
+    assert "Hint:" not in shown(sim)
