@@ -53,3 +53,6 @@ class Facts(Struct):
     """The computer's choice for the seat to move (hints, computer seats)."""
     expected: Callable[[Game], Action | None] | None = None
     """The move a computer seat makes now (None: a person is to move)."""
+    think_hint: Callable[[Game, Callable[[], Action | None]], Action] | None = None
+    """Thinks a game's own hint (its ``work``) as ``advise`` thinks the computer's: off
+    the loop's thread where the table has one, raising ``HintThinking`` until it is known."""

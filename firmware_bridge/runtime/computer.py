@@ -165,12 +165,18 @@ class Computer:
         self._cached = (*key, action)
         return action
 
-    def hint(self, game: Game) -> Action:
-        """The hint for the seat to move (:meth:`advise`); at a table on a loop thought on
-        the worker: until it is known, raises :class:`HintThinking`, and the table is told
-        once it is (:meth:`hint_came`). Raises ValueError when there is no hint."""
+    def hint(self, game: Game, work: Callable[[], Action | None] | None = None) -> Action:
+        """The hint for the seat to move (:meth:`advise`, or the game's own ``work``); at a
+        table on a loop thought on the worker: until it is known, raises
+        :class:`HintThinking`, and the table is told once it is (:meth:`hint_came`).
+        Raises ValueError when there is no hint."""
         if self.deliver is None:
-            return self.advise(game)
+            if work is None:
+                return self.advise(game)
+            action = work()
+            if action is None:
+                raise ValueError("no hint here")
+            return action
         asked = self.hint_asked
         if asked is not None and asked.of(game) and asked.known(self.clock()):
             thought = asked.thought
@@ -180,7 +186,8 @@ class Computer:
             return thought.action
         if asked is None or not asked.of(game):
             self.hint_asked = Asked(game, len(game.history), game.to_move, self.clock())
-            thinker().ask(game, partial(self.advise, game), self.deliver, hint=True)
+            chosen = partial(self.advise, game) if work is None else work
+            thinker().ask(game, chosen, self.deliver, hint=True)
         raise HintThinking
 
     def hint_thinking(self, game: Game) -> Asked | None:

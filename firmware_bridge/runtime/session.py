@@ -118,6 +118,7 @@ class Session(RulingView[G], Generic[G]):
         """The computer's choice for a hint, and the seats it plays (journaled)."""
         if self.computer is not None:
             self.facts.advise, self.facts.expected = self.computer.hint, self.computer.expected
+            self.facts.think_hint = self.computer.hint
         self.think_wait: Callable[[], None] | None = None
         """Waits while the computer thinks, the clock running on (the simulation's)."""
         self._ruling: Ruling = self.referee.decide(TakenUp(last_played))

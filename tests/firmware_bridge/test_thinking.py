@@ -330,3 +330,41 @@ def test_a_hint_that_comes_while_a_menu_is_open_is_not_shown(
     assert "take back?" in shown(sim) and sim.session.facts.prompt.hint_action is None
     sim.run_line(Line("person", 3, "press", ("ok",)))  # "no, play on"
     assert "Hint:" not in shown(sim)
+
+
+def test_crosslets_own_hint_is_thought_off_the_loop_too(kit_lexicon: Any) -> None:
+    """Crosslet's hint is the generator's best placement, not the computer's choice: it
+    is found on the worker as well, the table handled meanwhile."""
+    from tests.firmware_bridge.kits.crosslet.test_sim import DEALT
+
+    options = {"bag": DEALT, "first": 1}
+    sim = Simulation(SimOptions("crosslet", options=options, humans=frozenset({0, 1})))
+    slow = Slow()
+    try:
+        sim.start()
+        game = sim.session.game
+        best = game.hint()
+        assert best is not None
+
+        def slow_hint() -> Action | None:
+            slow.started.set()
+            assert slow.release.wait(WAIT_S), "the test never let the hint answer"
+            return best
+
+        game.hint = slow_hint  # type: ignore[method-assign]
+        sim.run_line(Line("person", 1, "hold", ("ok",)))
+        assert slow.started.wait(WAIT_S), "the hint was never asked of the worker"
+        turn = sim.session.referee.turn  # type: ignore[attr-defined]
+        assert not turn.hint_asked and "Hint: thinking... " in shown(sim) + " "
+        sim.run_line(Line("person", 2, "press", ("back",)))  # the menu opens meanwhile
+        assert "pass" in shown(sim)
+        sim.run_line(Line("person", 3, "press", ("back",)))
+        slow.release.set()
+        assert thinker().wait(WAIT_S)
+        sim.computer.await_thought()
+        sim.run_line(Line("person", 4, "hold", ("ok",)))  # asked again: known at once
+        assert turn.hint_asked and turn.hint == best
+    finally:
+        slow.release.set()
+        thinker().wait(WAIT_S)
+        sim.close()

@@ -1,43 +1,37 @@
 """Crosslet on the RFID board: tiles read by tag, the turn judged on ``ok``, the rest on buttons.
-
 How a turn goes at the table:
 
 - **Whose bag.** The game option ``racks`` chooses (``games.crosslet.game``):
 
   - ``"dealt"`` (the default on a board without rack cells): the companion deals
-    from its own seeded bag like a dealer: after every turn the OLED names the
-    tiles the player takes, and it always shows the rack of the player to move
-    (racks are open in Crosslet). It knows every rack: it gives hints, plays
-    computer seats and takes the racks left at the end off the scores itself.
-  - ``"table"``: the players draw from the table's own bag; after every turn the
-    OLED says how many tiles to draw ("P1: draw 3 tiles"). Without rack cells the
-    companion knows only how many tiles each rack holds; at the end it asks each
-    player in turn to lay the tiles left on any empty cells and press ``ok``, reads
-    them (``RevealRack``), has them cleared off, then shows the result.
+    from its own seeded bag: after every turn the OLED names the tiles taken and
+    shows the rack of the player to move (racks are open in Crosslet). It knows
+    every rack: it gives hints, plays computer seats and counts the racks left.
+  - ``"table"``: the players draw from the table's own bag ("P1: draw 3 tiles").
+    Without rack cells the companion knows only how many tiles each rack holds; at
+    the end each player in turn lays the tiles left on empty cells and presses
+    ``ok``; they are read (``RevealRack``) and cleared off before the result.
   - **Rack cells** (a profile with ``[racks]``, e.g. ``rfid-15x15-racks-pico``): the
     referee switches a new game to the table's bag (``TableBag``, unless the game
     was started with ``racks = "dealt"``). Whenever a seat's rack cells settle
     holding as many tiles as its rack, it tells the engine (``SetRack``: "P2 rack
     seen"), so hints and computer seats work, and the count at the end reads the
-    racks from their cells. Rack cells never count as laid tiles.
-
-  The rack cells come from the profile the game was started on.
+    racks from their cells (those of the profile the game was started on). Rack
+    cells never count as laid tiles.
 - **Lay, then ok.** Each tile carries a tag enrolled as its letter (``"E"``) or as
   ``"?"`` for a blank. The player lays the turn's tiles, anywhere, and presses
   ``ok``; the engine judges the whole placement. Accepted: the words with their
-  points and the new total. Refused: the rules' reason (a word that is not a word,
-  tiles not joined to the board, a first move off the centre, a tile not on the
-  rack, ...) and the fixes that take the tiles back, one at a time on a map; the
-  player may also change the tiles and press ``ok`` again.
+  points and the new total. Refused: the rules' reason (not a word, not joined, off
+  the centre, not on the rack, ...) and the fixes that take the tiles back, one at
+  a time on a map; or the player changes the tiles and presses ``ok`` again.
 - **A blank** is asked about as soon as it is laid: ``left``/``right`` walk A–Z,
   ``ok`` names it, ``back`` leaves it unnamed until the next ``ok``.
 - **Hint**: a long press of ``ok`` shows the generator's best single-line placement
-  for the rack.
+  for the rack, found off the loop's thread where the table has one.
 - **Menu**: a short press of ``back`` offers *pass*, *exchange laid* and *hint*.
-  To exchange, the player first lays the tiles to give back on any empty cells (the
-  tags say which they are), then chooses *exchange laid*; the OLED then asks to put
-  them in the bag and names the new ones. ``roll`` only reminds of the buttons; a
-  long ``back`` offers to resign.
+  To exchange, the player first lays the tiles to give back on any empty cells, then
+  chooses *exchange laid*; the OLED asks to put them in the bag and names the new
+  ones. ``roll`` only reminds of the buttons; a long ``back`` offers to resign.
 
 A board that senses occupancy only cannot tell the letters: the placement is refused
 naming the RFID board. A tag never enrolled is shown as unknown, never guessed.
@@ -64,7 +58,7 @@ from games.crosslet.game import (
 from ...referees.events import ButtonEvent
 from ...referees.facts import Facts
 from ...referees.fixes import Fix
-from ...referees.referee import Referee, TagReader, cells_seen
+from ...referees.referee import HintThinking, Referee, TagReader, cells_seen
 from .turn import (
     LETTERS,
     ORDER,
@@ -362,12 +356,18 @@ class CrossletReferee(Referee[Crosslet]):
         self._commit(turn.placement())
 
     def show_hint(self) -> None:
-        """Crosslet's hint names the word and its points (the base shows the computer's
-        choice as an instruction)."""
+        """The word and its points, thought on the table's worker (``facts.think_hint``)."""
         if self.game.counting:
             self.turn.note = "No hints while the racks are counted."
             return
-        self.turn.hint = self.game.hint()
+        think = self.facts.think_hint
+        try:
+            hint = self.game.hint() if think is None else think(self.game, self.game.hint)
+        except HintThinking:  # shown when it comes (HintCame)
+            return
+        except ValueError:  # no placement fits the rack
+            hint = None
+        self.turn.hint = hint if isinstance(hint, PlaceTiles) else None
         self.turn.hint_asked = True
 
     def hinted(self) -> Action | None:
