@@ -123,6 +123,7 @@ def check_antenna(
             "v(p_own)",
             "v(p_near)",
             "v(bus)",
+            f"v(tap_{a.name})",
         ],
     )
     return measure(radio, a, s, own_sq, near_sq)
@@ -146,7 +147,7 @@ def measure(
     h_own = abs(s.at("v(p_own)", F0)) / (omega * g.MU0 * area)
     h_near = abs(s.at("v(p_near)", F0)) / (omega * g.MU0 * area)
     coupling = 20 * math.log10(h_near / h_own)
-    v_bus = abs(s.at("v(bus)", F0))
+    v_bus = max(abs(s.at("v(bus)", F0)), abs(s.at(f"v(tap_{a.name})", F0)))
     i_ant = abs(s.at(f"i(vm_{a.name})", F0))
     return AntennaCheck(
         a.name, f_res, z_reader, z_match, q, h_own, h_near, coupling, own_sq, near_sq, v_bus, i_ant
@@ -165,13 +166,14 @@ def _z(z: complex) -> str:
 def rf_table(radio: RadioDesign, results: list[AntennaCheck]) -> str:
     """The table ``tabletop rf`` prints and docs/rf.md shows: one row per antenna."""
     head = (
-        "| antenna | L (µH) | resonance (MHz) | Z at the reader (Ω) | RL (dB) | "
+        "| antenna | L (µH) | feed (mm) | resonance (MHz) | Z at the reader (Ω) | RL (dB) | "
         "Z at the 50 Ω point (Ω) | Q | H own (A/m) | worst neighbour (dB) |"
     )
-    lines = [head, "|" + "---|" * 9]
+    lines = [head, "|" + "---|" * 10]
     for a, r in zip(radio.antennas, results, strict=True):
         lines.append(
-            f"| {a.name} | {a.inductance * 1e6:.3f} | {r.resonance_hz / 1e6:.3f} | "
+            f"| {a.name} | {a.inductance * 1e6:.3f} | {a.feed_length * 1e3:.0f} | "
+            f"{r.resonance_hz / 1e6:.3f} | "
             f"{_z(r.z_reader)} | {r.return_loss_db:.1f} | {_z(r.z_match)} | {r.q:.1f} | "
             f"{r.h_own:.2f} | {r.coupling_db:.1f} |"
         )

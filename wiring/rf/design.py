@@ -25,6 +25,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from ..profile import Profile
+from . import bus as rfbus
 from . import geometry as g
 from .parts import (
     BOOST_PART,
@@ -135,6 +136,15 @@ class Antenna(Struct, frozen=True):
     resistance: float
     c_end: tuple[float, ...]
     squares: int
+    feed: float = 0.0
+    """Where the antenna's diode taps the RF bus: metres along the bus from the matching
+    at the board's corner (``wiring.rf.bus``); the tap's stub to the diode is
+    ``bus.OFFSET_M`` more."""
+
+    @property
+    def feed_length(self) -> float:
+        """The bus and stub between the matching and this antenna's diode, metres."""
+        return self.feed + rfbus.OFFSET_M
 
     @property
     def net_start(self) -> str:
@@ -210,7 +220,8 @@ def _antennas(rows: int, columns: int, pitch: float) -> list[Antenna]:
     for r in range(rows):
         y0, y1 = r * pitch + inset, (r + 1) * pitch - inset
         segs = g.rectangle(-LEAD_M, y0, width + 1e-3, y1, 0.0, TRACE_WIDTH_M)
-        out.append(_antenna(f"R{r + 1}", "row", r, "L1", segs, columns))
+        feed = y0 + LEAD_M + rfbus.OFFSET_M
+        out.append(replace(_antenna(f"R{r + 1}", "row", r, "L1", segs, columns), feed=feed))
     for c in range(columns):
         x0, x1 = c * pitch + inset, (c + 1) * pitch - inset
         # Along y: the first side runs down x0 (rectangle() walks x first, so swap).
@@ -220,7 +231,8 @@ def _antennas(rows: int, columns: int, pitch: float) -> list[Antenna]:
             )
             for s in g.rectangle(-LEAD_M, x0, height + 1e-3, x1, 0.0, TRACE_WIDTH_M)
         ]
-        out.append(_antenna(f"C{c + 1}", "column", c, "L2", segs, rows))
+        feed = x0 + LEAD_M + rfbus.OFFSET_M
+        out.append(replace(_antenna(f"C{c + 1}", "column", c, "L2", segs, rows), feed=feed))
     return out
 
 
@@ -244,11 +256,22 @@ def _antenna(
     )
 
 
+def bus_length(antennas: tuple[Antenna, ...] | list[Antenna]) -> float:
+    """The whole bus, both its branches (down the left edge to the last row's tap, along
+    the top edge to the last column's), metres."""
+    return sum(max((a.feed for a in antennas if a.axis == axis), default=0.0)
+               for axis in ("row", "column"))  # fmt: skip
+
+
 def branch_z(a: Antenna, *, on: bool, r_on: float | None = None) -> complex:
     """Series impedance of one antenna branch at the carrier: diode (on: rf + LS; off:
     its capacitance), loop, far-end capacitor."""
     d = PIN_DIODE
-    z = complex(a.resistance, OMEGA * (a.inductance + d.series_l.value))
+    line = rfbus.line(F0)
+    z = complex(
+        a.resistance + line.r_per_m * a.feed_length,
+        OMEGA * (a.inductance + line.l_per_m * a.feed_length + d.series_l.value),
+    )
     z += 1 / (1j * OMEGA * sum(a.c_end))
     if on:
         return z + (d.r_on.value if r_on is None else r_on)
@@ -284,12 +307,17 @@ def design(profile: Profile) -> RadioDesign:
     shape = serial
     pitch = pitch_of(shape.columns)
     ants = _antennas(shape.rows, shape.columns, pitch)
+    line = rfbus.line(F0)
+
     # Equal reactance for the shared matching: the far-end capacitor takes up each
-    # antenna's extra inductance over the shortest one's.
-    x_ref = min(OMEGA * a.inductance for a in ants) - 1 / (OMEGA * C_END_MAX)
+    # antenna's extra inductance (a longer loop, a longer feed) over the least one's.
+    def reactance(a: Antenna) -> float:
+        return OMEGA * (a.inductance + line.l_per_m * a.feed_length)
+
+    x_ref = min(reactance(a) for a in ants) - 1 / (OMEGA * C_END_MAX)
     trimmed = []
     for a in ants:
-        extra = OMEGA * a.inductance - x_ref
+        extra = reactance(a) - x_ref
         c_end = (
             pair(1 / (OMEGA * extra)) if extra > 1 / (OMEGA * C_END_MAX) * 1.001 else (C_END_MAX,)
         )
@@ -298,6 +326,7 @@ def design(profile: Profile) -> RadioDesign:
     ref = ants[0]
     y_bus = 1 / branch_z(ref, on=True) + 1 / FEED_R
     y_bus += sum(1 / branch_z(a, on=False) for a in ants[1:])
+    y_bus += 1j * OMEGA * line.c_per_m * bus_length(ants)
     cs_ideal, cp_ideal = _match(y_bus, READER.load.value)
     cs, cp = pair(cs_ideal), pair(cp_ideal)
     r0 = READER.load.value
@@ -558,6 +587,20 @@ def _caps(values: tuple[float, ...]) -> str:
     return " + ".join(_si(v, "F") for v in values)
 
 
+def _ends(antennas: list[Antenna]) -> str:
+    """The far-end capacitors from the nearest antenna's to the farthest's."""
+    first, last = antennas[0], antennas[-1]
+    return f"{first.name} {_caps(first.c_end)} … {last.name} {_caps(last.c_end)}"
+
+
+def _bus_row(radio: RadioDesign) -> str:
+    line = rfbus.line(F0)
+    return (
+        f"{bus_length(radio.antennas) * 1e3:.0f} mm; {line.l_per_m * 1e6:.2f} µH/m, "
+        f"{line.c_per_m * 1e12:.1f} pF/m, {line.r_per_m:.2f} Ω/m"
+    )
+
+
 def values_table(radio: RadioDesign) -> str:
     """The radio's component values, each with how it was found (docs/rf.md)."""
     r1, r2 = feedback_divider()
@@ -571,8 +614,10 @@ def values_table(radio: RadioDesign) -> str:
         f"{rows_[0].resistance:.2f} Ω | partial-inductance sum; skin-effect R |",
         f"| column antenna (L2), {cols[0].squares} squares | {_si(cols[0].inductance, 'H')}, "
         f"{cols[0].resistance:.2f} Ω | partial-inductance sum; skin-effect R |",
-        f"| row far-end capacitor | {_caps(rows_[0].c_end)} | RF ground; equal reactance |",
-        f"| column far-end capacitor | {_caps(cols[0].c_end)} | RF ground; equal reactance |",
+        f"| row far-end capacitors | {_ends(rows_)} | RF ground; equal reactance, feed included |",
+        f"| column far-end capacitors | {_ends(cols)} | RF ground; equal reactance, feed "
+        "included |",
+        f"| RF bus | {_bus_row(radio)} | coplanar strips on L1 (wiring.rf.bus) |",
         f"| EMC filter C-L-2C-L-C | {_si(radio.emc[0], 'F')}, {_si(radio.emc[1], 'H')}, "
         f"{_si(radio.emc[2], 'F')}, {_si(radio.emc[3], 'H')}, {_si(radio.emc[4], 'F')} | "
         "two 50 Ω π sections, E12 inductor |",

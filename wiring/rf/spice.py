@@ -24,9 +24,10 @@ from pathlib import Path
 
 from msgspec import Struct
 
+from . import bus as rfbus
 from . import geometry as g
 from .design import FEED_R, FEED_TAP_C, PULLUP_R, Antenna, RadioDesign
-from .parts import PIN_DIODE, READER
+from .parts import F0, PIN_DIODE, READER
 
 RX_INPUT_R = 10e3
 """RX_IN1's input resistance, 10 kΩ (TRF796xA datasheets §5.4, as TI E2E thread 576234
@@ -110,13 +111,17 @@ def netlist(
     lines += [f"CS{i} rf50x bus {_num(c)}" for i, c in enumerate(radio.cs)]
     lines += [f"CP{i} bus 0 {_num(c)}" for i, c in enumerate(radio.cp)]
     lines.append(f"RFEED bus 0 {_num(FEED_R)}")
+    lines += bus_ladder(radio.antennas)
+    line = rfbus.line(F0)
     for a in radio.antennas:
         n = a.name
+        lines.append(f"RT_{n} t_{n} tm_{n} {_num(line.r_per_m * rfbus.OFFSET_M)}")
+        lines.append(f"LT_{n} tm_{n} tap_{n} {_num(line.l_per_m * rfbus.OFFSET_M)}")
         if a is selected or a.name == selected.name:
-            lines.append(f"RD_{n} bus d_{n} {_num(r_on)}")
+            lines.append(f"RD_{n} tap_{n} d_{n} {_num(r_on)}")
             lines.append(f"LD_{n} d_{n} s_{n} {_num(d.series_l.value)}")
         else:
-            lines.append(f"CD_{n} bus s_{n} {_num(c_off)}")
+            lines.append(f"CD_{n} tap_{n} s_{n} {_num(c_off)}")
             if c_close is not None:
                 lines.append(f"CC_{n} s_{n} 0 {_num(c_close)}")
         lines.append(f"L_{n} s_{n} m_{n} {_num(a.inductance)}")
@@ -142,6 +147,32 @@ def netlist(
             if abs(k) > 1e-7:
                 lines.append(f"K_{i}_{names.index(b_name)} {a_name} {b_name} {k:.9f}")
     return "\n".join(lines) + "\n"
+
+
+def bus_ladder(antennas: Sequence[Antenna]) -> list[str]:
+    """The RF bus (``wiring.rf.bus``) as lumped sections from the matching's node
+    ``bus`` to each antenna's tap node ``t_<name>``: down the left edge past the rows,
+    along the top edge past the columns. Each section is its series resistance and
+    inductance with half its capacitance to ground at either end."""
+    line = rfbus.line(F0)
+    out: list[str] = []
+    shunt: dict[str, float] = {}
+    k = 0
+    for axis in ("row", "column"):
+        node, at = "bus", 0.0
+        for a in sorted((a for a in antennas if a.axis == axis), key=lambda a: a.feed):
+            for length in rfbus.sections(a.feed - at):
+                k += 1
+                nxt = f"bx{k}"
+                out.append(f"RB{k} {node} bm{k} {_num(line.r_per_m * length)}")
+                out.append(f"LB{k} bm{k} {nxt} {_num(line.l_per_m * length)}")
+                for end in (node, nxt):
+                    shunt[end] = shunt.get(end, 0.0) + line.c_per_m * length / 2
+                node = nxt
+            at = a.feed
+            out.append(f"VT_{a.name} {node} t_{a.name} DC 0")
+    out += [f"CB_{end} {end} 0 {_num(c)}" for end, c in shunt.items()]
+    return out
 
 
 class Sweep(Struct, frozen=True):
