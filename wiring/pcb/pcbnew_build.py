@@ -13,6 +13,13 @@ from typing import Any
 
 import pcbnew  # type: ignore[import-not-found]
 
+COPPER = {
+    "F.Cu": pcbnew.F_Cu,
+    "In1.Cu": pcbnew.In1_Cu,
+    "In2.Cu": pcbnew.In2_Cu,
+    "B.Cu": pcbnew.B_Cu,
+}
+
 
 def mm(v: float) -> Any:
     return pcbnew.FromMM(float(v))
@@ -73,7 +80,7 @@ def main(plan_path: str) -> None:
         t.SetStart(point(track["x1"], track["y1"]))
         t.SetEnd(point(track["x2"], track["y2"]))
         t.SetWidth(mm(track["width"]))
-        t.SetLayer(pcbnew.F_Cu if track["layer"] == "F.Cu" else pcbnew.B_Cu)
+        t.SetLayer(COPPER[track["layer"]])
         t.SetNet(nets[track["net"]])
         board.Add(t)
     for via in plan["vias"]:
@@ -103,7 +110,7 @@ def main(plan_path: str) -> None:
         board.Add(t)
     for zone in plan.get("zones", []):
         z = pcbnew.ZONE(board)
-        z.SetLayer(pcbnew.F_Cu if zone["layer"] == "F.Cu" else pcbnew.B_Cu)
+        z.SetLayer(COPPER[zone["layer"]])
         z.SetNet(nets[zone["net"]])
         outline = z.Outline()
         outline.NewOutline()
