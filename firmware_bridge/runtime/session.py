@@ -109,6 +109,8 @@ class Session(RulingView[G], Generic[G]):
         self._held = Held()
         self._outbox = Outbox()
         self._make_referee = make_referee
+        self.unseen: takeback.Unseen | None = None
+        """What its seed did not deal, arranged when the game is replayed (a guest's)."""
         self.referee: Referee[G] = make_referee(game, self.facts)
         """The game's referee, made by its kit with its turn state and its view."""
         self._answers: list[Decision] = []  # the referee's decisions on the last commit
@@ -236,7 +238,8 @@ class Session(RulingView[G], Generic[G]):
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
-        game, last = takeback.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
+        make = find_kit(self.game.name).new_game
+        game, last = takeback.rebuild(self.journal, self.game_id, make, self.unseen)
         self.game = game  # type: ignore[assignment]
         self.facts.prompt = Prompt()
         self.referee = self._make_referee(self.game, self.facts)
