@@ -30,6 +30,7 @@ class Guest(Side):
         board: str,
         table: protocol.Table,
         refresh: Callable[[], None],
+        views: Views | None = None,
     ) -> None:
         super().__init__(session, link, board, list(table.seats), refresh)
         self.host = table.host
@@ -48,8 +49,9 @@ class Guest(Side):
         self.withdrawn: set[tuple[str, str]] = set()
         """The moves the host refused and this board took back: the position's digest
         and the move's."""
-        self.views = Views(table.game, self.mine) if self.sealed else None
-        """A game of hidden pieces: the host's views, which this board's game keeps to."""
+        self.views = (views or Views(table.game, self.mine)) if self.sealed else None
+        """A game of hidden pieces: the host's views, which this board's game keeps to
+        and is replayed by (:func:`.joining.join_sealed` gives those kept)."""
         self.pending: dict[int, Action] = {}
         """Moves the host published, to be made here once the view after them has come."""
         self.asked_move: int | None = None
@@ -57,6 +59,7 @@ class Guest(Side):
         if self.views is not None:
             self.seats.ask_moves = True
             self.seats.ready = self.views.ready
+            session.unseen = self.views
 
     def start_digest(self) -> str:
         if self.sealed:  # this board's game was dealt by options of its own
@@ -387,12 +390,3 @@ class Guest(Side):
         if self.views is None or not over:
             return over
         return self.views.ready(self.game) and self.table.finished and self.table.seed is not None
-
-    def seal_journal(self) -> None:
-        """A game of hidden pieces is over: this board's journal takes the seed that
-        dealt it, so its record is the host's (export, replay, take-back)."""
-        seed = self.table.seed
-        if self.views is not None and seed is not None and self.table.finished:
-            game_id = self.session.game_id
-            assert game_id is not None
-            self.session.journal.reseed(game_id, seed, self.table.options)
