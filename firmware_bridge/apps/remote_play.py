@@ -28,7 +28,7 @@ from ..remote import protocol
 from ..remote.abandon import WaitingMenu
 from ..remote.guest import Guest
 from ..remote.host import Host
-from ..remote.joining import join_sealed, seal_journal
+from ..remote.joining import ended_unsealed, join_sealed, seal_ended, seal_journal
 from ..remote.link import Link
 from ..remote.privacy import public_words
 from ..remote.side import Side, check_game
@@ -132,7 +132,17 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     sim: Simulation | None = None
     try:
         resuming = _resuming(args.journal)
-        table, early = wait_for_table(link, host, board, ended_ok=resuming)
+        ended = None if resuming else ended_unsealed(args.journal)
+        key = ended[1] if ended is not None else None
+        table, early = wait_for_table(link, host, board, ended_ok=resuming, ended_key=key)
+        if ended is not None and args.journal is not None and table.game_key == key:
+            seal_ended(args.journal, ended[0], table)
+            print(
+                f"tabletop: the journal's game {ended[0]}, over, takes the seed that "
+                f"dealt it from {host}'s board",
+                file=sys.stderr,
+            )
+            return 0
         check_game(table.game)
         sealed = table.seed is None  # hidden pieces: the host keeps the deal to itself
         options = dict(table.options)
@@ -183,12 +193,12 @@ def _resuming(journal: Path | None) -> bool:
 
 
 def wait_for_table(
-    link: Link, host: str, board: str, ended_ok: bool = True
+    link: Link, host: str, board: str, ended_ok: bool = True, ended_key: str | None = None
 ) -> tuple[protocol.Table, list[tuple[str, bytes]]]:
     """The host's game now (retained; of the tables the broker kept for this board,
     the latest game's), and what else arrived meanwhile. Unless ``ended_ok``, a game
     that is over is the host's last one, not a game to join: the board waits for the
-    next."""
+    next (but for the game ``ended_key``, whose seed this board's journal lacks)."""
     early: list[tuple[str, bytes]] = []
     end = time.monotonic() + TABLE_WAIT_S
     told = False
@@ -214,7 +224,7 @@ def wait_for_table(
         if not isinstance(message, protocol.Table) or message.host != host:
             log.warning("refused a message on %s: it is not %s's game", topic, host)
             continue
-        if message.finished and not ended_ok:
+        if message.finished and not ended_ok and message.game_key != ended_key:
             continue  # the host's last game, over; its next one is to come
         if table is None or message.started >= table.started:
             table = message

@@ -13,11 +13,13 @@ from typing import Any
 
 from msgspec import Struct
 
+from ..journal.writing import Journal
 from ..spectate.errors import MessageRefused
-from . import protocol
+from . import kept_views, protocol
 from .guest import Guest
 from .kept_views import views_path
 from .link import Link
+from .privacy import SEALED
 from .sealed import Views, dealing_options
 
 POLL_S = 0.25
@@ -98,3 +100,30 @@ def seal_journal(guest: Guest) -> None:
         assert game_id is not None
         guest.session.journal.reseed(game_id, seed, table.options)
         views.forget()  # the journal replays the game from its seed now
+
+
+def ended_unsealed(journal: Path | None) -> tuple[int, str] | None:
+    """A game of hidden pieces that ``journal`` holds as ended but without the seed
+    that dealt it (the board stopped after its last move, before the host's table gave
+    the seed): its id, and the host's key of it from the views kept beside it."""
+    if journal is None or not journal.exists() or not views_path(journal).exists():
+        return None
+    with Journal(journal, read_only=True) as kept:
+        record = kept.newest()
+    if record is None or record.finished is None or record.game not in SEALED or record.seed:
+        return None
+    key = kept_views.key_of(views_path(journal))
+    return (record.id, key) if key is not None else None
+
+
+def seal_ended(journal: Path, game_id: int, table: protocol.Table) -> None:
+    """The game ``game_id`` of ``journal``, ended, takes the seed of the host's
+    ``table`` of it, and its kept views go."""
+    if not table.finished or table.seed is None:
+        raise ValueError(
+            f"the journal {journal} holds game {game_id} as ended, but {table.host}'s "
+            "board has not ended it: use another --journal"
+        )
+    with Journal(journal) as kept:
+        kept.reseed(game_id, table.seed, table.options)
+    kept_views.forget(views_path(journal))

@@ -93,6 +93,15 @@ def read(path: Path, game_key: str, game: str, seats: Iterable[int]) -> list[pro
     return [views[n] for n in sorted(views)]
 
 
+def key_of(path: Path) -> str | None:
+    """The host's key of the game whose views are kept at ``path`` (None: none can be
+    read there)."""
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=KeptViews).game_key
+    except (OSError, msgspec.DecodeError, msgspec.ValidationError):
+        return None
+
+
 def forget(path: Path) -> None:
     """The game is over and its journal replays from its seed: the views go."""
     path.unlink(missing_ok=True)

@@ -115,14 +115,37 @@ def test_a_guest_started_again_takes_its_hidden_game_up_and_a_damaged_file_stops
                 assert board.proc.wait(240) == 0, board.report()
             for reader in host.readers + guest.readers:
                 reader.join(10)
+            bob, ann = _export(tmp_path / "bob.sqlite"), _export(journal)
+            assert bob["outcome"] is not None and bob == ann
+            printed = guest.numbers()
+            assert len(printed) == len(set(printed)) and max(printed) == len(bob["moves"])
+            resumed = [line for _, err in guest.runs for line in err if "resuming" in line]
+            assert len(resumed) == 2, resumed  # after the power loss, and after the restore
+            assert not views_path(journal).exists()  # the journal has the seed now
+
+            # Stopped after its last move, before the host's table gave the seed: the
+            # journal holds the game as ended, under no seed of its own. Started again,
+            # it takes the seed from the host's table of that game and ends there.
+            _unseal(journal, rows, kept)
+            guest.start()
+            assert guest.proc.wait(60) == 0, guest.report()
+            guest.readers[-1].join(10)
+            assert any("takes the seed" in line for line in guest.runs[-1][1]), guest.report()
+            assert _export(journal) == bob and not views_path(journal).exists()
         finally:
             for board in (host, guest):
                 if board.proc is not None:
                     stop(board.proc)
-    bob, ann = _export(tmp_path / "bob.sqlite"), _export(journal)
-    assert bob["outcome"] is not None and bob == ann
-    printed = guest.numbers()
-    assert len(printed) == len(set(printed)) and max(printed) == len(bob["moves"])
-    resumed = [line for _, err in guest.runs for line in err if "resuming" in line]
-    assert len(resumed) == 2, resumed  # after the power loss, and after the restore
-    assert not views_path(journal).exists()  # the journal has the seed now
+
+
+def _unseal(journal: Path, rows: list[Any], kept: bytes) -> None:
+    """The journal as it was before it took the seed: its game's own seed (0) and
+    options, as they were mid-game, and the views kept beside it."""
+    with sqlite3.connect(journal) as db:
+        names = [c[1] for c in db.execute("PRAGMA table_info(games)").fetchall()]
+        mid = dict(zip(names, rows[0][0], strict=True))
+        db.execute(
+            "UPDATE games SET seed = ?, options = ? WHERE id = ?",
+            (mid["seed"], mid["options"], mid["id"]),
+        )
+    views_path(journal).write_bytes(kept)
