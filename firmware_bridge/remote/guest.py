@@ -31,8 +31,9 @@ class Guest(Side):
         table: protocol.Table,
         refresh: Callable[[], None],
         views: Views | None = None,
+        people: frozenset[int] = frozenset(),
     ) -> None:
-        super().__init__(session, link, board, list(table.seats), refresh)
+        super().__init__(session, link, board, list(table.seats), refresh, people)
         self.host = table.host
         self.game_key = table.game_key
         self.table: protocol.Table = table
@@ -155,6 +156,8 @@ class Guest(Side):
             return
         self.asked_move = n
         self._send(n, self.game.to_move, wants[1].to_dict())
+        if self.seats.held is not None:
+            self.note_waiting(self.host)  # a person's move, made here once the host has
 
     def _seen(self, seen: protocol.Seen) -> None:
         if self.views is None or seen.game_key != self.game_key:
@@ -374,9 +377,10 @@ class Guest(Side):
                 self._send(n, seat, history[n - 1])
 
     def waiting_for(self) -> str | None:
-        """The host, while the game waits for it and it is off line."""
+        """The host, while the game waits for it and it is off line (or makes first the
+        move a person made here)."""
         if self.host_online:
-            return None
+            return self.host if self.seats.held is not None else None
         if self.seats.waiting(self.game) or self.confirmed() < len(self.game.history):
             return self.host
         return None
