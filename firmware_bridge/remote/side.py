@@ -171,13 +171,19 @@ class Side:
         """The host made move ``number``, which a person made here and the board shows:
         it is played here now (judged again, journaled)."""
         self.seats.held = None
-        disagree = "this board's player made it otherwise (the boards disagree)"
         if not same_move(held, action):
-            raise RemoteError(f"the host made move {number} otherwise: {disagree}")
+            raise RemoteError(
+                f"the host made move {number} otherwise than this board's player did "
+                "(the boards disagree)"
+            )
         self.seats.arrived[number] = action
         self.session.referee.before_play()
-        if not self.session.commit(action).accepted:
-            raise RemoteError(f"move {number}, made at the host, is refused here: {disagree}")
+        verdict = self.session.commit(action)
+        if not verdict.accepted:
+            raise RemoteError(
+                f"move {number}, made at the host, is refused here: {verdict.reason} "
+                "(the boards disagree)"
+            )
         self.note_waiting(None)
         self.refresh()
 
