@@ -38,7 +38,10 @@ def _replay(journal: Journal, record: GameRecord) -> dict[str, Any]:
         points = verdict.points(game.players)
         moves.append(
             {
-                "seq": entry.seq,
+                # Its place in the game, not the journal's count of inputs (which counts
+                # what a take-back withdrew): one game's record is the same whoever
+                # journaled it (two boards' journals of one game, docs/remote.md).
+                "n": len(game.history),
                 "at": entry.at,
                 "player": game.seat_name(mover),
                 "action": entry.payload,

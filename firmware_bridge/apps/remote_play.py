@@ -28,9 +28,9 @@ from ..remote import protocol
 from ..remote.abandon import WaitingMenu
 from ..remote.guest import Guest
 from ..remote.host import Host
+from ..remote.joining import ended_unsealed, join_sealed, seal_ended, seal_journal
 from ..remote.link import Link
 from ..remote.privacy import public_words
-from ..remote.sealed import dealing_options
 from ..remote.side import Side, check_game
 from ..runtime.transcript import print_move, print_refusal, result_line
 from ..sim.runner import SimOptions, Simulation
@@ -131,12 +131,25 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     link.start()
     sim: Simulation | None = None
     try:
-        table, early = wait_for_table(link, host, board, ended_ok=_resuming(args.journal))
+        resuming = _resuming(args.journal)
+        ended = None if resuming else ended_unsealed(args.journal)
+        key = ended[1] if ended is not None else None
+        table, early = wait_for_table(link, host, board, ended_ok=resuming, ended_key=key)
+        if ended is not None and args.journal is not None and table.game_key == key:
+            seal_ended(args.journal, ended[0], table)
+            print(
+                f"tabletop: the journal's game {ended[0]}, over, takes the seed that "
+                f"dealt it from {host}'s board",
+                file=sys.stderr,
+            )
+            return 0
         check_game(table.game)
         sealed = table.seed is None  # hidden pieces: the host keeps the deal to itself
         options = dict(table.options)
+        joined = None
         if sealed:
-            options = _dealt_options(link, host, board, table, early) or options
+            joined = join_sealed(link, board, table, early, args.journal, resuming, TABLE_WAIT_S)
+            options = joined.options or options
         opts = SimOptions(
             game=table.game,
             players=table.players,
@@ -144,14 +157,10 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
             profile=args.profile,
             journal=args.journal,
             options=options,
+            unseen=joined.views if joined is not None and joined.resumed else None,
         )
         sim = Simulation(opts)
         record = sim.session.facts.record
-        if sealed and sim.resumed:
-            raise ValueError(
-                f"the journal {args.journal} holds an unfinished {table.game} game: a guest "
-                "of a game of hidden pieces cannot take one up yet; use another --journal"
-            )
         if (
             not sealed
             and record is not None
@@ -161,8 +170,9 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
                 f"the journal {args.journal} holds an unfinished game that is not the one "
                 f"{host}'s board hosts: use another --journal"
             )
-        side = Guest(sim.session, link, board, table, refresher(sim))
-        if sealed:
+        views = joined.views if joined is not None else None
+        side = Guest(sim.session, link, board, table, refresher(sim), views)
+        if joined is not None and not joined.resumed:
             side.asked_at = 0  # the table and views were asked for the deal
         for topic, payload in early:
             side.take(topic, payload)
@@ -171,37 +181,6 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
         link.stop()
         if sim is not None:
             sim.close()
-
-
-def _dealt_options(
-    link: Link, host: str, board: str, table: protocol.Table, early: list[tuple[str, bytes]]
-) -> dict[str, Any] | None:
-    """A game of hidden pieces: the options that deal this board's game from its
-    first view, asked of the host (None: the game is dealt once made). What else
-    arrives meanwhile is kept in ``early``."""
-    sync = protocol.Sync(game_key=table.game_key, have=0)
-    link.publish(protocol.from_topic(host, board), sync)
-    seats = {seat for seat, owner in enumerate(table.seats) if owner == board}
-    end = time.monotonic() + TABLE_WAIT_S
-    while time.monotonic() < end:
-        try:
-            topic, payload = link.inbox.get(timeout=POLL_S)
-        except queue.Empty:
-            continue
-        early.append((topic, payload))
-        if topic != protocol.to_topic(host, board):
-            continue
-        try:
-            message = protocol.decode(payload)
-        except MessageRefused:
-            continue  # the guest refuses it with the reason, in turn
-        if (
-            isinstance(message, protocol.Seen)
-            and message.number == 0
-            and message.game_key == table.game_key
-        ):
-            return dealing_options(table.game, message, seats, table.players)
-    raise ValueError(f"{host}'s board did not deal this board its pieces in {TABLE_WAIT_S:g} s")
 
 
 def _resuming(journal: Path | None) -> bool:
@@ -214,12 +193,12 @@ def _resuming(journal: Path | None) -> bool:
 
 
 def wait_for_table(
-    link: Link, host: str, board: str, ended_ok: bool = True
+    link: Link, host: str, board: str, ended_ok: bool = True, ended_key: str | None = None
 ) -> tuple[protocol.Table, list[tuple[str, bytes]]]:
     """The host's game now (retained; of the tables the broker kept for this board,
     the latest game's), and what else arrived meanwhile. Unless ``ended_ok``, a game
     that is over is the host's last one, not a game to join: the board waits for the
-    next."""
+    next (but for the game ``ended_key``, whose seed this board's journal lacks)."""
     early: list[tuple[str, bytes]] = []
     end = time.monotonic() + TABLE_WAIT_S
     told = False
@@ -245,7 +224,7 @@ def wait_for_table(
         if not isinstance(message, protocol.Table) or message.host != host:
             log.warning("refused a message on %s: it is not %s's game", topic, host)
             continue
-        if message.finished and not ended_ok:
+        if message.finished and not ended_ok and message.game_key != ended_key:
             continue  # the host's last game, over; its next one is to come
         if table is None or message.started >= table.started:
             table = message
@@ -338,7 +317,7 @@ def _play(sim: Simulation, side: Side, link: Link, args: argparse.Namespace, out
         waited_since = time.monotonic()
         side.take(topic, payload)
     if isinstance(side, Guest):
-        side.seal_journal()
+        seal_journal(side)
     link.flush()
     final = {**sim.final(), "abandoned": side.abandoned_by}
     if args.json:

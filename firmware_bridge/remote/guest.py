@@ -30,8 +30,10 @@ class Guest(Side):
         board: str,
         table: protocol.Table,
         refresh: Callable[[], None],
+        views: Views | None = None,
+        people: frozenset[int] = frozenset(),
     ) -> None:
-        super().__init__(session, link, board, list(table.seats), refresh)
+        super().__init__(session, link, board, list(table.seats), refresh, people)
         self.host = table.host
         self.game_key = table.game_key
         self.table: protocol.Table = table
@@ -48,8 +50,9 @@ class Guest(Side):
         self.withdrawn: set[tuple[str, str]] = set()
         """The moves the host refused and this board took back: the position's digest
         and the move's."""
-        self.views = Views(table.game, self.mine) if self.sealed else None
-        """A game of hidden pieces: the host's views, which this board's game keeps to."""
+        self.views = (views or Views(table.game, self.mine)) if self.sealed else None
+        """A game of hidden pieces: the host's views, which this board's game keeps to
+        and is replayed by (:func:`.joining.join_sealed` gives those kept)."""
         self.pending: dict[int, Action] = {}
         """Moves the host published, to be made here once the view after them has come."""
         self.asked_move: int | None = None
@@ -57,6 +60,7 @@ class Guest(Side):
         if self.views is not None:
             self.seats.ask_moves = True
             self.seats.ready = self.views.ready
+            session.unseen = self.views
 
     def start_digest(self) -> str:
         if self.sealed:  # this board's game was dealt by options of its own
@@ -152,6 +156,8 @@ class Guest(Side):
             return
         self.asked_move = n
         self._send(n, self.game.to_move, wants[1].to_dict())
+        if self.seats.held is not None:
+            self.note_waiting(self.host)  # a person's move, made here once the host has
 
     def _seen(self, seen: protocol.Seen) -> None:
         if self.views is None or seen.game_key != self.game_key:
@@ -371,9 +377,10 @@ class Guest(Side):
                 self._send(n, seat, history[n - 1])
 
     def waiting_for(self) -> str | None:
-        """The host, while the game waits for it and it is off line."""
+        """The host, while the game waits for it and it is off line (or makes first the
+        move a person made here)."""
         if self.host_online:
-            return None
+            return self.host if self.seats.held is not None else None
         if self.seats.waiting(self.game) or self.confirmed() < len(self.game.history):
             return self.host
         return None
@@ -387,12 +394,3 @@ class Guest(Side):
         if self.views is None or not over:
             return over
         return self.views.ready(self.game) and self.table.finished and self.table.seed is not None
-
-    def seal_journal(self) -> None:
-        """A game of hidden pieces is over: this board's journal takes the seed that
-        dealt it, so its record is the host's (export, replay, take-back)."""
-        seed = self.table.seed
-        if self.views is not None and seed is not None and self.table.finished:
-            game_id = self.session.game_id
-            assert game_id is not None
-            self.session.journal.reseed(game_id, seed, self.table.options)

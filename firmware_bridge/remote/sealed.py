@@ -16,6 +16,7 @@ view after it; so a guest never plays a move of its own on stand-ins.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from msgspec import Struct
@@ -29,7 +30,7 @@ from games.doublecross.actions import NewLetters, PlaceTile
 from games.doublecross.game import DoubleCross
 from games.errors import GameError
 
-from . import protocol
+from . import kept_views, protocol
 from .privacy import SEALED, seat_facts, seat_view, view_digest
 
 
@@ -157,22 +158,76 @@ assert set(SEALINGS) == SEALED
 
 
 class Views:
-    """The views a guest was sent, and how far its game agrees with them."""
+    """The views a guest was sent, and how far its game agrees with them; kept at
+    ``keep_at`` (:mod:`.kept_views`) as each comes, when given, and how the journal's
+    game is replayed (:class:`..runtime.takeback.Unseen`)."""
 
-    def __init__(self, game_name: str, seats: Iterable[int]) -> None:
+    def __init__(
+        self,
+        game_name: str,
+        seats: Iterable[int],
+        keep_at: Path | None = None,
+        game_key: str = "",
+        views: Iterable[protocol.Seen] = (),
+    ) -> None:
+        self.game_name = game_name
         self.sealing = SEALINGS[game_name]
         self.seats = frozenset(seats)
-        self.views: dict[int, protocol.Seen] = {}
+        self.views: dict[int, protocol.Seen] = {seen.number: seen for seen in views}
         """The host's view after each move, by the move's number (0: the deal)."""
         self.kept = -1
         """The moves this board's game agrees with the views over (-1: not dealt)."""
+        self.keep_at = keep_at
+        """Where the views are kept, written whole as each comes (None: in memory)."""
+        self.game_key = game_key
+
+    @classmethod
+    def taken_up(cls, path: Path, game_key: str, game_name: str, seats: Iterable[int]) -> Views:
+        """The views kept at ``path`` for the game ``game_key`` (raises
+        :class:`.kept_views.ViewsUnreadable` saying why there are none)."""
+        views = kept_views.read(path, game_key, game_name, seats)
+        return cls(game_name, seats, path, game_key, views)
 
     def take(self, seen: protocol.Seen) -> bool:
-        """Keep a view; False for one already here (sent again)."""
+        """Keep a view (written whole before it is used); False for one already here
+        (sent again)."""
         if seen.number in self.views:
             return False
         self.views[seen.number] = seen
+        if self.keep_at is not None:
+            kept_views.write(
+                self.keep_at, self.game_key, self.game_name, self.seats, self.views.values()
+            )
         return True
+
+    def forget(self) -> None:
+        """The game is over and the journal has its seed: the kept views go."""
+        if self.keep_at is not None:
+            kept_views.forget(self.keep_at)
+
+    # -- replaying the journal's game (runtime.takeback.Unseen) -----------------------
+    def dealt(self, game: Game) -> None:
+        self.kept = -1
+        try:
+            if not self.deal(game):
+                raise ValueError("the host's deal is not among the views kept")
+        except ViewsDisagree as exc:
+            raise ValueError(str(exc)) from None
+
+    def before(self, game: Game, action: Action) -> None:
+        n = len(game.history) + 1
+        if not self.can_make(game, n):
+            raise ValueError(f"the host's view after move {n} is not among the views kept")
+        try:
+            self.prepare(game, n, action)
+        except ViewsDisagree as exc:
+            raise ValueError(str(exc)) from None
+
+    def after(self, game: Game) -> None:
+        try:
+            self.played(game, len(game.history))
+        except ViewsDisagree as exc:
+            raise ValueError(str(exc)) from None
 
     def ready(self, game: Game) -> bool:
         """Whether the game agrees with the host's view of the position now."""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from games.core import Action, Game
 
-from ..runtime.computer import Computer
+from ..runtime.computer import Computer, same_move
 
 
 class RemoteSeats(Computer):
@@ -48,6 +48,11 @@ class RemoteSeats(Computer):
         of hidden pieces: what a move draws is known once the host has made it)."""
         self.wants_move: tuple[int, Action] | None = None
         """The move this board's seat chose, to be sent to the host, and its number."""
+        self.people: frozenset[int] = frozenset()
+        """This board's seats that its people play (the computer plays its others)."""
+        self.held: tuple[int, Action] | None = None
+        """The move a person made at this board, held as the board shows it until the
+        host has made it first (``ask_moves``), and its number."""
         self.ready: Callable[[Game], bool] = lambda game: True
         """Whether this board's game knows what its seats may know of the position now
         (a guest of a game of hidden pieces: the host's view of it has come)."""
@@ -87,9 +92,25 @@ class RemoteSeats(Computer):
         sent = self.wants_move is not None and self.wants_move[0] == number
         return game.to_move in self.remote or asked or sent or not self.ready(game)
 
+    def holds(self, game: Game, action: Action, mover: int) -> bool:
+        """A person's move at this board, when the host makes this board's moves first
+        (a guest's of hidden pieces): held as the board shows it, and sent (its draws
+        are known once the host has made it); made here when the host has."""
+        number = len(game.history) + 1
+        if not self.ask_moves or mover not in self.people or mover != game.to_move:
+            return False
+        if number in self.arrived or self.automatic(action):
+            return False  # the host made it: it is made here now
+        self.wants_move = self.held = (number, action)
+        return True
+
     def refuses(self, game: Game, action: Action, mover: int) -> Action | None:
         """A move made here for another board's seat before that board moved is refused
-        (the board is put back), as one that is not the arrived move is."""
+        (the board is put back), as one that is not the arrived move is; a person's
+        move held here is judged again as it stands (a board read again)."""
+        held = self.held
+        if held is not None and held[0] == len(game.history) + 1 and same_move(held[1], action):
+            return None
         if mover == game.to_move and self.waiting(game) and not self.automatic(action):
             return action
         return super().refuses(game, action, mover)

@@ -32,6 +32,7 @@ from games.core import Action, Game
 
 from ..kits import find_kit
 from ..referees.decisions import Played, mover_of
+from ..runtime.computer import same_move
 from ..runtime.session import Session
 from . import protocol
 from .link import Link
@@ -90,6 +91,7 @@ class Side:
         board: str,
         owners: list[str],
         refresh: Callable[[], None],
+        people: frozenset[int] = frozenset(),
     ) -> None:
         self.session = session
         self.link = link
@@ -109,7 +111,8 @@ class Side:
         if computer is None:
             raise ValueError(f"{session.game.title} has no computer player")
         remote = set(range(len(owners))) - mine
-        self.seats = RemoteSeats(computer, remote, mine, owners=owners)
+        self.seats = RemoteSeats(computer, remote, mine - people, owners=owners)
+        self.seats.people = frozenset(people)  # this board's seats its people play
         self.seats.automatic = lambda action: bool(session.referee.automatic(action))
         name = session.game.name
         self.seats.dice_of = lambda action: protocol.rolled_faces(name, action.to_dict())
@@ -148,7 +151,12 @@ class Side:
         self.refused.append(f"{topic}: {why}")
 
     def arrive(self, number: int, action: Action) -> None:
-        """``action`` is the game's move ``number``: to be made on this board."""
+        """``action`` is the game's move ``number``: to be made on this board (a move a
+        person made here, held as the board shows it: made now)."""
+        held = self.seats.held
+        if held is not None and held[0] == number:
+            self._make_held(number, held[1], action)
+            return
         if self.seats.arrived.get(number) is None:
             self.seats.arrived[number] = action
             faces = self.seats.dice_of(action)
@@ -158,6 +166,26 @@ class Side:
                 self.seats.rolled.add(number)
             self.note_waiting(None)
             self.refresh()
+
+    def _make_held(self, number: int, held: Action, action: Action) -> None:
+        """The host made move ``number``, which a person made here and the board shows:
+        it is played here now (judged again, journaled)."""
+        self.seats.held = None
+        if not same_move(held, action):
+            raise RemoteError(
+                f"the host made move {number} otherwise than this board's player did "
+                "(the boards disagree)"
+            )
+        self.seats.arrived[number] = action
+        self.session.referee.before_play()
+        verdict = self.session.commit(action)
+        if not verdict.accepted:
+            raise RemoteError(
+                f"move {number}, made at the host, is refused here: {verdict.reason} "
+                "(the boards disagree)"
+            )
+        self.note_waiting(None)
+        self.refresh()
 
     def note_waiting(self, board: str | None) -> None:
         """Say on the OLED that the game waits for ``board`` (None: it does not)."""

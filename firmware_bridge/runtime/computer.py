@@ -328,6 +328,11 @@ class Computer:
             self._failed = key
             return None
 
+    def holds(self, game: Game, action: Action, mover: int) -> bool:
+        """Whether ``action``, judged legal, is held as the board shows it until another
+        board has made it first (a person's move at a guest board, ``remote/seats.py``)."""
+        return False
+
     def refuses(self, game: Game, action: Action, mover: int) -> Action | None:
         """The computer's move, when ``action`` is made for it but is not that move."""
         if isinstance(action, Resign) or mover != game.to_move:

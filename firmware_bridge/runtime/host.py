@@ -30,6 +30,7 @@ from .loop import Loop, Posted
 from .replay import in_force
 from .session import Session
 from .table import next_on_table, resume_session, start_session
+from .takeback import Unseen
 
 if TYPE_CHECKING:  # the start menu is imported only once a table opens it
     from .lobby import Lobby, Start
@@ -87,6 +88,9 @@ class TableHost:
         self.players = players
         """The game :meth:`start` deals when the journal has none unfinished (None: the
         start menu), and for how many."""
+        self.unseen: Unseen | None = None
+        """What the seed of the journal's game did not deal, arranged as it is resumed
+        (a guest's game of hidden pieces: the host's views)."""
         self.loop: Loop | None = None
         self.on_table: Session[Any] | None = None
         """The game's session on the table (None before the first game)."""
@@ -121,7 +125,9 @@ class TableHost:
         """The session of the journal's game ``record``, waiting for its board."""
         kit = find_kit(record.game)
         devices = {"profile": self.profile, **self.devices}
-        return resume_session(kit, self.journal, record, misfit=self.misfit, **devices)
+        return resume_session(
+            kit, self.journal, record, misfit=self.misfit, unseen=self.unseen, **devices
+        )
 
     def new_session(
         self,

@@ -51,7 +51,6 @@ from .session_facts import RulingView, record_of
 from .session_screen import OledState, game_screen, oled_size, table_screen
 from .session_signals import Display, SignalSink, Silent
 from .session_state import Listener, Stream, TableState, table_state
-from .takeback import LastPlayed
 from .thinking import Thought
 
 G = TypeVar("G", bound=Game)
@@ -79,7 +78,7 @@ class Session(RulingView[G], Generic[G]):
         labels: Callable[[str], str | None] | None = None,
         dice: DiceSource | None = None,
         profile: Profile | None = None,
-        last_played: LastPlayed | None = None,
+        last_played: takeback.LastPlayed | None = None,
     ) -> None:
         self.game = game
         self.journal = journal
@@ -109,6 +108,7 @@ class Session(RulingView[G], Generic[G]):
         self._held = Held()
         self._outbox = Outbox()
         self._make_referee = make_referee
+        self.unseen: takeback.Unseen | None = None  # what its seed did not deal (a guest's)
         self.referee: Referee[G] = make_referee(game, self.facts)
         """The game's referee, made by its kit with its turn state and its view."""
         self._answers: list[Decision] = []  # the referee's decisions on the last commit
@@ -163,7 +163,7 @@ class Session(RulingView[G], Generic[G]):
             pending[0:0], self._answers = self._answers, []
 
     def commit(self, action: Action) -> Verdict:
-        """Judge ``action`` and, if legal, journal and play it (for set-up and tests)."""
+        """Judge ``action`` and, if legal, journal and play it (set-up, tests, a held move)."""
         try:
             verdict = self._commit(action)
             self._carry_out([])
@@ -183,6 +183,8 @@ class Session(RulingView[G], Generic[G]):
         if not verdict.accepted:
             self._answers += self._decide(Refused(action, verdict))
             return verdict
+        if self.computer is not None and self.computer.holds(game, action, mover):
+            return verdict  # made at the board; played once another board made it first
         # Saved with the event's other inputs, before anything is shown (see _save).
         self.journal.stage(self.game_id, "action", action.to_dict())
         before = dict(game.layout())
@@ -236,7 +238,8 @@ class Session(RulingView[G], Generic[G]):
 
     def _rebuild(self) -> None:
         """Replay the game from its journal and give it a fresh referee."""
-        game, last = takeback.rebuild(self.journal, self.game_id, find_kit(self.game.name).new_game)
+        make = find_kit(self.game.name).new_game
+        game, last = takeback.rebuild(self.journal, self.game_id, make, self.unseen)
         self.game = game  # type: ignore[assignment]
         self.facts.prompt = Prompt()
         self.referee = self._make_referee(self.game, self.facts)

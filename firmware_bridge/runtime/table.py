@@ -38,7 +38,7 @@ from ..kits import Kit
 from ..referees.referee import Referee
 from .lightsink import LightSink, NoLights
 from .session import Session
-from .takeback import LastPlayed, rebuild
+from .takeback import LastPlayed, Unseen, rebuild
 
 if TYPE_CHECKING:  # the start menu is imported only once a table opens it
     from .lobby import Lobby, Start
@@ -219,16 +219,19 @@ def resume_session(
     record: GameRecord,
     *,
     misfit: Callable[[str], Exception] | None = None,
+    unseen: Unseen | None = None,
     **devices: Any,
 ) -> Session[Any]:
     """The session of the journal's game ``record``, replayed from its inputs and showing
     its last move as it was shown; with ``misfit``, a game that does not fit the board
-    (``devices["profile"]``) is refused with ``misfit(problems)``. It waits for the board
-    to be set up as the game stands (``restoring``)."""
-    game, last_played = rebuild(journal, record.id, kit.new_game)
+    (``devices["profile"]``) is refused with ``misfit(problems)``; ``unseen`` arranges
+    what the game's seed did not deal (:class:`.takeback.Unseen`). It waits for the
+    board to be set up as the game stands (``restoring``)."""
+    game, last_played = rebuild(journal, record.id, kit.new_game, unseen)
     if misfit is not None:
         _fit(kit, game, devices["profile"], misfit)
     session = new_session(kit, game, journal, record.id, last_played=last_played, **devices)
+    session.unseen = unseen
     session.restoring = True
     return session
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import partial
+from typing import Protocol
 
 from games.core import Action, Game, Verdict
 
-from ..journal import ActionEntry, Journal
+from ..journal import ActionEntry, Journal, JournalError
 from ..referees.decisions import Played
 from .errors import TakeBackRefused
 from .replay import in_force, replay_action, replay_entries
@@ -18,20 +19,58 @@ LastPlayed = tuple[int, Action, Verdict]
 """An accepted action with the seat it is credited to and its verdict."""
 
 
+class Unseen(Protocol):
+    """How a game journaled without the seed that dealt it is replayed: a guest's game
+    of hidden pieces (``remote/sealed.py``) holds stand-ins for the pieces it cannot
+    see, arranged before each move as the host's views say. Each raises ValueError
+    when the game cannot be brought to them."""
+
+    def dealt(self, game: Game) -> None:
+        """The game is made: its pieces dealt as they were."""
+
+    def before(self, game: Game, action: Action) -> None:
+        """``action`` is to be replayed: the stand-ins arranged as they were for it."""
+
+    def after(self, game: Game) -> None:
+        """The action was replayed: the game is what it was after it."""
+
+
 def rebuild(
-    journal: Journal, game_id: int, make_game: Callable[..., Game]
+    journal: Journal,
+    game_id: int,
+    make_game: Callable[..., Game],
+    unseen: Unseen | None = None,
 ) -> tuple[Game, LastPlayed | None]:
-    """Rebuild a game, with its last accepted action (its mover, itself, its verdict)."""
+    """Rebuild a game, with its last accepted action (its mover, itself, its verdict);
+    ``unseen`` arranges what its seed did not deal (None: the seed dealt it all)."""
     record = journal.game(game_id)
     game = make_game(record.players, random.Random(record.seed), record.options)
     last: LastPlayed | None = None
-    for _, mover, verdict in replay_entries(journal, game_id, game):
-        last = (mover, game.history[-1], verdict)
+    if unseen is None:
+        for _, mover, verdict in replay_entries(journal, game_id, game):
+            last = (mover, game.history[-1], verdict)
+    else:
+        last = _replay_unseen(journal, game_id, game, unseen)
     if game.outcome is not None and record.finished is None:
         # The power went between journaling the last input and marking the game
         # over; left so, the ended game would be resumed at every start.
         journal.finish(game_id, game.outcome.to_dict())
     return game, last
+
+
+def _replay_unseen(journal: Journal, game_id: int, game: Game, unseen: Unseen) -> LastPlayed | None:
+    where = f"journal {journal.path}, game {game_id}"
+    last: LastPlayed | None = None
+    try:
+        unseen.dealt(game)
+        for entry in in_force(journal.entries(game_id), where):
+            unseen.before(game, game.decode(entry.action))
+            mover, verdict = replay_action(game, entry.action, f"{where}, entry {entry.seq}")
+            unseen.after(game)
+            last = (mover, game.history[-1], verdict)
+    except ValueError as exc:
+        raise JournalError(f"{where} does not replay: {exc}") from None
+    return last
 
 
 def take_back(

@@ -90,6 +90,7 @@ def open_table(opts: SimOptions) -> OpenTable:
         levels=opts.levels,
         set_up_by_hand=opts.set_up_by_hand,
     )
+    table.unseen = opts.unseen
     session: Session[Any] | None = None
     if record is not None:
         session = table.resume(record)

@@ -8,6 +8,8 @@ from typing import Any
 
 from msgspec import Struct
 
+from ..runtime.takeback import Unseen
+
 
 class SimOptions(Struct):
     game: str | None
@@ -20,6 +22,9 @@ class SimOptions(Struct):
     options: dict[str, Any] | None = None
     resume: int | None = None
     """The id of the journal's game to play on (default: its newest unfinished one)."""
+    unseen: Unseen | None = None
+    """What the seed of the journal's game did not deal, arranged as it is resumed (a
+    guest's game of hidden pieces: the host's views kept beside the journal)."""
     lobby: bool = False
     """Start at the start menu (``--lobby``); ``game`` is then only its first choice."""
     humans: frozenset[int] | None = None

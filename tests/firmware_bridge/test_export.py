@@ -82,3 +82,37 @@ def test_a_result_says_who_won_a_draw_or_an_abandoned_game() -> None:
     }
     # Nobody won a game given up while it waited for the other board.
     assert result_text(abandoned, seats) == "abandoned: bob abandoned the game"
+
+
+def test_moves_are_numbered_by_their_place_in_the_game_whatever_was_taken_back(
+    tmp_path: Path,
+) -> None:
+    """A journal that took moves back (as a guest board does when the host refuses
+    one) exports the same record as one that played the standing moves straight."""
+    game = DoubleTake()
+    first, second = game.legal_actions()[:2]
+    game.apply(first)
+    reply = game.legal_actions()[0]
+    records = []
+    for name, inputs in {
+        "straight": [("action", first), ("action", reply)],
+        "taken back": [
+            ("action", second),
+            ("takeback", {"undo": [1]}),
+            ("action", first),
+            ("action", reply),
+        ],
+    }.items():
+        path = tmp_path / f"{name}.sqlite"
+        with Journal(path) as journal:
+            game_id = journal.new_game("double-take", 2, 1, {}, "t")
+            for kind, payload in inputs:
+                data = payload if isinstance(payload, dict) else payload.to_dict()
+                journal.append(game_id, kind, data)
+        record = export_game(path)
+        for move in record["moves"]:
+            del move["at"]
+        records.append({k: v for k, v in record.items() if k not in ("started", "finished")})
+    straight, taken_back = records
+    assert [m["n"] for m in straight["moves"]] == [1, 2]
+    assert taken_back == straight
