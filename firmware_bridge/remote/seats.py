@@ -5,7 +5,9 @@ broker and are made by hand on this board as a computer's move is.
 :class:`RemoteSeats` stands in the session's place of the computer player
 (``Session.computer``): a move that arrived is what the seat "expects" next, so the
 OLED shows it, the lights light it, and the referee refuses anything else, exactly
-as for a computer seat.
+as for a computer seat. This board's computer seats think on the table's worker
+(:mod:`..runtime.thinking`), as at a table of one board: the computer it stands in
+for hands it where its thoughts go and the loop's clock.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class RemoteSeats(Computer):
         owners: Sequence[str] = (),
     ) -> None:
         super().__init__(computer.make_player, computer.seed, local_computer, levels)
+        self.deliver, self.clock = computer.deliver, computer.clock  # thinks as it did
         self.remote = frozenset(remote)
         """The seats other boards hold."""
         self.owners = list(owners)

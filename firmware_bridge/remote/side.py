@@ -117,7 +117,7 @@ class Side:
         name = session.game.name
         self.seats.dice_of = lambda action: protocol.rolled_faces(name, action.to_dict())
         session.computer = self.seats
-        session.facts.advise = self.seats.advise
+        session.facts.advise = session.facts.think_hint = self.seats.hint  # on the worker
         session.facts.expected = self.seats.expected
         session.played.append(self.played)
         self._waiting_for: str | None = None

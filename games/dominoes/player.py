@@ -5,7 +5,9 @@ it now, less what it hands the others, with a look along the chains a double ope
 The beginner lays a domino where it fits, at random more often than not; the expert
 adds what each placement leaves itself: the best the dominoes it keeps could score on
 its next turn on the board the placement leaves (half counted: the next player lays
-a domino first). It never looks at another hand or the boneyard.
+a domino first), less the reply the next player may expect; a double that lets the
+turn go on is judged by the best way the turn goes on from it. It never looks at
+another hand or the boneyard.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from games.dominoes.board import (
     track_pips,
 )
 from games.dominoes.game import (
+    CHAIN_LOOKAHEAD,
     HAND_SIZE,
     TRACK_BONUS,
     WINNING,
@@ -50,7 +53,9 @@ GAME_WON = 30.0
 """What reaching the victory total is worth beyond its points, in points."""
 PIPS = range(MAX_PIP + 1)
 WEIGHED = 10
-"""The standard player's best placements the expert looks past."""
+"""The placements worth most now that the expert looks past."""
+CHAIN_DEPTH = 2
+"""How many doubles deep the expert follows a turn that goes on after a double."""
 
 
 def _game(game: Game) -> Dominoes:
@@ -79,10 +84,12 @@ class DominoesBeginner(Player):
 
 
 class DominoesExpert(Player):
-    """The standard player's values, plus what each placement leaves: the reply the
-    next player may expect from the dominoes it could hold, and the mover's own next
-    turn with the dominoes it keeps and those it may draw, both on the board the
-    placement leaves and only while draws are left for that turn to come."""
+    """Each placement's points less what it hands the others, plus what it leaves: the
+    reply the next player may expect from the dominoes it could hold, and the mover's
+    own next turn with the dominoes it keeps and those it may draw, both on the board
+    the placement leaves and only while draws are left for that turn to come. A double
+    that lets the turn go on is worth the best way the turn can go on: ending it, or
+    the best domino beside it with what that leaves in turn."""
 
     def __init__(
         self,
@@ -103,19 +110,41 @@ class DominoesExpert(Player):
         options = dominoes.placements()
         if not options:
             return EndTurn()
-        values = self.standard._values(dominoes, options, depth=0)
+        best_i, best_v = self._best(dominoes, options, 0)
+        if phase == Phase.CHAIN and best_v < self._left(dominoes, View(dominoes), None):
+            return EndTurn()
+        return options[best_i]
+
+    def _best(self, game: Dominoes, options: Sequence[Place], depth: int) -> tuple[int, float]:
+        """The best of ``options`` and its worth: its points less what it hands the
+        others, and what the turn leaves after it (:meth:`_after`)."""
+        values = self.standard._values(game, options, depth=CHAIN_LOOKAHEAD)  # no chains
         order = sorted(range(len(options)), key=lambda i: -values[i])[:WEIGHED]
-        view = View(dominoes)
+        view = View(game)
         best_i, best_v = -1, float("-inf")
         for i in order:
             value = values[i]
             if value < WINNING:
-                value += self._left(dominoes, view, options[i])
+                value += self._after(game, view, options[i], depth)
             if value > best_v:
                 best_i, best_v = i, value
-        if phase == Phase.CHAIN and best_v < self._left(dominoes, view, None):
-            return EndTurn()
-        return options[best_i]
+        return best_i, best_v
+
+    def _after(self, game: Dominoes, view: View, place: Place, depth: int) -> float:
+        """What ``place`` leaves the mover (:meth:`_left`); for a double that lets the
+        turn go on, the better of ending the turn after it and the best domino laid
+        beside it, each with what it leaves (up to ``CHAIN_DEPTH`` doubles deep)."""
+        if place.domino_a != place.domino_b or depth >= CHAIN_DEPTH:
+            return self._left(game, view, place)
+        after = game.copy()
+        after.apply(place)
+        if after.phase != Phase.CHAIN:
+            return self._left(game, view, place)
+        stop = self._left(after, view, None)  # the double laid: the same dominoes unseen
+        follow = after.placements()
+        if not follow:
+            return stop
+        return max(stop, self._best(after, follow, depth + 1)[1])
 
     def _left(self, game: Dominoes, view: View, place: Place | None) -> float:
         """What the position after ``place`` (None: the turn ended as it stands) is

@@ -192,3 +192,29 @@ def test_a_hint_says_what_a_placement_scores_and_hands_out() -> None:
     words = why(played, place)
     assert words.startswith(f"+{gains[played.to_move]}")
     assert ("hands out" in words) == (sum(gains) > gains[played.to_move])
+
+
+def test_a_double_that_lets_the_turn_go_on_is_worth_the_best_way_it_goes_on() -> None:
+    # A 2-2 on the 3 diamond at D4: then a 2-1 beside it, or the turn ended there.
+    game = Dominoes.from_position(
+        2,
+        board=[(2, 5, "C4", "B4")],
+        hands=[[(2, 2), (2, 1), (5, 5)], [(0, 1), (0, 2), (0, 3)]],
+        boneyard=[(6, 6), (5, 1), (2, 0), (1, 4), (2, 6), (3, 4), (0, 0), (1, 1)],
+        phase="play",
+    )
+    expert, view, double = DominoesExpert(random.Random(0)), View(game), Place(2, 2, "D4", "E4")
+    after = game.copy()
+    after.apply(double)
+    assert after.phase == Phase.CHAIN
+    stop = expert._left(after, view, None)  # the turn ended after the double
+    follows = []
+    for follow in after.placements():
+        gains = after.gains(follow)
+        follows.append(gains[0] - gains[1] + expert._left(after, View(after), follow))
+    worth = expert._after(game, view, double, 0)
+    assert worth == pytest.approx(max(stop, *follows))
+    assert worth > stop  # here the 2-1 beside it is worth laying
+    # A domino that is not a double leaves what the board after it leaves.
+    single = next(p for p in game.placements() if p.domino_a != p.domino_b)
+    assert expert._after(game, view, single, 0) == expert._left(game, view, single)
