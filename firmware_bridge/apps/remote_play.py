@@ -357,5 +357,7 @@ def _drain(side: Side, link: Link) -> None:
         try:
             topic, payload = link.inbox.get_nowait()
         except queue.Empty:
+            side.nudge(time.monotonic())  # a word lost between brokers is asked again
             return
         side.take(topic, payload)
+        side.heard_at = time.monotonic()

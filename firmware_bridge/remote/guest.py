@@ -120,6 +120,9 @@ class Guest(Side):
         """The moves of this board's game that the host has journaled."""
         return min(self.host_moves, len(self.game.history))
 
+    def unconfirmed(self) -> bool:
+        return self.confirmed() < len(self.game.history)
+
     def played(self, played: Played) -> None:
         """A move this board's own seat made is sent to the host, numbered."""
         n = played.number

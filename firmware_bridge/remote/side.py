@@ -46,6 +46,11 @@ class RemoteError(RuntimeError):
     """The game cannot go on between the boards (the games differ, a move refused)."""
 
 
+QUIET_S = 10.0
+"""How long a game may wait on the other board with no word from it before this board
+asks again: a message the brokers lost between them (a bridge whose far end restarted
+while it carried it) is then sent again, and a duplicate is dropped."""
+
 MAX_AHEAD = 32
 """Moves a guest may send beyond the host's while those before them are still to be
 made at the host (a Doubles Wild battle's keeps and rolls come a few at a time)."""
@@ -125,6 +130,9 @@ class Side:
         """A game of hidden pieces: the guest is given its views, never the seed."""
         self.abandoned_by: str | None = None
         """The board at which the game was abandoned (None: it was not)."""
+        self.heard_at: float | None = None
+        """When the other board was last heard, or this board last asked again (seconds
+        on the clock ``nudge`` is given; None: not yet)."""
 
     @property
     def game(self) -> Game:
@@ -250,6 +258,27 @@ class Side:
     def reconnected(self) -> None:
         """The broker was lost and is back: it may have lost what it had not delivered."""
         raise NotImplementedError
+
+    def unconfirmed(self) -> bool:
+        """Moves made here that the other board has not yet said it has."""
+        return False
+
+    def awaits_other(self) -> bool:
+        """The game waits on the other board: its seat is to move, or it has still to
+        confirm a move made here."""
+        return (not self.over() and self.owner_to_move() != self.board) or self.unconfirmed()
+
+    def nudge(self, now: float) -> bool:
+        """Ask again, as after a reconnection, when the game has waited ``QUIET_S`` on
+        the other board with no word from it; whether it asked."""
+        if self.heard_at is None or not self.awaits_other():
+            self.heard_at = now
+            return False
+        if now - self.heard_at < QUIET_S:
+            return False
+        self.heard_at = now
+        self.reconnected()
+        return True
 
     def poll(self) -> None:
         """Send what the game now asks of the other board (a guest: the host's dice)."""
