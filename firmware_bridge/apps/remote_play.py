@@ -101,6 +101,19 @@ def _host(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
         journal=args.journal,
         options=options,
     )
+    return host_game(args, out, board, broker, opts, owners)
+
+
+def host_game(
+    args: argparse.Namespace,
+    out: TextIO,
+    board: str,
+    broker: Any,
+    opts: SimOptions,
+    owners: list[str],
+) -> int:
+    """Host the game ``opts`` deals, each seat held by its board in ``owners``
+    (``--host-remote``'s, or the start menu's invited boards)."""
     root = protocol.root(board)
     topics = [f"{root}/from/+", f"{root}/presence/+"]
     link = Link(broker, board, board, "host", topics)
@@ -121,6 +134,12 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     host = check_board_name(args.join)
     if host == board:
         raise ValueError(f"--join {host}: that is this board's own name (--board-name)")
+    return join_game(args, out, board, broker, host)
+
+
+def join_game(args: argparse.Namespace, out: TextIO, board: str, broker: Any, host: str) -> int:
+    """Play the seats the game ``host`` hosts now gives this board (``--join``'s, or an
+    invitation accepted on the start menu)."""
     topics = [
         protocol.table_topic(host),
         protocol.moves_topic(host),
