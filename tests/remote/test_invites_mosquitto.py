@@ -1,0 +1,115 @@
+"""Through a real Mosquitto: Bob's start menu gives green to Ann's board, on line at
+its own menu; Ann's menu offers the invitation and accepts it, and the whole game is
+played board to board as ``--host-remote`` and ``--join`` play it (the two boards in
+this process, each on its own thread); both journals end with the same game. A
+refused invitation is said on Bob's menu, and no game is journaled there."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import threading
+from pathlib import Path
+
+from firmware_bridge.apps.remote_menu import host_chosen, join_accepted
+from firmware_bridge.journal import Journal
+from firmware_bridge.remote.menu_link import MenuLink
+from firmware_bridge.runtime.lobby import Lobby
+from firmware_bridge.screen.layout import lay_out
+from firmware_bridge.spectate.mqtt import BrokerSettings
+from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, press
+from tests.remote.test_two_boards import _export
+from tests.spectate.tools import mosquitto
+
+OLED = (128, 64)
+
+
+def _args(journal: Path) -> argparse.Namespace:
+    return argparse.Namespace(journal=journal, json=False, profile=None, seed=1)
+
+
+def _menus(url: str) -> tuple[BrokerSettings, MenuLink, Lobby, MenuLink, Lobby]:
+    settings = BrokerSettings.from_url(url)
+    bob, ann = MenuLink(settings, "bob"), MenuLink(settings, "ann")
+    bob.start()
+    ann.start()
+    bob_lobby, ann_lobby = Lobby([DOUBLE_TAKE]), Lobby([DOUBLE_TAKE])
+    for _ in range(100):  # the retained presences, and each other's as they come
+        bob.pump(bob_lobby, 0.1)
+        ann.pump(ann_lobby, 0.1)
+        if bob_lobby.online == ["ann"] and ann_lobby.online == ["bob"]:
+            break
+    assert bob_lobby.online == ["ann"] and ann_lobby.online == ["bob"]
+    return settings, bob, bob_lobby, ann, ann_lobby
+
+
+def _oled(lobby: Lobby) -> str:
+    return " ".join(lay_out(lobby.screen(), OLED, 0.0).text())
+
+
+def test_invited_at_the_menu_the_boards_play_a_whole_game(tmp_path: Path) -> None:
+    with mosquitto() as running:
+        settings, bob, bob_lobby, ann, ann_lobby = _menus(running.url)
+        _choose(bob_lobby)
+        host_out, host_said = io.StringIO(), []
+        bob_journal, ann_journal = tmp_path / "bob.sqlite", tmp_path / "ann.sqlite"
+
+        def host() -> None:
+            host_said.append(host_chosen(bob, bob_lobby, _args(bob_journal), host_out, settings))
+
+        thread = threading.Thread(target=host)
+        thread.start()
+        try:
+            _wait_offer(ann, ann_lobby)
+            assert "join: Double Take from bob's board, seat 2" in _oled(ann_lobby)
+            press(ann_lobby, "ok")
+            invite = ann.answered(ann_lobby)
+            assert invite is not None
+            guest_out = io.StringIO()
+            said = join_accepted(ann, invite, _args(ann_journal), guest_out, settings)
+        finally:
+            thread.join(300)
+        assert not thread.is_alive()
+        assert said == 0 and host_said == [0]
+        host_lines, guest_lines = (
+            host_out.getvalue().splitlines(),
+            guest_out.getvalue().splitlines(),
+        )
+        assert host_lines[0] == guest_lines[0] == "Double Take, seed 1: red (bob) vs green (ann)"
+        assert host_lines[-1] == guest_lines[-1]  # the same end, said at both boards
+        assert host_lines[-1].startswith(("Draw:", "Red wins", "Green wins"))
+    with Journal(bob_journal, read_only=True) as kept:
+        record = kept.newest()
+        assert record is not None and record.finished is not None
+        moves = len(kept.entries(record.id))
+    assert moves > 10
+    assert _export(bob_journal) == _export(ann_journal)
+
+
+def test_a_refused_invitation_is_said_on_the_hosts_oled(tmp_path: Path) -> None:
+    with mosquitto() as running:
+        settings, bob, bob_lobby, ann, ann_lobby = _menus(running.url)
+        try:
+            _choose(bob_lobby)
+            said: list[int | None] = []
+            journal = tmp_path / "bob.sqlite"
+            thread = threading.Thread(
+                target=lambda: said.append(
+                    host_chosen(bob, bob_lobby, _args(journal), io.StringIO(), settings)
+                )
+            )
+            thread.start()
+            try:
+                _wait_offer(ann, ann_lobby)
+                press(ann_lobby, "back")
+                assert ann.answered(ann_lobby) is None
+            finally:
+                thread.join(60)
+            assert said == [None]
+            shown = _oled(bob_lobby)
+            assert "Cannot start" in shown and "ann's board refused the invitation" in shown
+            assert bob_lobby.chosen is None and bob_lobby.stage == "ready"
+            assert not journal.exists()  # no game was dealt
+        finally:
+            bob.stop()
+            ann.stop()
