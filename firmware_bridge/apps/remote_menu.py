@@ -61,4 +61,4 @@ def join_accepted(
 ) -> int:
     """The menu accepted ``invite``: this board plays the seats the host's game gives it."""
     menu.stop()
-    return join_game(args, out, menu.board, broker, invite.host)
+    return join_game(args, out, menu.board, broker, invite.host, (invite.game, invite.seats))

@@ -28,6 +28,7 @@ from ..remote import protocol
 from ..remote.abandon import WaitingMenu
 from ..remote.guest import Guest
 from ..remote.host import Host
+from ..remote.invites import check_invited
 from ..remote.joining import ended_unsealed, join_sealed, seal_ended, seal_journal
 from ..remote.link import Link
 from ..remote.privacy import public_words
@@ -137,9 +138,17 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     return join_game(args, out, board, broker, host)
 
 
-def join_game(args: argparse.Namespace, out: TextIO, board: str, broker: Any, host: str) -> int:
+def join_game(
+    args: argparse.Namespace,
+    out: TextIO,
+    board: str,
+    broker: Any,
+    host: str,
+    invited: tuple[str, list[int]] | None = None,
+) -> int:
     """Play the seats the game ``host`` hosts now gives this board (``--join``'s, or an
-    invitation accepted on the start menu)."""
+    invitation accepted on the start menu: ``invited``, its game and seats, which the
+    host's game must be)."""
     topics = [
         protocol.table_topic(host),
         protocol.moves_topic(host),
@@ -154,6 +163,8 @@ def join_game(args: argparse.Namespace, out: TextIO, board: str, broker: Any, ho
         ended = None if resuming else ended_unsealed(args.journal)
         key = ended[1] if ended is not None else None
         table, early = wait_for_table(link, host, board, ended_ok=resuming, ended_key=key)
+        if invited is not None:
+            check_invited(table, board, *invited)
         if ended is not None and args.journal is not None and table.game_key == key:
             seal_ended(args.journal, ended[0], table)
             print(

@@ -136,3 +136,13 @@ def invited(owners: Sequence[str], host: str) -> dict[str, list[int]]:
         if owner != host:
             out.setdefault(owner, []).append(seat)
     return out
+
+
+def check_invited(table: protocol.Table, board: str, game: str, seats: list[int]) -> None:
+    """The host's game is the one it invited this board to: that game, those seats."""
+    held = [seat + 1 for seat, owner in enumerate(table.seats) if owner == board]
+    if table.game != game or held != sorted(seat + 1 for seat in seats):
+        raise ValueError(
+            f"{table.host}'s board hosts {table.game} with seats {held} for this board, "
+            f"not the {game} game, seats {sorted(s + 1 for s in seats)}, it invited it to"
+        )

@@ -18,13 +18,20 @@ import pytest
 
 from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.remote import protocol
-from firmware_bridge.remote.invites import Answer, Invite, decode, offer_text, presence_of
+from firmware_bridge.remote.invites import (
+    Answer,
+    Invite,
+    check_invited,
+    decode,
+    offer_text,
+    presence_of,
+)
 from firmware_bridge.remote.link import Link
 from firmware_bridge.remote.menu_link import MenuLink
 from firmware_bridge.runtime.lobby import Choice, Lobby
 from firmware_bridge.runtime.lobby_levels import Offer, Seats
 from firmware_bridge.spectate.errors import MessageRefused
-from tests.remote.test_abandon import Broker, FakeLink
+from tests.remote.test_abandon import Broker, FakeLink, _table
 
 DOUBLE_TAKE = Choice("double-take", "Double Take", 2, 2, ("red", "green"))
 CROSSLET = Choice("crosslet", "Crosslet", 2, 4)
@@ -276,3 +283,12 @@ def test_foreign_messages_on_the_menu_are_refused() -> None:
         "it invites from bob but came on tabletop/remote/carol/to/ann",
         "it is not dave's presence",
     ]
+
+
+def test_the_guest_plays_only_the_game_it_was_invited_to() -> None:
+    table = _table([])  # bob's Double Take, green ann's
+    check_invited(table, "ann", "double-take", [1])
+    with pytest.raises(ValueError, match=r"hosts double-take with seats \[2\] for this board"):
+        check_invited(table, "ann", "crosslet", [1])
+    with pytest.raises(ValueError, match=r"not the double-take game, seats \[1\], it invited"):
+        check_invited(table, "ann", "double-take", [0])
