@@ -16,7 +16,9 @@ from firmware_bridge.journal import Journal
 from firmware_bridge.remote.menu_link import MenuLink
 from firmware_bridge.runtime.lobby import Lobby
 from firmware_bridge.screen.layout import lay_out
-from firmware_bridge.spectate.mqtt import BrokerSettings
+from firmware_bridge.spectate.broker_config import REMOTE
+from firmware_bridge.spectate.mqtt import BrokerSettings, club_settings
+from tests.remote.test_acl import Login, club_broker
 from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, press
 from tests.remote.test_two_boards import _export
 from tests.spectate.tools import mosquitto
@@ -113,3 +115,47 @@ def test_a_refused_invitation_is_said_on_the_hosts_oled(tmp_path: Path) -> None:
         finally:
             bob.stop()
             ann.stop()
+
+
+def test_on_the_clubs_broker_each_board_invites_and_answers_within_its_acl() -> None:
+    """``tabletop club init``'s ACL: each menu logs in as the board's game link does
+    (its ``.remote`` login); the
+    boards see each other on line, Bob's invitation reaches Ann and her answer Bob;
+    Carol, a board of the club not invited, hears neither."""
+    with club_broker() as club:
+
+        def login(board: str) -> BrokerSettings:
+            return club_settings(club.config(f"{board}.remote"), None, board, None).broker
+
+        carol = Login(club.port, "carol", club.password("carol"), [f"{REMOTE}/#"])
+        bob, ann = MenuLink(login("bob"), "bob"), MenuLink(login("ann"), "ann")
+        bob.start()
+        ann.start()
+        try:
+            bob_lobby, ann_lobby = Lobby([DOUBLE_TAKE]), Lobby([DOUBLE_TAKE])
+            for _ in range(100):
+                bob.pump(bob_lobby, 0.1)
+                ann.pump(ann_lobby, 0.1)
+                if bob_lobby.online == ["ann"] and ann_lobby.online == ["bob"]:
+                    break
+            assert bob_lobby.online == ["ann"] and ann_lobby.online == ["bob"]
+            said: list[str | None] = []
+            thread = threading.Thread(
+                target=lambda: said.append(bob.invite("double-take", ["bob", "ann"], wait_s=30))
+            )
+            thread.start()
+            try:
+                _wait_offer(ann, ann_lobby)
+                press(ann_lobby, "ok")
+                assert ann.answered(ann_lobby) is not None
+            finally:
+                thread.join(60)
+            assert said == [None]
+            assert bob.refused == [] and ann.refused == []
+            heard = carol.topics_heard()
+            assert f"{REMOTE}/bob/to/ann" not in heard and f"{REMOTE}/bob/from/ann" not in heard
+            assert f"{REMOTE}/ann/presence/ann" in heard  # who is on line is the club's
+        finally:
+            bob.stop()
+            ann.stop()
+            carol.close()
