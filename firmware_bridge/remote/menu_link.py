@@ -135,15 +135,26 @@ class MenuLink:
         game of ``game``; None once every one has accepted, else why the game cannot
         start (a board refused, did not answer, or is not on line)."""
         sent: dict[str, str] = {}
-        for guest, seats in invited(owners, self.board).items():
-            if not self.seen.get(guest):
-                return f"{guest}'s board is not on line"
+        guests = invited(owners, self.board)
+        away = [guest for guest in guests if not self.seen.get(guest)]
+        if away:
+            return f"{away[0]}'s board is not on line"
+        if lobby is not None:
+            lobby.waiting = "waiting for " + " and ".join(f"{g}'s board" for g in guests)
+        for guest, seats in guests.items():
             token = secrets.token_hex(8)
             message = Invite(
                 invite=token, host=self.board, game=game, players=len(owners), seats=seats
             )
             self.link.publish(protocol.to_topic(self.board, guest), message)
             sent[guest] = token
+        try:
+            return self._answers(sent, lobby, wait_s)
+        finally:
+            if lobby is not None:
+                lobby.waiting = ""
+
+    def _answers(self, sent: dict[str, str], lobby: Lobby | None, wait_s: float) -> str | None:
         end = time.monotonic() + wait_s
         while True:
             for guest, token in sent.items():

@@ -133,6 +133,8 @@ class Lobby:
         """The club's boards on line that a seat may invite (set by the board's link)."""
         self.offer: lobby_levels.Offer | None = None
         """Another board's invitation, shown until ok or back answers it."""
+        self.waiting = ""
+        """What the chosen game waits for before it starts (an invited board's answer)."""
 
     @property
     def game(self) -> Choice:
@@ -281,7 +283,8 @@ class Lobby:
         if self.offer is not None:
             return self.offer.screen()
         if self.chosen is not None:
-            return Screen("New game", "", (f"{game.title}, {self.players} players", "Starting..."))
+            said = self.waiting or "Starting..."
+            return Screen("New game", "", (f"{game.title}, {self.players} players", said))
         if stage == "game":
             where = f"{self.index + 1}/{len(self.games)}"
             return Screen("New game", where, (f"< {game.title} >", "ok: choose"))

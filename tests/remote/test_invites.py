@@ -205,11 +205,12 @@ def test_the_host_invites_and_the_guest_joins_on_its_menu() -> None:
     result: list[str | None] = []
     owners = ["bob", "ann"]
     thread = threading.Thread(
-        target=lambda: result.append(bob.invite("double-take", owners, wait_s=30))
+        target=lambda: result.append(bob.invite("double-take", owners, bob_lobby, 30))
     )
     thread.start()
     try:
         _wait_offer(ann, ann_lobby)
+        assert bob_lobby.screen().lines == ("Double Take, 2 players", "waiting for ann's board")
         assert isinstance(ann_lobby.offer, Offer)
         assert ann_lobby.screen().lines == ("join: Double Take from bob's board, seat 2",)
         assert ann_lobby.screen().prompt == "ok: join  back: refuse"
