@@ -7,8 +7,11 @@ so; the menu offers them for a seat. Once the game is chosen, the host sends eac
 invited board an ``invite`` on the guest's ``to/<guest>`` (its id, the host, the game,
 the players, the seats offered, from 0); the guest's menu offers it
 (``join: Crosslet from bob's board, seat 2``) and the guest answers on its
-``from/<guest>`` (``answer``: the invitation's id, the board, accepted or not). All
-within each board's ACL of two boards' games (``tabletop club init``).
+``from/<guest>`` (``answer``: the invitation's id, the board, accepted or not). Once
+every invited board has answered, or one refused or did not answer in time, the host
+tells each invited board whether the game starts (``decided``, on its ``to/<guest>``):
+a board that accepted joins only then, and an offer not yet answered is withdrawn.
+All within each board's ACL of two boards' games (``tabletop club init``).
 
 Everything received is checked before it is used (:func:`decode`): its size and
 nesting by the hub's bounds, its fields by type, the board names as the hub's schema
@@ -57,12 +60,23 @@ class Answer(Struct, frozen=True, tag="answer", forbid_unknown_fields=True):
     reason: str = ""
 
 
-Said = Invite | Answer
+class Decided(Struct, frozen=True, tag="decided", forbid_unknown_fields=True):
+    """The host ``host`` starts the game it invited a board to (every board invited
+    accepted), or calls it off, and why (a board refused, or did not answer)."""
+
+    invite: str
+    host: str
+    starts: bool
+    reason: str = ""
+
+
+Said = Invite | Answer | Decided
 
 
 def decode(topic: str, payload: bytes, board: str) -> Said:
-    """An invitation to ``board`` (on ``to/<board>``) or an answer to ``board``'s (on
-    its game's ``from/<guest>``), checked. Raises :class:`MessageRefused` with why."""
+    """An invitation to ``board`` or the host's decision on it (on ``to/<board>``), or
+    an answer to ``board``'s invitation (on its game's ``from/<guest>``), checked.
+    Raises :class:`MessageRefused` with why."""
     value = schema.load(payload, protocol.MAX_MOVE_BYTES)
     try:
         said: Said = msgspec.convert(value, Said)
@@ -70,17 +84,19 @@ def decode(topic: str, payload: bytes, board: str) -> Said:
         raise MessageRefused(f"it is not an invitation or an answer ({exc})") from None
     if not INVITE_ID.match(said.invite):
         raise MessageRefused(f"its invitation id {said.invite[:40]!r} is not 8 to 32 hex digits")
-    name = said.host if isinstance(said, Invite) else said.board
+    name = said.board if isinstance(said, Answer) else said.host
     if not schema.BOARD_NAME.match(name):
         raise MessageRefused(f"it names a board {name[:70]!r} no board can be called")
+    if not isinstance(said, Invite) and len(said.reason) > MAX_REASON:
+        raise MessageRefused(f"its reason is over {MAX_REASON} characters")
     if isinstance(said, Answer):
         if topic != protocol.from_topic(board, said.board):
             raise MessageRefused(f"it answers for {said.board} but came on {topic}")
-        if len(said.reason) > MAX_REASON:
-            raise MessageRefused(f"its reason is over {MAX_REASON} characters")
         return said
     if topic != protocol.to_topic(said.host, board):
-        raise MessageRefused(f"it invites from {said.host} but came on {topic}")
+        raise MessageRefused(f"it speaks for {said.host} but came on {topic}")
+    if isinstance(said, Decided):
+        return said
     if said.host == board:
         raise MessageRefused("it invites this board to its own game")
     try:

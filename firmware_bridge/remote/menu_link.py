@@ -20,7 +20,16 @@ from ..runtime.lobby_levels import Offer
 from ..spectate.errors import MessageRefused
 from ..spectate.mqtt import BrokerSettings
 from . import protocol
-from .invites import Answer, Invite, decode, invited, offer_text, on_line, presence_of
+from .invites import (
+    Answer,
+    Decided,
+    Invite,
+    decode,
+    invited,
+    offer_text,
+    on_line,
+    presence_of,
+)
 from .link import Link
 
 log = logging.getLogger("tabletop.remote")
@@ -49,6 +58,12 @@ class MenuLink:
         """Invitations to this board not yet on the menu."""
         self.refused: list[str] = []
         """Every message refused at intake, with why (also logged)."""
+        self.decisions: dict[str, Decided] = {}
+        """The hosts' decisions on their invitations to this board, by id."""
+        self.answered: set[str] = set()
+        """The invitations this board has answered."""
+        self.joined: Invite | None = None
+        """The invitation this board accepted and whose game its host starts."""
 
     def start(self) -> None:
         self.link.start()
@@ -68,6 +83,8 @@ class MenuLink:
                 said = decode(topic, payload, self.board)
                 if isinstance(said, Answer):
                     self.answers[said.invite] = said
+                elif isinstance(said, Decided):
+                    self.decisions[said.invite] = said
                 else:
                     self.invites.append(said)
                 return
@@ -82,8 +99,9 @@ class MenuLink:
 
     def pump(self, lobby: Lobby | None = None, timeout_s: float = 0.0) -> None:
         """Take what has arrived (waiting up to ``timeout_s`` for the first); the menu
-        is told who is on line and shown the next invitation, and an answered one is
-        answered to its host."""
+        is told who is on line, its answer to an invitation is sent to the host, the
+        host's decision taken (:attr:`joined`, or the offer called off), and the next
+        invitation shown."""
         wait = timeout_s
         while True:
             try:
@@ -97,32 +115,40 @@ class MenuLink:
         if lobby is None:
             return
         lobby.online = self.online()
-        if lobby.offer is None and self.invites and lobby.chosen is None:
+        offer = lobby.offer
+        if offer is not None and isinstance(offer.token, Invite):
+            self._answer(lobby, offer)
+        while lobby.offer is None and self.invites and lobby.chosen is None:
             invite = self.invites.pop(0)
-            lobby.offer = Offer(offer_text(invite), invite)
+            decided = self.decisions.get(invite.invite)
+            if decided is None or decided.starts:  # not one its host has called off
+                lobby.offer = Offer(offer_text(invite), invite)
         lobby.refresh()
 
     # -- the guest: answering ---------------------------------------------------------
-    def answered(self, lobby: Lobby) -> Invite | None:
-        """The invitation the menu accepted (None: none, or it was refused: the host
-        is told and the menu goes on)."""
-        offer = lobby.offer
-        if offer is None or offer.accepted is None:
-            return None
+    def _answer(self, lobby: Lobby, offer: Offer) -> None:
+        """Send the menu's answer to ``offer`` (once), and take the host's decision."""
         invite = offer.token
         assert isinstance(invite, Invite)
-        reason = "" if offer.accepted else f"{self.board}'s board refused"
-        answer = Answer(
-            invite=invite.invite, board=self.board, accepted=offer.accepted, reason=reason
-        )
-        self.link.publish(protocol.from_topic(invite.host, self.board), answer)
-        self.link.flush()
-        if not offer.accepted:
-            lobby.offer = None
-            lobby.refresh()
-            return None
-        return invite
+        if offer.accepted is not None and invite.invite not in self.answered:
+            self.answered.add(invite.invite)
+            reason = "" if offer.accepted else f"{self.board}'s board refused"
+            answer = Answer(
+                invite=invite.invite, board=self.board, accepted=offer.accepted, reason=reason
+            )
+            self.link.publish(protocol.from_topic(invite.host, self.board), answer)
+            if not offer.accepted:
+                lobby.offer = None  # the menu goes on
+                return
+        decided = self.decisions.get(invite.invite)
+        if decided is None:
+            return
+        if not decided.starts:
+            offer.called_off(f"{invite.host}'s board called it off: {decided.reason}")
+        elif offer.accepted:
+            self.joined = invite
 
+    # -- the host: inviting -----------------------------------------------------------
     # -- the host: inviting -----------------------------------------------------------
     def invite(
         self,
@@ -149,10 +175,15 @@ class MenuLink:
             self.link.publish(protocol.to_topic(self.board, guest), message)
             sent[guest] = token
         try:
-            return self._answers(sent, lobby, wait_s)
+            why = self._answers(sent, lobby, wait_s)
         finally:
             if lobby is not None:
                 lobby.waiting = ""
+        for guest, token in sent.items():  # each board invited: it starts, or not
+            told = Decided(invite=token, host=self.board, starts=why is None, reason=why or "")
+            self.link.publish(protocol.to_topic(self.board, guest), told)
+        self.link.flush()
+        return why
 
     def _answers(self, sent: dict[str, str], lobby: Lobby | None, wait_s: float) -> str | None:
         end = time.monotonic() + wait_s

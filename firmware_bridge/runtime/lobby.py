@@ -175,6 +175,8 @@ class Lobby:
     def handle(self, event: Event) -> None:
         if isinstance(event, ButtonEvent) and self.offer is not None:
             self.offer.answer(event.name)
+            if self.offer.closed:
+                self.offer = None
         elif isinstance(event, ButtonEvent) and self.chosen is None:
             self.problem = ""
             self._button(event.name)

@@ -106,19 +106,33 @@ class Seats(Struct):
 
 class Offer:
     """Another board's invitation on the start menu: ``text`` says it; ok joins, back
-    refuses, and :attr:`accepted` holds the answer."""
+    refuses, and :attr:`accepted` holds the answer. Called off by its host, it says
+    why until ok or back closes it."""
 
     def __init__(self, text: str, token: Any = None) -> None:
         self.text = text
         self.token = token
         """What the invitation came as (the board's link answers it)."""
         self.accepted: bool | None = None
+        self.note = ""
+        """Why the host called the game off (the offer then only says so)."""
+        self.closed = False
+        """Seen and closed: the menu goes on."""
 
     def answer(self, button: str) -> None:
-        if self.accepted is None and button in ("ok", "back"):
+        if button not in ("ok", "back"):
+            return
+        if self.note:
+            self.closed = True
+        elif self.accepted is None:
             self.accepted = button == "ok"
 
+    def called_off(self, why: str) -> None:
+        self.note, self.token = why, None
+
     def screen(self) -> Screen:
+        if self.note:
+            return Screen("Invited", "", (self.text, self.note), prompt="ok: back to the menu")
         if self.accepted is None:
             return Screen("Invited", "", (self.text,), prompt="ok: join  back: refuse")
         said = "Joining..." if self.accepted else "Refused"

@@ -108,7 +108,7 @@ def test_an_invitation_is_taken_and_said() -> None:
         (TO_ANN, _invite(type="presence"), "not an invitation or an answer"),
         (TO_ANN, _invite(invite="xyz"), "is not 8 to 32 hex digits"),
         (TO_ANN, _invite(host="a/b"), "no board can be called"),
-        (protocol.to_topic("carol", "ann"), _invite(), "it invites from bob but came on"),
+        (protocol.to_topic("carol", "ann"), _invite(), "it speaks for bob but came on"),
         (protocol.to_topic("ann", "ann"), _invite(host="ann"), "to its own game"),
         (TO_ANN, _invite(game="chess"), "its game 'chess'"),
         (TO_ANN, _invite(players=7), "Crosslet takes 2 to 4 players, not 7"),
@@ -214,14 +214,30 @@ def test_the_host_invites_and_the_guest_joins_on_its_menu() -> None:
         assert isinstance(ann_lobby.offer, Offer)
         assert ann_lobby.screen().lines == ("join: Double Take from bob's board, seat 2",)
         assert ann_lobby.screen().prompt == "ok: join  back: refuse"
-        press(ann_lobby, "ok")
-        invite = ann.answered(ann_lobby)
+        invite = accept(ann, ann_lobby)
     finally:
         thread.join(30)
     assert result == [None]  # every invited board accepted
-    assert invite is not None and invite.host == "bob" and invite.seats == [1]
+    assert invite.host == "bob" and invite.seats == [1]
     assert "Joining..." in ann_lobby.screen().text()
     assert bob.refused == [] and ann.refused == []
+
+
+def accept(menu: MenuLink, lobby: Lobby) -> Invite:
+    """Ok on the offer: the answer goes, and the board joins once its host says the
+    game starts."""
+    press(lobby, "ok")
+    for _ in range(300):
+        menu.pump(lobby, 0.1)
+        if menu.joined is not None:
+            return menu.joined
+    raise AssertionError(f"the host did not start the game: {lobby.screen().lines}")
+
+
+def refuse(menu: MenuLink, lobby: Lobby) -> None:
+    press(lobby, "back")
+    menu.pump(lobby)
+    assert lobby.offer is None and menu.joined is None
 
 
 def _wait_offer(menu: MenuLink, lobby: Lobby) -> None:
@@ -242,8 +258,7 @@ def test_a_refused_invitation_is_said_on_the_hosts_menu() -> None:
     thread.start()
     try:
         _wait_offer(ann, ann_lobby)
-        press(ann_lobby, "back")
-        assert ann.answered(ann_lobby) is None
+        refuse(ann, ann_lobby)
     finally:
         thread.join(30)
     assert result == ["ann's board refused the invitation"]
@@ -251,6 +266,70 @@ def test_a_refused_invitation_is_said_on_the_hosts_menu() -> None:
     bob_lobby.refused(result[0] or "")
     shown = bob_lobby.screen()
     assert shown.header == "Cannot start" and shown.lines == ("ann's board refused the invitation",)
+
+
+def test_one_board_refusing_calls_the_game_off_for_the_others() -> None:
+    broker = Broker()
+    bob, ann, carol = _menu(broker, "bob"), _menu(broker, "ann"), _menu(broker, "carol")
+    lobbies = {name: Lobby([CROSSLET]) for name in ("bob", "ann", "carol")}
+    for menu in (bob, ann, carol):
+        menu.pump(lobbies[menu.board])
+    owners = ["bob", "ann", "carol"]
+    result: list[str | None] = []
+    thread = threading.Thread(target=lambda: result.append(bob.invite("crosslet", owners)))
+    thread.start()
+    try:
+        _wait_offer(ann, lobbies["ann"])
+        _wait_offer(carol, lobbies["carol"])
+        assert lobbies["carol"].screen().lines == ("join: Crosslet from bob's board, seat 3",)
+        press(lobbies["ann"], "ok")  # ann accepts: she waits for the host
+        ann.pump(lobbies["ann"])
+        refuse(carol, lobbies["carol"])
+    finally:
+        thread.join(30)
+    assert result == ["carol's board refused the invitation"]
+    for _ in range(50):
+        ann.pump(lobbies["ann"], 0.1)
+        if lobbies["ann"].offer is not None and lobbies["ann"].offer.note:
+            break
+    shown = lobbies["ann"].screen()
+    assert shown.lines == (
+        "join: Crosslet from bob's board, seat 2",
+        "bob's board called it off: carol's board refused the invitation",
+    )
+    assert ann.joined is None
+    press(lobbies["ann"], "ok")  # seen: the menu goes on
+    assert lobbies["ann"].offer is None and lobbies["ann"].screen().header == "New game"
+
+
+def test_an_offer_not_answered_in_time_is_withdrawn() -> None:
+    _, bob, bob_lobby, ann, ann_lobby = _both()
+    _choose(bob_lobby)
+    said: list[str | None] = []
+    thread = threading.Thread(
+        target=lambda: said.append(bob.invite("double-take", ["bob", "ann"], bob_lobby, 3))
+    )
+    thread.start()
+    try:
+        _wait_offer(ann, ann_lobby)  # shown, and left unanswered
+    finally:
+        thread.join(30)
+    assert said == ["ann's board did not answer in 3 s"]
+    ann.pump(ann_lobby)
+    assert (
+        ann_lobby.screen().lines[1]
+        == "bob's board called it off: ann's board did not answer in 3 s"
+    )
+    press(ann_lobby, "ok")  # too late: it only closes the offer, nothing is sent
+    ann.pump(ann_lobby)
+    assert ann.joined is None and ann_lobby.offer is None and not bob.answers
+
+    # An invitation its host called off before the menu took it is never shown.
+    bob.seen["ann"] = True
+    late = bob.invite("double-take", ["bob", "ann"], wait_s=0)
+    assert late == "ann's board did not answer in 0 s"
+    ann.pump(ann_lobby)
+    assert ann_lobby.offer is None and not ann.invites
 
 
 def test_a_board_not_on_line_is_not_invited() -> None:
@@ -281,7 +360,7 @@ def test_foreign_messages_on_the_menu_are_refused() -> None:
     reasons = [r.partition(": ")[2] for r in ann.refused]
     assert reasons == [
         "Crosslet takes 2 to 4 players, not 9",
-        "it invites from bob but came on tabletop/remote/carol/to/ann",
+        "it speaks for bob but came on tabletop/remote/carol/to/ann",
         "it is not dave's presence",
     ]
 

@@ -19,7 +19,7 @@ from firmware_bridge.screen.layout import lay_out
 from firmware_bridge.spectate.broker_config import REMOTE
 from firmware_bridge.spectate.mqtt import BrokerSettings, club_settings
 from tests.remote.test_acl import Login, club_broker
-from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, press
+from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, accept, refuse
 from tests.remote.test_two_boards import _export
 from tests.spectate.tools import mosquitto
 
@@ -64,9 +64,7 @@ def test_invited_at_the_menu_the_boards_play_a_whole_game(tmp_path: Path) -> Non
         try:
             _wait_offer(ann, ann_lobby)
             assert "join: Double Take from bob's board, seat 2" in _oled(ann_lobby)
-            press(ann_lobby, "ok")
-            invite = ann.answered(ann_lobby)
-            assert invite is not None
+            invite = accept(ann, ann_lobby)
             guest_out = io.StringIO()
             said = join_accepted(ann, invite, _args(ann_journal), guest_out, settings)
         finally:
@@ -103,8 +101,7 @@ def test_a_refused_invitation_is_said_on_the_hosts_oled(tmp_path: Path) -> None:
             thread.start()
             try:
                 _wait_offer(ann, ann_lobby)
-                press(ann_lobby, "back")
-                assert ann.answered(ann_lobby) is None
+                refuse(ann, ann_lobby)
             finally:
                 thread.join(60)
             assert said == [None]
@@ -146,8 +143,7 @@ def test_on_the_clubs_broker_each_board_invites_and_answers_within_its_acl() -> 
             thread.start()
             try:
                 _wait_offer(ann, ann_lobby)
-                press(ann_lobby, "ok")
-                assert ann.answered(ann_lobby) is not None
+                assert accept(ann, ann_lobby).host == "bob"
             finally:
                 thread.join(60)
             assert said == [None]
