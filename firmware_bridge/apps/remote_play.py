@@ -48,21 +48,23 @@ CONFIRM_WAIT_S = 600.0
 """How long a guest whose move ended the game waits for the host to journal it."""
 
 
-def parse_remote_seats(texts: list[str], players: int, host: str) -> list[str]:
+def parse_remote_seats(
+    texts: list[str], players: int, host: str, option: str = "--host-remote"
+) -> list[str]:
     """``--host-remote SEAT=BOARD`` (seats from 1) as who holds each seat."""
     owners = [host] * players
     for text in texts:
         seat, sep, board = text.partition("=")
         if not sep or not seat.strip().isdigit() or not 1 <= int(seat) <= players:
             raise ValueError(
-                f"--host-remote {text!r}: give SEAT=BOARD with a seat from 1 to {players}, "
-                "e.g. --host-remote 2=anns-board"
+                f"{option} {text!r}: give SEAT=BOARD with a seat from 1 to {players}, "
+                f"e.g. {option} 2=anns-board"
             )
         check_board_name(board)
         if board == host:
-            raise ValueError(f"--host-remote {text!r}: {board} is this board's own name")
+            raise ValueError(f"{option} {text!r}: {board} is this board's own name")
         if owners[int(seat) - 1] != host:
-            raise ValueError(f"--host-remote {text!r}: seat {seat} is given twice")
+            raise ValueError(f"{option} {text!r}: seat {seat} is given twice")
         owners[int(seat) - 1] = board
     return owners
 
@@ -81,6 +83,10 @@ def run_remote(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError("--host-remote and --join: name this board with --board-name NAME")
     board = check_board_name(args.board_name)
     club = club_settings(args.club_config, args.broker, board, None)
+    if getattr(args, "invite", None) or getattr(args, "invited", False):
+        from .remote_menu import run_menu
+
+        return run_menu(args, out, board, club.broker)
     if args.host_remote:
         return _host(args, out, board, club.broker)
     return _join(args, out, board, club.broker)

@@ -50,6 +50,7 @@ class MenuLink:
             f"{protocol.root('+')}/to/{board}",  # invitations to this board
         ]
         self.link = make(broker, board, board, "menu", topics, clean=True)
+        self.on = False
         self.seen: dict[str, bool] = {}
         """Each board's own presence: on line or not."""
         self.answers: dict[str, Answer] = {}
@@ -67,9 +68,13 @@ class MenuLink:
 
     def start(self) -> None:
         self.link.start()
+        self.on = True
 
     def stop(self) -> None:
-        self.link.stop()
+        """Leave the broker (once; a board that hosts or joins leaves before)."""
+        if self.on:
+            self.on = False
+            self.link.stop()
 
     def online(self) -> list[str]:
         """The other boards on line, by name."""
@@ -97,12 +102,12 @@ class MenuLink:
         if presence is not None:
             self.seen[presence[0]] = presence[1]
 
-    def pump(self, lobby: Lobby | None = None, timeout_s: float = 0.0) -> None:
+    def pump(self, lobby: Lobby | None = None, timeout_s: float = 0.0) -> int:
         """Take what has arrived (waiting up to ``timeout_s`` for the first); the menu
         is told who is on line, its answer to an invitation is sent to the host, the
         host's decision taken (:attr:`joined`, or the offer called off), and the next
-        invitation shown."""
-        wait = timeout_s
+        invitation shown; how many messages came."""
+        wait, came = timeout_s, 0
         while True:
             try:
                 topic, payload = (
@@ -110,10 +115,10 @@ class MenuLink:
                 )
             except queue.Empty:
                 break
-            wait = 0.0
+            wait, came = 0.0, came + 1
             self.take(topic, payload)
         if lobby is None:
-            return
+            return came
         lobby.online = self.online()
         offer = lobby.offer
         if offer is not None and isinstance(offer.token, Invite):
@@ -124,6 +129,7 @@ class MenuLink:
             if decided is None or decided.starts:  # not one its host has called off
                 lobby.offer = Offer(offer_text(invite), invite)
         lobby.refresh()
+        return came
 
     # -- the guest: answering ---------------------------------------------------------
     def _answer(self, lobby: Lobby, offer: Offer) -> None:

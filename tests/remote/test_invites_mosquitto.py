@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
+import subprocess
 import threading
 from pathlib import Path
+
+import pytest
 
 from firmware_bridge.apps.remote_menu import host_chosen, join_accepted
 from firmware_bridge.journal import Journal
@@ -18,10 +22,11 @@ from firmware_bridge.runtime.lobby import Lobby
 from firmware_bridge.screen.layout import lay_out
 from firmware_bridge.spectate.broker_config import REMOTE
 from firmware_bridge.spectate.mqtt import BrokerSettings, club_settings
+from games.registry import find_listed
 from tests.remote.test_acl import Login, club_broker
 from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, accept, refuse
 from tests.remote.test_two_boards import _export
-from tests.spectate.tools import mosquitto
+from tests.spectate.tools import mosquitto, stop, tabletop
 
 OLED = (128, 64)
 
@@ -116,9 +121,9 @@ def test_a_refused_invitation_is_said_on_the_hosts_oled(tmp_path: Path) -> None:
 
 def test_on_the_clubs_broker_each_board_invites_and_answers_within_its_acl() -> None:
     """``tabletop club init``'s ACL: each menu logs in as the board's game link does
-    (its ``.remote`` login); the
-    boards see each other on line, Bob's invitation reaches Ann and her answer Bob;
-    Carol, a board of the club not invited, hears neither."""
+    (its ``.remote`` login); the boards see each other on line, Bob's invitation
+    reaches Ann and her answer Bob; Carol, a board of the club not invited, hears
+    neither."""
     with club_broker() as club:
 
         def login(board: str) -> BrokerSettings:
@@ -155,3 +160,55 @@ def test_on_the_clubs_broker_each_board_invites_and_answers_within_its_acl() -> 
             bob.stop()
             ann.stop()
             carol.close()
+
+
+def _invited(url: str, journal: Path) -> subprocess.Popen[str]:
+    """Ann's board on line at its start menu (``tabletop sim --invited``), once it says so."""
+    ann = tabletop(
+        "sim", "--invited", "--broker", url, "--board-name", "ann", "--journal", str(journal),
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert ann.stderr is not None
+    line = ann.stderr.readline()
+    assert "waiting at the start menu for an invitation" in line, line
+    return ann
+
+
+@pytest.mark.parametrize("game", ["crosslet", "dominoes"])
+def test_two_tabletop_sims_invite_and_join_and_play_a_whole_game(tmp_path: Path, game: str) -> None:
+    """``tabletop sim --invited`` waits at its menu; ``--invite 2=ann`` asks it, it
+    accepts, and the two processes play the game through a real Mosquitto."""
+    with mosquitto() as running:
+        ann = _invited(running.url, tmp_path / "ann.sqlite")
+        bob = tabletop(
+            "sim", "--game", game, "--invite", "2=ann", "--broker", running.url,
+            "--board-name", "bob", "--journal", str(tmp_path / "bob.sqlite"),
+        )  # fmt: skip
+        try:
+            bob_out, bob_err = bob.communicate(timeout=240)
+            ann_out, ann_err = ann.communicate(timeout=60)
+        finally:
+            stop(bob)
+            stop(ann)
+    assert bob.returncode == 0, bob_err
+    assert ann.returncode == 0, ann_err
+    title = find_listed(game).title
+    assert f"join: {title} from bob's board, seat 2: accepted" in ann_err
+    assert bob_out.splitlines()[-1] == ann_out.splitlines()[-1]  # the same result line
+    assert "refused 0 messages" in bob_err and "refused 0 messages" in ann_err
+    assert _export(tmp_path / "bob.sqlite") == _export(tmp_path / "ann.sqlite")
+
+
+def test_a_game_invited_to_a_board_not_on_line_does_not_start(tmp_path: Path) -> None:
+    with mosquitto() as running:
+        bob = tabletop(
+            "sim", "--game", "double-take", "--invite", "2=ann", "--broker", running.url,
+            "--board-name", "bob", "--journal", str(tmp_path / "bob.sqlite"),
+        )  # fmt: skip
+        try:
+            _, bob_err = bob.communicate(timeout=60)
+        finally:
+            stop(bob)
+    assert bob.returncode != 0
+    assert "the game did not start: ann's board is not on line" in bob_err
+    assert not (tmp_path / "bob.sqlite").exists()
