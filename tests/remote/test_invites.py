@@ -16,6 +16,7 @@ from typing import Any, cast
 
 import pytest
 
+from firmware_bridge.apps.remote_play import parse_remote_seats
 from firmware_bridge.referees.events import ButtonEvent
 from firmware_bridge.remote import protocol
 from firmware_bridge.remote.invites import (
@@ -372,3 +373,11 @@ def test_the_guest_plays_only_the_game_it_was_invited_to() -> None:
         check_invited(table, "ann", "crosslet", [1])
     with pytest.raises(ValueError, match=r"not the double-take game, seats \[1\], it invited"):
         check_invited(table, "ann", "double-take", [0])
+
+
+def test_the_invite_option_is_checked_as_host_remote_is() -> None:
+    assert parse_remote_seats(["2=ann"], 2, "bob", "--invite") == ["bob", "ann"]
+    with pytest.raises(ValueError, match=r"--invite '3=ann': give SEAT=BOARD with a seat from 1"):
+        parse_remote_seats(["3=ann"], 2, "bob", "--invite")
+    with pytest.raises(ValueError, match=r"--invite '2=bob': bob is this board's own name"):
+        parse_remote_seats(["2=bob"], 2, "bob", "--invite")
