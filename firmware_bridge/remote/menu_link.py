@@ -155,7 +155,6 @@ class MenuLink:
             self.joined = invite
 
     # -- the host: inviting -----------------------------------------------------------
-    # -- the host: inviting -----------------------------------------------------------
     def invite(
         self,
         game: str,

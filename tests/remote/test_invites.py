@@ -381,3 +381,23 @@ def test_the_invite_option_is_checked_as_host_remote_is() -> None:
         parse_remote_seats(["3=ann"], 2, "bob", "--invite")
     with pytest.raises(ValueError, match=r"--invite '2=bob': bob is this board's own name"):
         parse_remote_seats(["2=bob"], 2, "bob", "--invite")
+
+
+def test_an_answer_from_a_board_not_invited_stops_the_game() -> None:
+    broker, bob, _, ann, ann_lobby = _both()
+    result: list[str | None] = []
+    thread = threading.Thread(
+        target=lambda: result.append(bob.invite("double-take", ["bob", "ann"], wait_s=30))
+    )
+    thread.start()
+    try:
+        _wait_offer(ann, ann_lobby)
+        sent = cast(MenuFake, bob.link).sent
+        token = next(m.invite for _, m, _ in sent if isinstance(m, Invite))
+        forged = Answer(invite=token, board="carol", accepted=True)  # on carol's own topic
+        broker.publish(protocol.from_topic("bob", "carol"), protocol.encode(forged), False)
+    finally:
+        thread.join(30)
+    assert result == ["carol answered ann's invitation"]
+    ann.pump(ann_lobby)
+    assert ann_lobby.offer is not None and "called it off" in ann_lobby.offer.note
