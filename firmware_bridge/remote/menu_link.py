@@ -148,6 +148,8 @@ class MenuLink:
                 return
         decided = self.decisions.get(invite.invite)
         if decided is None:
+            if self.seen.get(invite.host) is False:  # its menu left (or its will says so)
+                offer.called_off(f"{invite.host}'s board left before the game started")
             return
         if not decided.starts:
             offer.called_off(f"{invite.host}'s board called it off: {decided.reason}")

@@ -401,3 +401,15 @@ def test_an_answer_from_a_board_not_invited_stops_the_game() -> None:
     assert result == ["carol answered ann's invitation"]
     ann.pump(ann_lobby)
     assert ann_lobby.offer is not None and "called it off" in ann_lobby.offer.note
+
+
+def test_an_offer_whose_host_left_is_called_off() -> None:
+    broker, bob, _, ann, ann_lobby = _both()
+    invite = Invite(invite=ID, host="bob", game="double-take", players=2, seats=[1])
+    broker.publish(TO_ANN, protocol.encode(invite), False)
+    _wait_offer(ann, ann_lobby)
+    press(ann_lobby, "ok")  # accepted; then bob's board goes (its last will, or it stopped)
+    bob.stop()
+    ann.pump(ann_lobby)
+    assert ann.joined is None and ann_lobby.offer is not None
+    assert ann_lobby.screen().lines[1] == "bob's board left before the game started"
