@@ -100,6 +100,9 @@ def host_chosen(
     except ValueError as exc:
         lobby.refused(str(exc))
         return None
+    if board not in owners:  # the host's referee decides: it plays a seat
+        lobby.refused("every seat is another board's: keep one at this board")
+        return None
     why = menu.invite(start.game, owners, lobby, wait_s)
     if why is not None:
         lobby.refused(why)

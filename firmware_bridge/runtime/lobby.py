@@ -1,5 +1,7 @@
 """The start menu at the station: the game, the number of players, who plays each
-seat (a person or the computer) and the game's options, the last choices remembered.
+seat (a person, the computer, or a board of the club on line, invited when the game
+starts) and the game's options, the last choices remembered; and another board's
+invitation, offered until it is answered (:class:`.lobby_levels.Offer`).
 
 Shown when the daemon starts with no unfinished game and no game in its config, and
 after a game ends (ok). Left and right change the choice, ok takes it and goes on,

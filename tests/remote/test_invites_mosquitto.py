@@ -24,7 +24,14 @@ from firmware_bridge.spectate.broker_config import REMOTE
 from firmware_bridge.spectate.mqtt import BrokerSettings, club_settings
 from games.registry import find_listed
 from tests.remote.test_acl import Login, club_broker
-from tests.remote.test_invites import DOUBLE_TAKE, _choose, _wait_offer, accept, refuse
+from tests.remote.test_invites import (
+    DOUBLE_TAKE,
+    _choose,
+    _wait_offer,
+    accept,
+    press,
+    refuse,
+)
 from tests.remote.test_two_boards import _export
 from tests.spectate.tools import mosquitto, stop, tabletop
 
@@ -212,3 +219,27 @@ def test_a_game_invited_to_a_board_not_on_line_does_not_start(tmp_path: Path) ->
     assert bob.returncode != 0
     assert "the game did not start: ann's board is not on line" in bob_err
     assert not (tmp_path / "bob.sqlite").exists()
+
+
+def test_a_game_of_other_boards_only_is_not_hosted(tmp_path: Path) -> None:
+    with mosquitto() as running:
+        settings, bob, bob_lobby, ann, _ = _menus(running.url)
+        try:
+            press(bob_lobby, "ok")  # the seats page
+            for seat in (0, 1):  # red, then green, to ann's board
+                for _ in range(12):
+                    if bob_lobby.remote.get(seat) == "ann":
+                        break
+                    press(bob_lobby, "right")
+                press(bob_lobby, "ok")
+            while bob_lobby.chosen is None:
+                press(bob_lobby, "ok")
+            assert bob_lobby.chosen is not None
+            assert dict(bob_lobby.chosen.remote) == {0: "ann", 1: "ann"}
+            journal = tmp_path / "bob.sqlite"
+            assert host_chosen(bob, bob_lobby, _args(journal), io.StringIO(), settings) is None
+            assert "every seat is another board's" in _oled(bob_lobby)
+            assert not journal.exists() and not ann.invites
+        finally:
+            bob.stop()
+            ann.stop()
