@@ -28,6 +28,7 @@ from ..remote import protocol
 from ..remote.abandon import WaitingMenu
 from ..remote.guest import Guest
 from ..remote.host import Host
+from ..remote.invites import check_invited
 from ..remote.joining import ended_unsealed, join_sealed, seal_ended, seal_journal
 from ..remote.link import Link
 from ..remote.privacy import public_words
@@ -47,21 +48,23 @@ CONFIRM_WAIT_S = 600.0
 """How long a guest whose move ended the game waits for the host to journal it."""
 
 
-def parse_remote_seats(texts: list[str], players: int, host: str) -> list[str]:
+def parse_remote_seats(
+    texts: list[str], players: int, host: str, option: str = "--host-remote"
+) -> list[str]:
     """``--host-remote SEAT=BOARD`` (seats from 1) as who holds each seat."""
     owners = [host] * players
     for text in texts:
         seat, sep, board = text.partition("=")
         if not sep or not seat.strip().isdigit() or not 1 <= int(seat) <= players:
             raise ValueError(
-                f"--host-remote {text!r}: give SEAT=BOARD with a seat from 1 to {players}, "
-                "e.g. --host-remote 2=anns-board"
+                f"{option} {text!r}: give SEAT=BOARD with a seat from 1 to {players}, "
+                f"e.g. {option} 2=anns-board"
             )
         check_board_name(board)
         if board == host:
-            raise ValueError(f"--host-remote {text!r}: {board} is this board's own name")
+            raise ValueError(f"{option} {text!r}: {board} is this board's own name")
         if owners[int(seat) - 1] != host:
-            raise ValueError(f"--host-remote {text!r}: seat {seat} is given twice")
+            raise ValueError(f"{option} {text!r}: seat {seat} is given twice")
         owners[int(seat) - 1] = board
     return owners
 
@@ -80,6 +83,10 @@ def run_remote(args: argparse.Namespace, out: TextIO) -> int:
         raise ValueError("--host-remote and --join: name this board with --board-name NAME")
     board = check_board_name(args.board_name)
     club = club_settings(args.club_config, args.broker, board, None)
+    if getattr(args, "invite", None) or getattr(args, "invited", False):
+        from .remote_menu import run_menu
+
+        return run_menu(args, out, board, club.broker)
     if args.host_remote:
         return _host(args, out, board, club.broker)
     return _join(args, out, board, club.broker)
@@ -101,6 +108,19 @@ def _host(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
         journal=args.journal,
         options=options,
     )
+    return host_game(args, out, board, broker, opts, owners)
+
+
+def host_game(
+    args: argparse.Namespace,
+    out: TextIO,
+    board: str,
+    broker: Any,
+    opts: SimOptions,
+    owners: list[str],
+) -> int:
+    """Host the game ``opts`` deals, each seat held by its board in ``owners``
+    (``--host-remote``'s, or the start menu's invited boards)."""
     root = protocol.root(board)
     topics = [f"{root}/from/+", f"{root}/presence/+"]
     link = Link(broker, board, board, "host", topics)
@@ -121,6 +141,20 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
     host = check_board_name(args.join)
     if host == board:
         raise ValueError(f"--join {host}: that is this board's own name (--board-name)")
+    return join_game(args, out, board, broker, host)
+
+
+def join_game(
+    args: argparse.Namespace,
+    out: TextIO,
+    board: str,
+    broker: Any,
+    host: str,
+    invited: tuple[str, list[int]] | None = None,
+) -> int:
+    """Play the seats the game ``host`` hosts now gives this board (``--join``'s, or an
+    invitation accepted on the start menu: ``invited``, its game and seats, which the
+    host's game must be)."""
     topics = [
         protocol.table_topic(host),
         protocol.moves_topic(host),
@@ -135,6 +169,8 @@ def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int
         ended = None if resuming else ended_unsealed(args.journal)
         key = ended[1] if ended is not None else None
         table, early = wait_for_table(link, host, board, ended_ok=resuming, ended_key=key)
+        if invited is not None:
+            check_invited(table, board, *invited)
         if ended is not None and args.journal is not None and table.game_key == key:
             seal_ended(args.journal, ended[0], table)
             print(

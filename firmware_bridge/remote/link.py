@@ -19,6 +19,7 @@ import time
 from typing import Any
 
 import paho.mqtt.client as mqtt
+from msgspec import Struct
 from paho.mqtt.enums import CallbackAPIVersion
 
 from ..spectate.mqtt import BrokerSettings
@@ -38,8 +39,16 @@ class Link:
     """The board ``board``'s connection for the game hosted by ``host``."""
 
     def __init__(
-        self, broker: BrokerSettings, board: str, host: str, role: str, topics: list[str]
+        self,
+        broker: BrokerSettings,
+        board: str,
+        host: str,
+        role: str,
+        topics: list[str],
+        clean: bool = False,
     ) -> None:
+        """``clean``: a session the broker forgets when the board leaves (the start
+        menu's: an invitation sent while the board was away is not for it now)."""
         self.broker = broker
         self.board = board
         self.host = host
@@ -49,7 +58,7 @@ class Link:
             CallbackAPIVersion.VERSION2,
             client_id=f"tabletop-remote-{role}-{board}",
             protocol=mqtt.MQTTv311,
-            clean_session=False,
+            clean_session=clean,
         )
         if broker.username is not None:
             self.client.username_pw_set(broker.username, broker.password)
@@ -97,7 +106,7 @@ class Link:
                     "check --broker and that the broker runs"
                 )
 
-    def publish(self, topic: str, message: protocol.Message, retain: bool = False) -> None:
+    def publish(self, topic: str, message: protocol.Message | Struct, retain: bool = False) -> None:
         """Send ``message`` with QoS 1. Off line, paho keeps it and sends it when the
         broker is back (it has a message id all the same)."""
         data = protocol.encode(message)

@@ -20,6 +20,20 @@ def add_remote_options(p: argparse.ArgumentParser) -> None:
         help="play the seats HOSTBOARD's game gives this board (--board-name), through --broker",
     )
 
+    p.add_argument(
+        "--invite",
+        action="append",
+        metavar="SEAT=BOARD",
+        help="as --host-remote, but through the start menu's invitation: BOARD, on line at "
+        "its menu, is asked, and the game starts once it accepts",
+    )
+    p.add_argument(
+        "--invited",
+        action="store_true",
+        help="wait at the start menu, on line through --broker, for another board's "
+        "invitation, and join its game (this board's computer accepts the first)",
+    )
+
 
 def wants_remote(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "host_remote", None) or getattr(args, "join", None))
+    return any(getattr(args, name, None) for name in ("host_remote", "join", "invite", "invited"))

@@ -185,7 +185,7 @@ def presence_topic(host: str, board: str) -> str:
     return f"{root(host)}/presence/{board}"
 
 
-def encode(message: Message) -> bytes:
+def encode(message: Message | Struct) -> bytes:
     return msgspec.json.encode(message)
 
 

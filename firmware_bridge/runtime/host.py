@@ -198,7 +198,8 @@ class TableHost:
     def open_menu(self, preselect: str | None) -> Lobby:
         """The start menu on the table, on ``preselect``'s game (None: its last choice).
         The finished game's session stays, but tells its listeners nothing more."""
-        from .lobby import Lobby, Memory, lobby_choices, menu_file
+        from .lobby import Lobby, lobby_choices, menu_file
+        from .lobby_memory import Memory
 
         if self.on_table is not None:
             self.on_table.listeners.clear()

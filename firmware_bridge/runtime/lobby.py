@@ -1,5 +1,7 @@
 """The start menu at the station: the game, the number of players, who plays each
-seat (a person or the computer) and the game's options, the last choices remembered.
+seat (a person, the computer, or a board of the club on line, invited when the game
+starts) and the game's options, the last choices remembered; and another board's
+invitation, offered until it is answered (:class:`.lobby_levels.Offer`).
 
 Shown when the daemon starts with no unfinished game and no game in its config, and
 after a game ends (ok). Left and right change the choice, ok takes it and goes on,
@@ -9,7 +11,6 @@ journal, so the menu opens on them after a restart.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -21,14 +22,13 @@ from games.errors import GameError
 from games.options import OptionSpec
 from games.registry import find_game, find_listed
 
-from ..journal import current_options
 from ..kits import find_kit
 from ..kits.options import options_of
 from ..referees.events import ButtonEvent, Event
 from ..screen.layout import render
 from ..screen.screens import Screen
-from ..storage.files import write_whole
 from . import lobby_levels
+from .lobby_memory import Memory
 
 if TYPE_CHECKING:
     from wiring.profile import Profile
@@ -68,6 +68,8 @@ class Start(Struct, frozen=True):
     computer: frozenset[int] = frozenset()
     options: Mapping[str, Any] = field(default_factory=dict)
     levels: Mapping[int, int] = field(default_factory=dict)  # computer seats' (lobby_levels)
+    remote: Mapping[int, str] = field(default_factory=dict)
+    """The seats other boards hold, invited (:mod:`.lobby_levels`): not remembered."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,60 +105,6 @@ def option_values(spec: OptionSpec, players: int) -> list[tuple[str, Any]]:
     return values
 
 
-MEMORY_VERSION = 2
-"""The version of the start menu's file: 2 counts Crosslet's ``first`` from 1, as the
-journal's version 2 does; a file without a version was written before, from 0."""
-
-
-class Memory:
-    """The start menu's last choices, kept in a JSON file (next to the journal)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-
-    def load(self) -> dict[str, Any]:
-        """The remembered choices: ``{"last": game, "games": {game: Start.to_dict()}}``.
-
-        A missing file is no choices yet; a damaged one is logged and forgotten.
-        """
-        if self.path is None or not self.path.exists():
-            return {}
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            log.warning(
-                "the start menu's last choices in %s cannot be read (%s); "
-                "the menu starts from the defaults",
-                self.path,
-                exc,
-            )
-            return {}
-        if not isinstance(data, dict):
-            return {}
-        games = data.get("games")
-        written = data.get("version", 1)
-        if isinstance(games, dict) and isinstance(written, int) and written < MEMORY_VERSION:
-            for game, saved in games.items():
-                options = saved.get("options") if isinstance(saved, dict) else None
-                if isinstance(options, dict):
-                    saved["options"] = current_options(game, options, written)
-        return data
-
-    def save(self, start: Start) -> None:
-        """Remember ``start`` (written whole, then renamed: a power cut keeps the old file)."""
-        if self.path is None:
-            return
-        data = self.load()
-        saved = data.get("games")
-        games: dict[str, Any] = dict(saved) if isinstance(saved, dict) else {}
-        games[start.game] = start.to_dict()
-        try:
-            data = {"version": MEMORY_VERSION, "last": start.game, "games": games}
-            write_whole(self.path, json.dumps(data))
-        except OSError as exc:
-            log.warning("the start menu's choices could not be kept in %s: %s", self.path, exc)
-
-
 class Lobby:
     """Asks which game to play, for how many, who plays each seat, and the options."""
 
@@ -183,6 +131,12 @@ class Lobby:
         """Why the chosen game could not start (shown on the last page until changed)."""
         self.now = 0.0
         self._shown: Screen | None = None
+        self.online: list[str] = []
+        """The club's boards on line that a seat may invite (set by the board's link)."""
+        self.offer: lobby_levels.Offer | None = None
+        """Another board's invitation, shown until ok or back answers it."""
+        self.waiting = ""
+        """What the chosen game waits for before it starts (an invited board's answer)."""
 
     @property
     def game(self) -> Choice:
@@ -200,6 +154,7 @@ class Lobby:
         self.players = players
         computer = saved.get("computer", [])
         self.computer = {s for s in computer if isinstance(s, int) and 0 <= s < players}
+        self.remote: dict[int, str] = {}
         self.levels = lobby_levels.saved_levels(saved.get("levels"), self.computer)
         self.seat = 0
         self.option = 0
@@ -220,7 +175,11 @@ class Lobby:
         return False
 
     def handle(self, event: Event) -> None:
-        if isinstance(event, ButtonEvent) and self.chosen is None:
+        if isinstance(event, ButtonEvent) and self.offer is not None:
+            self.offer.answer(event.name)
+            if self.offer.closed:
+                self.offer = None
+        elif isinstance(event, ButtonEvent) and self.chosen is None:
             self.problem = ""
             self._button(event.name)
         self.refresh()
@@ -265,12 +224,14 @@ class Lobby:
             if name in ("left", "right"):
                 self.players = max(game.min_players, min(game.max_players, self.players + step))
                 self.computer = {s for s in self.computer if s < self.players}
+                self.remote = {s: b for s, b in self.remote.items() if s < self.players}
                 self.levels = {s: lv for s, lv in self.levels.items() if s in self.computer}
             else:
                 self._go(1 if name == "ok" else -1)
         elif stage == "seats":
             if name in ("left", "right"):
-                lobby_levels.change_seat(self.computer, self.levels, self.seat, step)
+                seats = lobby_levels.Seats(self.computer, self.levels, self.remote, self.online)
+                seats.change(self.seat, step)
             elif name == "ok" and self.seat + 1 < self.players:
                 self.seat += 1
             elif name == "back" and self.seat > 0:
@@ -285,7 +246,8 @@ class Lobby:
         elif stage == "ready":
             if name == "ok":
                 computer, levels = frozenset(self.computer), dict(self.levels)
-                self.chosen = Start(self.game.name, self.players, computer, self._given(), levels)
+                given, remote = self._given(), dict(self.remote)
+                self.chosen = Start(self.game.name, self.players, computer, given, levels, remote)
                 self.memory.save(self.chosen)
             elif name == "back":
                 self._go(-1)
@@ -313,13 +275,20 @@ class Lobby:
 
     # -- the screen -----------------------------------------------------------------
     def _seat_line(self, seat: int) -> str:
-        return f"{self.game.seat(seat)}: {lobby_levels.who(self.computer, self.levels, seat)}"
+        return f"{self.game.seat(seat)}: {self._who(seat)}"
+
+    def _who(self, seat: int) -> str:
+        board = self.remote.get(seat)
+        return f"{board}'s board" if board else lobby_levels.who(self.computer, self.levels, seat)
 
     def screen(self) -> Screen:
         game = self.game
         stage = self.stage
+        if self.offer is not None:
+            return self.offer.screen()
         if self.chosen is not None:
-            return Screen("New game", "", (f"{game.title}, {self.players} players", "Starting..."))
+            said = self.waiting or "Starting..."
+            return Screen("New game", "", (f"{game.title}, {self.players} players", said))
         if stage == "game":
             where = f"{self.index + 1}/{len(self.games)}"
             return Screen("New game", where, (f"< {game.title} >", "ok: choose"))
@@ -331,7 +300,7 @@ class Lobby:
                 prompt="ok: next  back: game",
             )
         if stage == "seats":
-            who = lobby_levels.who(self.computer, self.levels, self.seat)
+            who = self._who(self.seat)
             keys = lobby_levels.keys(self.computer, self.levels, self.seat)
             return Screen(
                 game.title,

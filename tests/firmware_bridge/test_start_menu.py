@@ -12,7 +12,8 @@ import pytest
 from firmware_bridge.apps.cli import main
 from firmware_bridge.journal import Journal
 from firmware_bridge.referees.events import ButtonEvent
-from firmware_bridge.runtime.lobby import MEMORY_VERSION, Choice, Lobby, Memory, Start
+from firmware_bridge.runtime.lobby import Choice, Lobby, Start
+from firmware_bridge.runtime.lobby_memory import MEMORY_VERSION, Memory
 from firmware_bridge.screen.layout import PAGE_S, lay_out, width_of
 from tests.firmware_bridge.sim_runs import Play
 
