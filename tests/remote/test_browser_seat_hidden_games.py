@@ -3,7 +3,7 @@ Dominoes game, and of a DoubleCross game, hosted by a real ``tabletop sim`` proc
 through a real Mosquitto and a real ``tabletop seat`` process; the host's journal
 ends with the whole game, and the page and every JSON the seat serves hold the seat's
 own hand or rack only: never the host's, nor the seed, nor the boneyard's or bag's
-order.
+order; the seat's server killed mid-game and started again takes the game up.
 
 The player at the browser plays as the game's computer player would, asked on the
 real game (the test knows the seed it gave the host; the seat never does), and says
@@ -17,6 +17,7 @@ import json
 import os
 import random
 import re
+import signal
 import time
 import urllib.request
 from pathlib import Path
@@ -144,9 +145,13 @@ def _check_private(table: Table, page: HiddenPage, game: Any) -> None:
     assert not any(text in everything for text in next_drawn(game))
 
 
-def _play_whole_game(table: Table, page: HiddenPage) -> tuple[int, set[str]]:
+def _play_whole_game(
+    table: Table, page: HiddenPage, moves: int | None = None
+) -> tuple[int, set[str]]:
+    """Play the seat's moves on the page until the game ends (or ``moves`` of them),
+    checking before each what the seat serves; the moves made, and their kinds."""
     made, kinds = 0, set()
-    while page.wait_mine(table):
+    while made != moves and page.wait_mine(table):
         state = table.state()
         game = _real(state)
         _check_private(table, page, game)
@@ -191,3 +196,36 @@ def test_a_whole_game_of_hidden_pieces_with_a_browser_seat(
 
     result = browser.find_element(By.CSS_SELECTOR, "#panel .result").text
     assert result.split(":")[0] in host_out.splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_the_seat_server_of_a_hidden_game_restarts_and_takes_the_game_up(
+    tmp_path: Path, browser: Any
+) -> None:
+    with mosquitto() as broker:
+        table = HiddenTable(tmp_path, broker.url, "dominoes")
+        try:
+            page = HiddenPage(browser, table.link)
+            first, _ = _play_whole_game(table, page, moves=4)
+            assert first == 4
+            played = len(table.state()["moves"])
+            link = table.link
+            browser.execute_script("window.seatKept = true;")
+            os.kill(table.seat.pid, signal.SIGKILL)  # the seat's computer loses its power
+            table.seat.wait(10)
+            table.start_seat()  # dealt again from the host's views, the moves replayed
+            assert table.link == link
+            assert page.wait_mine(table)
+            assert browser.execute_script("return window.seatKept === true")  # not reloaded
+            assert len(table.state()["moves"]) >= played
+            rest, _ = _play_whole_game(table, page)
+            table.host.wait(120)
+            final = table.state()
+        finally:
+            table.close()
+    assert table.host.returncode == 0
+    assert rest > 3
+    record = _export(table.journal)
+    print(f"dominoes: {len(record['moves'])} moves, the seat killed after move {played}")
+    assert record["outcome"] is not None
+    assert [m["action"] for m in record["moves"]] == final["moves"]
