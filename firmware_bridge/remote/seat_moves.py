@@ -137,7 +137,8 @@ def pick_tile(seat: Seat, index: int) -> None:
         return
     tiles = rack(seat)
     if not 0 <= index < len(tiles) or index in {i for _, i in seat.draft.laid}:
-        seat.say("that tile is not on your rack")
+        hand = seat.game.name == "dominoes"
+        seat.say("that domino is not in your hand" if hand else "that tile is not on your rack")
         return
     d = seat.draft
     d.tile = None if d.tile == index else index

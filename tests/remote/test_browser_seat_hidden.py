@@ -303,8 +303,11 @@ def test_dominoes_taps_say_the_rules_reasons_and_send_nothing(tmp_path: Path) ->
     page.post("do", act="exchange:")  # no such button in Dominoes
     assert seat.note == "exchange is not open now"
     assert not sent
-    status, _ = _call(page.app, page.base + "/tile", {"n": "0", "i": "99"})
-    assert status == 303 and seat.note  # an index off the hand: said, nothing sent
+    page.post("tile", i="99")
+    assert seat.note == "that domino is not in your hand"
+    stale = str(len(seat.game.history) + 1)
+    status, _ = _call(page.app, page.base + "/tile", {"n": stale, "i": "0"})
+    assert status == 303 and seat.note.startswith("the game moved on")  # a stale page
     page.post("do", act="draw:")
     assert isinstance(sent[-1][1], protocol.Move) and sent[-1][1].action == {"type": "draw"}
 
