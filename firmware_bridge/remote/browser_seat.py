@@ -190,6 +190,8 @@ class Seat:
                 self.bump()
                 return
             self._start(table)  # the host's next game, with a seat for this player
+            if self.sealed is not None:
+                self.ask()  # its deal, which the host sends when asked
             self.bump()
             return
         if len(table.moves) < len(self.game.history):

@@ -15,10 +15,11 @@ import urllib.parse
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from firmware_bridge.kits import find_kit, new_game
-from firmware_bridge.remote import protocol
+from firmware_bridge.remote import protocol, seat_moves
 from firmware_bridge.remote.browser_seat import Seat
 from firmware_bridge.remote.privacy import HIDDEN, seat_facts, seat_view, view_digest
 from firmware_bridge.remote.seat_tokens import Tokens
@@ -337,3 +338,22 @@ def test_doublecross_tiles_and_buttons_are_judged_by_the_rules(tmp_path: Path) -
     assert isinstance(sent[-1][1], protocol.Move)
     assert sent[-1][1].action == {"type": "new-letters"}
     assert sent[-1][1].seen == view_digest(host.game, {1})
+
+
+def test_the_hosts_next_game_of_hidden_pieces_is_dealt_when_asked() -> None:
+    host = Host("dominoes")
+    sent = Sent()
+    seat = Seat(GUEST, host.table(), sent)
+    _give(seat, host.seen[0])
+    assert seat.ready()
+    nxt = Host("dominoes", seed=SEED + 1)
+    key, started = "8@2026-01-01T11:00:00", "2026-01-01T11:00:00"
+    table = msgspec.structs.replace(nxt.table(), game_key=key, started=started)
+    _give(seat, table)
+    assert seat.game_key == table.game_key and not seat.ready()
+    asked = sent[-1][1]
+    assert isinstance(asked, protocol.Sync) and asked.game_key == table.game_key
+    assert asked.have == 0
+    _give(seat, msgspec.structs.replace(nxt.seen[0], game_key=key))
+    assert seat.ready() and not seat.error
+    assert seat_moves.rack(seat) == _hidden_of(nxt.game, 1)
