@@ -11,6 +11,10 @@ moves, and a move its player makes is the game's when the host publishes it back
 refused move shows the rules' own reason at once; the host's referee judges it again
 and decides.
 
+In a game of hidden pieces (Dominoes, DoubleCross) the seat is never given the seed:
+its game is dealt from its own view of the deal and follows the host's views of each
+position (:mod:`.seat_sealed`), and each move it sends carries the digest of its view.
+
 The page's link carries a secret token (:mod:`.seat_tokens`); the seat meets the
 broker through :mod:`.seat_pump`.
 """
@@ -24,40 +28,23 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import msgspec
-from msgspec import Struct
-
 from games.core import Action, Game
 from games.errors import GameError
 
 from ..kits import new_game
 from ..referees.decisions import mover_of
-from ..runtime.computer import ROLLED
 from ..spectate.errors import MessageRefused
 from ..spectate.project import describe
 from . import protocol
+from .privacy import view_digest
+from .seat_draft import Draft, dice_kind, fill_dice
+from .seat_sealed import SEALED, Sealed, ViewsDisagree
 
 log = logging.getLogger("tabletop.remote")
+__all__ = ["Draft", "Seat", "fill_dice"]
 
 
 # -- the seat's game --------------------------------------------------------------------
-class Draft(Struct):
-    """What the player has chosen on the page and not yet played."""
-
-    frm: str | None = None
-    """A piece picked up (a game of moves from one cell to another)."""
-    choices: list[dict[str, Any]] = msgspec.field(default_factory=list)
-    """Several moves the taps fit (a move with and without captures): the player picks."""
-    tile: int | None = None
-    """The rack tile picked to lay next (its index on the rack)."""
-    laid: list[tuple[str, int]] = msgspec.field(default_factory=list)
-    """Tiles laid this turn and not yet played: (cell, rack index)."""
-    blanks: dict[str, str] = msgspec.field(default_factory=dict)
-    """The letter each laid blank stands for, by cell."""
-    keep: set[int] = msgspec.field(default_factory=set)
-    """The battle dice picked to keep."""
-
-
 def _blank_game(table: protocol.Table) -> Game:
     return new_game(table.game, table.players, random.Random(table.seed), dict(table.options))
 
@@ -94,8 +81,11 @@ class Seat:
         self.host = table.host
         self.game_key = table.game_key
         self.mine = frozenset(s for s, owner in enumerate(table.seats) if owner == self.board)
-        self.game = _blank_game(table)
-        self.start = protocol.start_digest(table.game, table.players, table.seed, table.options)
+        self.sealed = Sealed(table, self.mine) if table.game in SEALED else None
+        """A game of hidden pieces: the seat is given its views, never the seed."""
+        self.game = _blank_game(table) if self.sealed is None else self.sealed.blank()
+        seed = None if self.sealed is not None else table.seed
+        self.start = protocol.start_digest(table.game, table.players, seed, table.options)
         self.digest = self.start
         self.pending: protocol.Move | None = None
         """The player's move sent and not yet published back by the host."""
@@ -117,10 +107,17 @@ class Seat:
             self.version += 1
             self.changed.notify_all()
 
+    def ready(self) -> bool:
+        """Whether the seat's game is the host's now (a game of hidden pieces: dealt,
+        and every move the host made played here, agreeing with its views)."""
+        sealed = self.sealed
+        return sealed is None or (sealed.dealt and sealed.views.ready(self.game))
+
     def my_turn(self) -> bool:
         """Whether the player is to move now (nothing sent or asked and not answered)."""
         return (
             not self.error
+            and self.ready()
             and self.game.outcome is None
             and self.game.to_move in self.mine
             and self.pending is None
@@ -149,6 +146,8 @@ class Seat:
             self._refused(message)
         elif topic == to_me and isinstance(message, protocol.Rolled):
             self._rolled(message)
+        elif topic == to_me and isinstance(message, protocol.Seen):
+            self._seen(message)
         elif topic == protocol.presence_topic(self.host, self.host) and isinstance(
             message, protocol.Presence
         ):
@@ -191,6 +190,8 @@ class Seat:
                 self.bump()
                 return
             self._start(table)  # the host's next game, with a seat for this player
+            if self.sealed is not None:
+                self.ask()  # its deal, which the host sends when asked
             self.bump()
             return
         if len(table.moves) < len(self.game.history):
@@ -207,10 +208,39 @@ class Seat:
                 self.error = f"{where} differs from this seat's game at move {n}"
                 return
         for n in range(len(history) + 1, len(moves) + 1):
-            self._play(n, moves[n - 1])
+            if self.sealed is not None:
+                self.sealed.waiting.setdefault(n, moves[n - 1])
+            else:
+                self._play(n, moves[n - 1])
+        if self.sealed is not None:
+            self._deliver()
 
-    def _play(self, n: int, data: dict[str, Any]) -> None:
-        """The host's move ``n``: played here as the game's."""
+    def _seen(self, seen: protocol.Seen) -> None:
+        if self.sealed is None or seen.game_key != self.game_key:
+            self._refuse(protocol.to_topic(self.host, self.board), "a view of another game")
+            return
+        if not self.sealed.take(seen):
+            self.dropped += 1  # sent again
+            return
+        self._deliver()
+        self.bump()
+
+    def _deliver(self) -> None:
+        """A game of hidden pieces: dealt once the deal has come, then the host's moves
+        played as their views come (:meth:`.seat_sealed.Sealed.deliver`)."""
+        sealed = self.sealed
+        assert sealed is not None
+        try:
+            if not sealed.dealt:
+                self.game = sealed.deal() or self.game
+            sealed.deliver(self.game, self._play)
+        except ViewsDisagree as exc:
+            self.error = f"{exc}: this seat's game stops here"
+        except (GameError, ValueError, TypeError, KeyError) as exc:
+            self.error = f"{self.host}'s move is not a move of this game: {exc}"
+
+    def _play(self, n: int, data: dict[str, Any]) -> bool:
+        """The host's move ``n``: played here as the game's; whether it could be."""
         game = self.game
         try:
             action = game.decode(data)
@@ -218,7 +248,7 @@ class Seat:
             verdict = game.apply(action)
         except (GameError, ValueError, TypeError, KeyError) as exc:
             self.error = f"{self.host}'s move {n} is not a move of this game: {exc}"
-            return
+            return False
         points = {game.seat_name(p): v for p, v in enumerate(verdict.points(game.players)) if v}
         text = describe(data)
         self.moves.append(
@@ -238,19 +268,26 @@ class Seat:
         if self.asked is not None and self.asked[0] <= n:
             self.asked = None
         self.draft = Draft()
+        return True
 
     def _move(self, move: protocol.Move) -> None:
         if move.game_key != self.game_key:
             self._refuse(protocol.moves_topic(self.host), "it is a move of another game")
             return
         have = len(self.game.history)
-        if move.number <= have:
+        ahead = self.sealed.ahead(have) if self.sealed is not None else []
+        if move.number <= have + len(ahead):
             self.dropped += 1
             return
-        if move.number > have + 1 or move.before != self.digest:
+        before = protocol.digests(self.digest, ahead)[-1]
+        if move.number > have + len(ahead) + 1 or move.before != before:
             self.ask()  # a gap, or another position: the host's table says
             return
-        self._play(move.number, move.action)
+        if self.sealed is not None:
+            self.sealed.waiting[move.number] = move.action
+            self._deliver()  # once the view after it has come
+        else:
+            self._play(move.number, move.action)
         self.bump()
 
     def _refused(self, refused: protocol.Refused) -> None:
@@ -269,7 +306,7 @@ class Seat:
     def _placeholder(self) -> dict[str, Any]:
         assert self.asked is not None
         for action in self.game.legal_actions():
-            if _dice_kind(action) == self.asked[1]:
+            if dice_kind(action) == self.asked[1]:
                 return action.to_dict()
         return {}
 
@@ -314,6 +351,7 @@ class Seat:
             seat=mover_of(game, action),
             action=action.to_dict(),
             board=self.board,
+            seen=None if self.sealed is None else view_digest(game, self.mine),
         )
         self.pending = move
         self.note = ""
@@ -329,7 +367,7 @@ class Seat:
         verdict = self.game.judge(action)  # this kind of roll, now? (its faces aside)
         if not verdict.accepted:
             return self.say(verdict.reason)
-        kind = _dice_kind(action)
+        kind = dice_kind(action)
         self.asked = (n, kind)
         ask = protocol.RollAsk(game_key=self.game_key, number=n, count=len(faces))
         self.publish(protocol.from_topic(self.host, self.board), ask)
@@ -340,6 +378,8 @@ class Seat:
     def can_move(self) -> bool:
         if self.error:
             return self.say(self.error)
+        if not self.ready():
+            return self.say(f"this seat's pieces are still to come from {self.host}'s board")
         if self.game.outcome is not None:
             return self.say("the game is over")
         if self.pending is not None:
@@ -356,21 +396,3 @@ class Seat:
         self.note = text
         self.bump()
         return False
-
-
-def _dice_kind(action: Action) -> str:
-    """A rolling action's kind (its type, and a re-roll's pair): what the dice fill in."""
-    data = action.to_dict()
-    return f"{data['type']}:{data.get('pair', '')}"
-
-
-def fill_dice(placeholder: Mapping[str, Any], faces: list[int]) -> dict[str, Any]:
-    """``placeholder`` (an action whose dice are all ones, as ``legal_actions`` lists
-    it) with ``faces`` in the fields the station's dice fill, in order (``ROLLED``)."""
-    out = dict(placeholder)
-    rest = list(faces)
-    for name in ROLLED:
-        value = out.get(name)
-        if isinstance(value, list | tuple):
-            out[name], rest = rest[: len(value)], rest[len(value) :]
-    return out

@@ -11,11 +11,18 @@ from games.core import Action
 
 from ..spectate.project import describe
 from ..spectate.seat_page import Offer
+from . import seat_pieces
 from .browser_seat import Draft, Seat
 
-MODES = {"double-take": "move", "doubles-wild": "cell", "crosslet": "tiles"}
+MODES = {
+    "double-take": "move",
+    "doubles-wild": "cell",
+    "crosslet": "tiles",
+    **seat_pieces.MODES,
+}
 """How a player says a move on the page: ``move`` taps a piece and where it goes,
-``cell`` taps the spot, ``tiles`` picks a rack tile and taps its square."""
+``cell`` taps the spot, ``tiles`` picks a rack tile and taps its square (then plays
+them all); ``domino`` and ``letter`` are the games of hidden pieces' (:mod:`.seat_pieces`)."""
 
 NUMBER = re.compile(r"^[0-9]{1,4}$")
 """A number in a form: an index of the rack or of a list of choices."""
@@ -45,8 +52,9 @@ def _own(seat: Seat, cell: str) -> bool:
 
 
 def _legal(seat: Seat) -> list[Action]:
-    """The actions open now, but for Crosslet's placements (said by tiles, not listed)."""
-    if mode_of(seat.game.name) == "tiles":
+    """The actions open now in the games of moves and spots (the others' are said by
+    tiles, and DoubleCross lists thousands)."""
+    if mode_of(seat.game.name) not in ("move", "cell"):
         return []
     return seat.game.legal_actions()
 
@@ -57,6 +65,9 @@ def tap(seat: Seat, cell: str) -> None:
         return
     mode = mode_of(seat.game.name)
     d = seat.draft
+    if mode in ("domino", "letter"):
+        seat_pieces.tap(seat, cell)
+        return
     if mode == "move":
         if d.frm is None or _own(seat, cell):
             if not _own(seat, cell):
@@ -110,6 +121,9 @@ def tap(seat: Seat, cell: str) -> None:
 
 
 def rack(seat: Seat) -> list[str]:
+    """The seat's own rack (or hand, and tray), as the page's buttons name them."""
+    if mode_of(seat.game.name) in ("domino", "letter"):
+        return seat_pieces.pieces(seat)
     mine = sorted(seat.mine)
     seat_rack = getattr(seat.game, "rack", None)
     if not mine or not callable(seat_rack):
@@ -123,10 +137,12 @@ def pick_tile(seat: Seat, index: int) -> None:
         return
     tiles = rack(seat)
     if not 0 <= index < len(tiles) or index in {i for _, i in seat.draft.laid}:
-        seat.say("that tile is not on your rack")
+        hand = seat.game.name == "dominoes"
+        seat.say("that domino is not in your hand" if hand else "that tile is not on your rack")
         return
     d = seat.draft
     d.tile = None if d.tile == index else index
+    d.choices = []
     seat.bump()
 
 
@@ -176,6 +192,8 @@ def offers(seat: Seat) -> list[Offer]:
     if not seat.my_turn():
         return []
     mode = mode_of(seat.game.name)
+    if mode in ("domino", "letter"):
+        return seat_pieces.offers(seat)
     out: list[Offer] = []
     if mode == "tiles":
         if seat.draft.laid:
@@ -216,6 +234,9 @@ def do(seat: Seat, act: str) -> None:
     if not seat.can_move():
         return
     kind, _, value = act.partition(":")
+    if mode_of(seat.game.name) in ("domino", "letter") and kind != "choice":
+        seat_pieces.do(seat, kind)
+        return
     if kind == "play":
         play_tiles(seat)
         return

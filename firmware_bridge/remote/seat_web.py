@@ -43,6 +43,7 @@ from .seat_moves import (
     tap,
     toggle_keep,
 )
+from .seat_sealed import hidden_json
 from .seat_tokens import Tokens
 
 MAX_FORM = 2048
@@ -103,6 +104,8 @@ def status(seat: Seat) -> str:
             "move": "tap a piece, then where it goes",
             "cell": "tap a spot the dice allow, or choose below",
             "tiles": "tap a tile of your rack, then its square; then play",
+            "domino": "tap a domino of your hand, then the two squares it covers",
+            "letter": "tap a tile of your rack, then its square",
         }[mode_of(game.name)]
         return f"Your turn ({game.seat_name(game.to_move)}): {hint}.{away}"
     return f"{game.seat_name(game.to_move).capitalize()} to move.{away}"
@@ -110,6 +113,8 @@ def status(seat: Seat) -> str:
 
 def page_html(seat: Seat, base: str, geo: Geometry) -> str:
     game = seat.game
+    if not seat.ready() and not seat.error:
+        return waiting_html(seat, base)
     shown = view(game, 0, seat.moves, None, board=seat.host)
     d = seat.draft
     tiles = rack(seat)
@@ -138,7 +143,7 @@ def page_html(seat: Seat, base: str, geo: Geometry) -> str:
             (i, t, "laid" if i in laid else "picked" if d.tile == i else "")
             for i, t in enumerate(tiles)
         ],
-        exchange=mine and bool(tiles),  # the rules say when the bag is too low
+        exchange=mine and bool(tiles) and mode_of(game.name) == "tiles",  # the rules: the bag
         blanks=[c for c, i in d.laid if tiles[i] == "?" and c not in d.blanks],
         dice=battle_dice(seat),
         offers=offers(seat),
@@ -153,14 +158,28 @@ def page_html(seat: Seat, base: str, geo: Geometry) -> str:
     )
 
 
+def waiting_html(seat: Seat, base: str) -> str:
+    """A game of hidden pieces before the seat's game is the host's (its deal, or a
+    move whose view is still to come): no board, the status only."""
+    you = f"You play {' and '.join(seat.seat_names())} in {seat.host}'s {seat.game.title} game."
+    line = f"Waiting for {seat.host}'s board to deal this seat its pieces."
+    if seat.sealed is not None and seat.sealed.dealt:
+        line = f"Waiting for {seat.host}'s board to say what this seat sees."
+    shown = SeatView(base=base, version=seat.version, played=0, you=you, status=line)
+    return seat_page(f"{seat.game.title} — your seat", shown, "", "", "")
+
+
 def game_json(seat: Seat) -> dict[str, Any]:
-    """What the seat knows of the game: the host's table and the moves since."""
+    """What the seat knows of the game: the host's table and the moves since; in a game
+    of hidden pieces, no seed (it deals every hand) and its own pieces only."""
     t = seat.table
+    sealed = seat.sealed is not None
     return {
         "host": seat.host,
         "game": t.game,
         "players": t.players,
-        "seed": t.seed,
+        **({} if sealed else {"seed": t.seed}),
+        **(hidden_json(seat.game, seat.mine) if sealed and seat.ready() else {}),
         "options": t.options,
         "seats": sorted(seat.mine),
         "moves": [m["action"] for m in seat.moves],

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from firmware_bridge.kits import new_game
+from firmware_bridge.kits import KITS, new_game
 from firmware_bridge.remote import protocol, seat_moves
 from firmware_bridge.remote.browser_seat import Seat, fill_dice
 from firmware_bridge.remote.seat_moves import mode_of
@@ -345,11 +345,10 @@ def _call_query(app: SeatApp, path: str, query: str) -> tuple[int, dict[str, str
     return got["status"], {}, out.decode()
 
 
-def test_only_the_games_with_nothing_hidden_are_offered() -> None:
-    for game in ("double-take", "doubles-wild", "crosslet"):
-        mode_of(game)
-    with pytest.raises(ValueError, match="dominoes cannot be played from a browser seat yet"):
-        mode_of("dominoes")
+def test_every_game_is_offered_and_no_other() -> None:
+    assert {mode_of(game) for game in KITS} == {"move", "cell", "tiles", "domino", "letter"}
+    with pytest.raises(ValueError, match="chess cannot be played from a browser seat yet"):
+        mode_of("chess")
 
 
 def test_the_command_line_gives_and_revokes_the_link(
