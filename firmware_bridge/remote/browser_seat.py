@@ -194,8 +194,8 @@ class Seat:
                 self.ask()  # its deal, which the host sends when asked
             self.bump()
             return
-        if len(table.moves) < len(self.game.history):
-            self.dropped += 1  # an older table sent again
+        if len(table.moves) < len(self.game.history) or table == self.table:
+            self.dropped += 1  # an older table, or this one, sent again: nothing to redraw
             return
         self.table = table
         self._take_moves(table.moves, "the host's table")

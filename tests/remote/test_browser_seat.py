@@ -168,12 +168,18 @@ class Page:
         return str(notes[0].text) if notes else ""
 
     def rack_index(self, letter: str, used: set[int]) -> int:
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
 
-        for button in self.driver.find_elements(By.CSS_SELECTOR, ".rack button[name=i]"):
-            index = int(button.get_attribute("value"))
-            if button.text.strip() == letter and index not in used:
-                return index
+        for _ in range(20):  # the page may redraw itself while it is read: read it again
+            try:
+                for button in self.driver.find_elements(By.CSS_SELECTOR, ".rack button[name=i]"):
+                    index = int(button.get_attribute("value"))
+                    if button.text.strip() == letter and index not in used:
+                        return index
+                break
+            except StaleElementReferenceException:
+                time.sleep(0.05)
         raise AssertionError(f"no {letter} on the rack")
 
     def wait_mine(self, table: Table, timeout: float = WAIT_S) -> bool:

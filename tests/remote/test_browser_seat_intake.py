@@ -130,6 +130,15 @@ def test_the_players_move_is_the_games_only_when_the_host_publishes_it() -> None
     assert len(seat.game.history) == 2 and seat.dropped == 1
 
 
+def test_the_same_table_sent_again_redraws_nothing() -> None:
+    # A host that has waited long on the seat says its table again (remote.side's
+    # QUIET_S): the page, read by a person, must not redraw itself for it.
+    seat, _ = _seat(moves=[_first_move()])
+    version = seat.version
+    seat.take(protocol.table_topic(HOST), protocol.encode(_table(moves=[_first_move()])))
+    assert seat.version == version and seat.dropped == 1
+
+
 def test_a_move_the_rules_refuse_is_not_sent_and_says_their_reason() -> None:
     seat, sent = _seat(moves=[_first_move()])
     game = seat.game
