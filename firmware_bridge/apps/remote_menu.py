@@ -13,6 +13,7 @@ invitation as it plays the board's seats (:func:`run_menu`).
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from typing import Any, TextIO
 
@@ -25,7 +26,8 @@ from ..remote.privacy import SEALED
 from ..remote.side import check_game
 from ..runtime.lobby import Choice, Lobby, Start
 from ..sim.options import SimOptions
-from .remote_play import host_game, join_game, parse_remote_seats
+from ..spectate.mqtt import check_board_name, club_settings
+from .remote_play import host_cli, host_game, join_cli, join_game, parse_remote_seats
 
 SETTLE_S = 0.5
 """How long the menu waits for more of what the broker kept (who is on line) before
@@ -126,3 +128,24 @@ def join_accepted(
     """The menu accepted ``invite``: this board plays the seats the host's game gives it."""
     menu.stop()
     return join_game(args, out, menu.board, broker, invite.host, (invite.game, invite.seats))
+
+
+def run_remote(args: argparse.Namespace, out: TextIO) -> int:
+    """``tabletop sim`` with ``--host-remote`` or ``--join``."""
+    logging.basicConfig(level=logging.WARNING, format="tabletop: %(message)s", stream=sys.stderr)
+    if getattr(args, "script", None) or getattr(args, "lobby", False):
+        raise ValueError(
+            "--host-remote and --join: the computer plays this board's seats; "
+            "leave --script and --lobby out"
+        )
+    if getattr(args, "serve", None) or getattr(args, "frames", None):
+        raise ValueError("--host-remote and --join do not take --serve or --frames yet")
+    if not args.board_name:
+        raise ValueError("--host-remote and --join: name this board with --board-name NAME")
+    board = check_board_name(args.board_name)
+    club = club_settings(args.club_config, args.broker, board, None)
+    if getattr(args, "invite", None) or getattr(args, "invited", False):
+        return run_menu(args, out, board, club.broker)
+    if args.host_remote:
+        return host_cli(args, out, board, club.broker)
+    return join_cli(args, out, board, club.broker)

@@ -36,7 +36,7 @@ from ..remote.side import Side, check_game
 from ..runtime.transcript import print_move, print_refusal, result_line
 from ..sim.runner import SimOptions, Simulation
 from ..spectate.errors import MessageRefused
-from ..spectate.mqtt import check_board_name, club_settings
+from ..spectate.mqtt import check_board_name
 
 log = logging.getLogger("tabletop.remote")
 
@@ -69,30 +69,7 @@ def parse_remote_seats(
     return owners
 
 
-def run_remote(args: argparse.Namespace, out: TextIO) -> int:
-    """``tabletop sim`` with ``--host-remote`` or ``--join``."""
-    logging.basicConfig(level=logging.WARNING, format="tabletop: %(message)s", stream=sys.stderr)
-    if getattr(args, "script", None) or getattr(args, "lobby", False):
-        raise ValueError(
-            "--host-remote and --join: the computer plays this board's seats; "
-            "leave --script and --lobby out"
-        )
-    if getattr(args, "serve", None) or getattr(args, "frames", None):
-        raise ValueError("--host-remote and --join do not take --serve or --frames yet")
-    if not args.board_name:
-        raise ValueError("--host-remote and --join: name this board with --board-name NAME")
-    board = check_board_name(args.board_name)
-    club = club_settings(args.club_config, args.broker, board, None)
-    if getattr(args, "invite", None) or getattr(args, "invited", False):
-        from .remote_menu import run_menu
-
-        return run_menu(args, out, board, club.broker)
-    if args.host_remote:
-        return _host(args, out, board, club.broker)
-    return _join(args, out, board, club.broker)
-
-
-def _host(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int:
+def host_cli(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int:
     from .setup_file import game_options
 
     if not args.game:
@@ -137,7 +114,7 @@ def host_game(
         sim.close()
 
 
-def _join(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int:
+def join_cli(args: argparse.Namespace, out: TextIO, board: str, broker: Any) -> int:
     host = check_board_name(args.join)
     if host == board:
         raise ValueError(f"--join {host}: that is this board's own name (--board-name)")

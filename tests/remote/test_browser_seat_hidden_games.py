@@ -78,12 +78,16 @@ def _text(url: str) -> str:
 class HiddenPage(Page):
     def pieces(self) -> list[tuple[int, str]]:
         """The seat's hand or rack on the page: each button's index and label."""
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.common.by import By
 
-        out = []
-        for button in self.driver.find_elements(By.CSS_SELECTOR, ".rack button[name=i]"):
-            out.append((int(button.get_attribute("value")), button.text.strip()))
-        return out
+        for _ in range(20):  # the page may redraw itself while it is read: read it again
+            try:
+                buttons = self.driver.find_elements(By.CSS_SELECTOR, ".rack button[name=i]")
+                return [(int(b.get_attribute("value")), b.text.strip()) for b in buttons]
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        raise AssertionError("the page kept redrawing its hand")
 
     def pick(self, *labels: str) -> None:
         for index, label in self.pieces():

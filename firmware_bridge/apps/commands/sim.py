@@ -41,7 +41,7 @@ def _read_script(arg: str) -> Iterable[Any]:
 
 def cmd_sim(args: argparse.Namespace, out: TextIO) -> int:
     if wants_remote(args):
-        from ..remote_play import run_remote
+        from ..remote_menu import run_remote
 
         return run_remote(args, out)
     if getattr(args, "serve", None) or getattr(args, "broker", None):
