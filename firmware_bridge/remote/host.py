@@ -90,6 +90,9 @@ class Host(Side):
     def reconnected(self) -> None:
         self.publish_table()  # a restarted broker keeps no retained message of its own
 
+    def awaits_other(self) -> bool:
+        return False  # the guests ask again (side.QUIET_S); the host answers them
+
     def publish_table(self) -> None:
         self.link.publish(protocol.table_topic(self.board), self.table(), retain=True)
 

@@ -52,8 +52,8 @@ def test_a_lost_move_is_asked_for_again_and_made_once(
     assert len(guest.game.history) == 2
     settle(*pair)
     host_sim.play_computer_seats()
-    assert len(host.game.history) == 1 and guest.unconfirmed() and host.awaits_other()
-    assert host.nudge(2 * QUIET_S) is False  # the host starts its own clock here
+    assert len(host.game.history) == 1 and guest.unconfirmed() and not host.awaits_other()
+    assert host.nudge(2 * QUIET_S) is False  # the guests ask again, never the host
     assert guest.nudge(2 * QUIET_S + 0.1) is True
     settle(*pair)
     host_sim.play_computer_seats()  # the move come again is made
